@@ -1,0 +1,326 @@
+//! One buffer pool instance (`buf_pool_t`): its LRU list, free list, per-frame page state and
+//! counters, and the rules that only need the instance itself.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::free_list::FreeList;
+use super::lru::{old_ratio_from_pct, Lru, NIL};
+use super::PageId;
+use crate::clock::{Micros, MS};
+
+/// `BUF_LRU_SEARCH_SCAN_THRESHOLD`: pages a user thread scans from the tail on its first try.
+pub const SEARCH_SCAN_THRESHOLD: u32 = 100;
+
+/// `buf_pool_get`: `hash(page_id_t(space, page_no >> 6)) mod n`, with `page_id_t`'s fold
+/// `(space << 20) + space + page_no` xor its constant (include/buf0types.h).
+pub fn instance_no(page: PageId, n_instances: u32) -> u32 {
+    if n_instances <= 1 {
+        return 0;
+    }
+    let space = page.space as u64;
+    let fold = ((space << 20) + space + (page.page_no >> 6) as u64) ^ 1_653_893_711;
+    (fold % n_instances as u64) as u32
+}
+
+/// Counters of one instance, named after InnoDB's where InnoDB has one.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// `n_page_gets`: logical page requests.
+    pub page_gets: u64,
+    /// Requests that found the page in the pool.
+    pub hits: u64,
+    /// `n_pages_read`: synchronous reads.
+    pub pages_read: u64,
+    /// `n_ra_pages_read`: pages read by linear read-ahead.
+    pub ra_pages_read: u64,
+    /// `n_ra_pages_evicted`: pages evicted without ever being accessed.
+    pub ra_pages_evicted: u64,
+    /// `n_pages_made_young`: old pages promoted to the head.
+    pub made_young: u64,
+    /// `n_pages_not_made_young`: old-page touches that failed the time test.
+    pub not_made_young: u64,
+    /// Young pages moved back to the head by the quarter rule (InnoDB counts these nowhere).
+    pub young_moved_to_head: u64,
+    /// Evictions by user threads (free list empty).
+    pub evicted_by_user: u64,
+    /// Evictions by the page cleaner's LRU batches.
+    pub evicted_by_batch: u64,
+    /// LRU batches run.
+    pub lru_batches: u64,
+    /// Old pages promoted, per tag.
+    pub made_young_by_tag: Vec<u64>,
+}
+
+impl Stats {
+    /// Adds another instance's counters.
+    pub fn add(&mut self, o: &Stats) {
+        self.page_gets += o.page_gets;
+        self.hits += o.hits;
+        self.pages_read += o.pages_read;
+        self.ra_pages_read += o.ra_pages_read;
+        self.ra_pages_evicted += o.ra_pages_evicted;
+        self.made_young += o.made_young;
+        self.not_made_young += o.not_made_young;
+        self.young_moved_to_head += o.young_moved_to_head;
+        self.evicted_by_user += o.evicted_by_user;
+        self.evicted_by_batch += o.evicted_by_batch;
+        self.lru_batches += o.lru_batches;
+        if self.made_young_by_tag.len() < o.made_young_by_tag.len() {
+            self.made_young_by_tag.resize(o.made_young_by_tag.len(), 0);
+        }
+        for (a, b) in self.made_young_by_tag.iter_mut().zip(&o.made_young_by_tag) {
+            *a += b;
+        }
+    }
+    /// Total evictions.
+    pub fn evictions(&self) -> u64 {
+        self.evicted_by_user + self.evicted_by_batch
+    }
+}
+
+/// One instance.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The LRU list with its old sublist and eviction clock.
+    pub lru: Lru,
+    /// Frames holding no page.
+    pub free: FreeList,
+    /// `curr_size`.
+    n: u32,
+    page: Vec<PageId>,
+    /// `access_time`: first access since the page entered the pool, µs; 0 = never.
+    access_us: Vec<Micros>,
+    /// When the read filling the frame completes; the page is io-fixed before then.
+    io_done_us: Vec<Micros>,
+    /// Completion times of reads in flight (`n_pend_reads`).
+    pending: BinaryHeap<Reverse<Micros>>,
+    /// `read_ahead_area`.
+    read_ahead_area: u32,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl Instance {
+    /// An instance of `n` frames, all free.
+    pub fn new(n: u32, old_blocks_pct: u32) -> Self {
+        let n = n.max(1);
+        // buf_pool_init_instance: min(BUF_READ_AHEAD_PAGES, ut_2_power_up(curr_size / 32)).
+        let read_ahead_area = (n / 32).max(1).next_power_of_two().min(64);
+        Instance {
+            lru: Lru::new(n, old_ratio_from_pct(old_blocks_pct)),
+            free: FreeList::full(n),
+            n,
+            page: vec![
+                PageId {
+                    space: 0,
+                    page_no: 0
+                };
+                n as usize
+            ],
+            access_us: vec![0; n as usize],
+            io_done_us: vec![0; n as usize],
+            pending: BinaryHeap::new(),
+            read_ahead_area,
+            stats: Stats::default(),
+        }
+    }
+
+    /// `curr_size`: usable frames.
+    pub fn size(&self) -> u32 {
+        self.n
+    }
+    /// `read_ahead_area` in pages.
+    pub fn read_ahead_area(&self) -> u32 {
+        self.read_ahead_area
+    }
+    /// The page in frame `f` (meaningful while the frame is in the LRU list).
+    #[inline]
+    pub fn page(&self, f: u32) -> PageId {
+        self.page[f as usize]
+    }
+    /// The first-access time of frame `f` (0 = never accessed).
+    #[inline]
+    pub fn access_time(&self, f: u32) -> Micros {
+        self.access_us[f as usize]
+    }
+    /// When frame `f`'s read completes.
+    #[inline]
+    pub fn io_done(&self, f: u32) -> Micros {
+        self.io_done_us[f as usize]
+    }
+    /// Whether frame `f` is io-fixed at `now`.
+    #[inline]
+    pub fn is_io_fixed(&self, f: u32, now: Micros) -> bool {
+        self.io_done_us[f as usize] > now
+    }
+
+    /// `n_pend_reads` at `now`.
+    pub fn pending_reads(&mut self, now: Micros) -> u32 {
+        while let Some(&Reverse(t)) = self.pending.peek() {
+            if t <= now {
+                self.pending.pop();
+            } else {
+                break;
+            }
+        }
+        self.pending.len() as u32
+    }
+
+    /// The earliest read completion after `now`, if any.
+    pub fn next_io_completion(&mut self, now: Micros) -> Option<Micros> {
+        self.pending_reads(now);
+        self.pending.peek().map(|r| r.0)
+    }
+
+    /// `buf_page_set_accessed`: records the first access only. Returns whether the page was
+    /// unaccessed before.
+    #[inline]
+    pub fn set_accessed(&mut self, f: u32, now: Micros) -> bool {
+        let a = &mut self.access_us[f as usize];
+        if *a == 0 {
+            *a = now.max(1);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `buf_page_make_young_if_needed` with `buf_page_peek_if_too_old`.
+    #[inline]
+    pub fn make_young_if_needed(&mut self, f: u32, now: Micros, old_blocks_time_ms: u32) {
+        if self.lru.freed_page_clock() == 0 {
+            // Warm-up: nothing evicted yet, no promotion and no counter.
+            return;
+        }
+        if old_blocks_time_ms != 0 && self.lru.is_old(f) {
+            let t = self.access_us[f as usize];
+            if t != 0 && now.saturating_sub(t) >= old_blocks_time_ms as Micros * MS {
+                self.promote(f);
+            } else {
+                self.stats.not_made_young += 1;
+            }
+            return;
+        }
+        if !self.lru.peek_if_young(f, self.n) {
+            self.promote(f);
+        }
+    }
+
+    /// `buf_page_make_young` → `buf_LRU_make_block_young`, with InnoDB's counter semantics.
+    fn promote(&mut self, f: u32) {
+        let tag = self.lru.tag(f);
+        if self.lru.make_block_young(f) {
+            self.stats.made_young += 1;
+            let v = &mut self.stats.made_young_by_tag;
+            if v.len() <= tag as usize {
+                v.resize(tag as usize + 1, 0);
+            }
+            v[tag as usize] += 1;
+        } else {
+            self.stats.young_moved_to_head += 1;
+        }
+    }
+
+    /// Inserts a page just read into frame `f` at the midpoint (`buf_page_init_for_read`).
+    pub(crate) fn insert_read(&mut self, f: u32, page: PageId, tag: u8, io_done: Micros) {
+        let i = f as usize;
+        self.page[i] = page;
+        self.access_us[i] = 0;
+        self.io_done_us[i] = io_done;
+        self.pending.push(Reverse(io_done));
+        self.lru.set_tag(f, tag);
+        self.lru.clear_stamp(f);
+        self.lru.add_block(f, true);
+    }
+
+    /// Inserts a created page into frame `f` at the head, accessed at `now` (`buf_page_create`).
+    pub(crate) fn insert_created(&mut self, f: u32, page: PageId, tag: u8, now: Micros) {
+        let i = f as usize;
+        self.page[i] = page;
+        self.access_us[i] = now.max(1);
+        self.io_done_us[i] = 0;
+        self.lru.set_tag(f, tag);
+        self.lru.clear_stamp(f);
+        self.lru.add_block(f, false);
+    }
+
+    /// `buf_LRU_free_page` → `buf_LRU_block_remove_hashed`: the page leaves the LRU list, the
+    /// eviction clock goes up, the frame goes to the free list. Returns the evicted page.
+    pub(crate) fn evict(&mut self, f: u32) -> PageId {
+        if self.access_us[f as usize] == 0 {
+            self.stats.ra_pages_evicted += 1;
+        }
+        self.lru.remove_block(f);
+        self.lru.bump_freed_page_clock();
+        self.access_us[f as usize] = 0;
+        self.free.push(f);
+        self.page[f as usize]
+    }
+
+    /// `buf_LRU_free_from_common_LRU_list`: the first replaceable page from the tail, scanning
+    /// 100 pages, then (`scan_all`) the whole list. io-fixed pages are passed over.
+    pub(crate) fn find_victim(&self, now: Micros) -> Option<u32> {
+        let mut f = self.lru.tail();
+        while f != NIL {
+            if !self.is_io_fixed(f, now) {
+                return Some(f);
+            }
+            f = self.lru.prev(f);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extent_maps_to_one_instance() {
+        for space in 0..4 {
+            for ext in 0..50u32 {
+                let first = instance_no(
+                    PageId {
+                        space,
+                        page_no: ext * 64,
+                    },
+                    8,
+                );
+                for p in 1..64 {
+                    assert_eq!(
+                        instance_no(
+                            PageId {
+                                space,
+                                page_no: ext * 64 + p
+                            },
+                            8
+                        ),
+                        first
+                    );
+                }
+            }
+        }
+        // and the extents spread over instances
+        let used: std::collections::BTreeSet<u32> = (0..64u32)
+            .map(|e| {
+                instance_no(
+                    PageId {
+                        space: 5,
+                        page_no: e * 64,
+                    },
+                    8,
+                )
+            })
+            .collect();
+        assert!(used.len() >= 6, "{used:?}");
+    }
+
+    #[test]
+    fn read_ahead_area_follows_pool_size() {
+        assert_eq!(Instance::new(16_382, 37).read_ahead_area(), 64);
+        assert_eq!(Instance::new(2_048, 37).read_ahead_area(), 64);
+        assert_eq!(Instance::new(1_000, 37).read_ahead_area(), 32);
+        assert_eq!(Instance::new(10, 37).read_ahead_area(), 1);
+    }
+}

@@ -1,0 +1,670 @@
+//! The LRU list of one buffer pool instance, with its old sublist (`buf0lru.cc`).
+//!
+//! Frames are plain `u32` indices into parallel arrays (`prev`, `next`, `old`, `stamp`, `tag`);
+//! `NIL` ends a list. The head is the young end, the tail the eviction end. `old_ptr` is InnoDB's
+//! `LRU_old` (the old page nearest the head) and `old_len` its `LRU_old_len`.
+
+/// End-of-list marker for frame indices.
+pub const NIL: u32 = u32::MAX;
+/// `BUF_LRU_OLD_MIN_LEN`: below this LRU length there is no old sublist.
+pub const OLD_MIN_LEN: u32 = 512;
+/// `BUF_LRU_OLD_RATIO_DIV`: the denominator of the old ratio.
+pub const OLD_RATIO_DIV: u32 = 1024;
+/// `BUF_LRU_OLD_RATIO_MIN`: the lowest old ratio (5 %).
+pub const OLD_RATIO_MIN: u32 = 51;
+/// `BUF_LRU_OLD_RATIO_MAX`.
+pub const OLD_RATIO_MAX: u32 = 1024;
+/// `BUF_LRU_OLD_TOLERANCE`: the boundary's dead band, in pages each way.
+pub const OLD_TOLERANCE: u32 = 20;
+/// `BUF_LRU_NON_OLD_MIN_LEN`: with the tolerance, the fewest young pages.
+pub const NON_OLD_MIN_LEN: u32 = 5;
+
+/// Converts `innodb_old_blocks_pct` to the ratio in 1/1024ths, as `buf_LRU_old_ratio_update_instance`.
+pub fn old_ratio_from_pct(pct: u32) -> u32 {
+    (pct * OLD_RATIO_DIV / 100).clamp(OLD_RATIO_MIN, OLD_RATIO_MAX)
+}
+
+/// What the boundary did during one call that can move it: pages it turned young (tail-ward
+/// steps) and pages it turned old (head-ward steps), by table tag.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SlideCounters {
+    /// Pages whose old flag the boundary cleared, per tag.
+    pub turned_young: Vec<u64>,
+    /// Pages whose old flag the boundary set (bulk demotion), per tag.
+    pub turned_old: Vec<u64>,
+}
+
+impl SlideCounters {
+    fn bump(v: &mut Vec<u64>, tag: u8) {
+        let i = tag as usize;
+        if v.len() <= i {
+            v.resize(i + 1, 0);
+        }
+        v[i] += 1;
+    }
+    /// Total pages turned young by the slide.
+    pub fn total_young(&self) -> u64 {
+        self.turned_young.iter().sum()
+    }
+    /// Total pages turned old by the slide.
+    pub fn total_old(&self) -> u64 {
+        self.turned_old.iter().sum()
+    }
+}
+
+/// One instance's LRU list.
+#[derive(Clone, Debug)]
+pub struct Lru {
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    old: Vec<bool>,
+    in_list: Vec<bool>,
+    /// `bpage->freed_page_clock`: the eviction clock when the page was last put at the head.
+    stamp: Vec<u32>,
+    /// Which table (space) the frame's page belongs to; for metrics and drawing only.
+    tag: Vec<u8>,
+    head: u32,
+    tail: u32,
+    len: u32,
+    old_ptr: u32,
+    old_len: u32,
+    ratio: u32,
+    /// `buf_pool->freed_page_clock`: pages removed from the page hash (evictions) so far.
+    freed_page_clock: u64,
+    /// Pages the boundary passed, by tag, since creation.
+    pub slides: SlideCounters,
+    /// When set, every frame whose old flag the boundary changes is appended here
+    /// (for the animation); the owner drains it.
+    pub slide_log: Option<Vec<(u32, bool)>>,
+}
+
+impl Lru {
+    /// An empty list able to hold `capacity` frames, with the given old ratio (1/1024ths).
+    pub fn new(capacity: u32, ratio: u32) -> Self {
+        let n = capacity as usize;
+        Lru {
+            prev: vec![NIL; n],
+            next: vec![NIL; n],
+            old: vec![false; n],
+            in_list: vec![false; n],
+            stamp: vec![0; n],
+            tag: vec![0; n],
+            head: NIL,
+            tail: NIL,
+            len: 0,
+            old_ptr: NIL,
+            old_len: 0,
+            ratio: ratio.clamp(OLD_RATIO_MIN, OLD_RATIO_MAX),
+            freed_page_clock: 0,
+            slides: SlideCounters::default(),
+            slide_log: None,
+        }
+    }
+
+    /// Number of frames this list can hold.
+    pub fn capacity(&self) -> u32 {
+        self.prev.len() as u32
+    }
+    /// `UT_LIST_GET_LEN(LRU)`.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+    /// True when no page is in the list.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// `LRU_old_len`.
+    pub fn old_len(&self) -> u32 {
+        self.old_len
+    }
+    /// `LRU_old`, or `NIL` while the list is shorter than 512.
+    pub fn old_ptr(&self) -> u32 {
+        self.old_ptr
+    }
+    /// The old ratio `r` in 1/1024ths.
+    pub fn ratio(&self) -> u32 {
+        self.ratio
+    }
+    /// The eviction clock `C`.
+    pub fn freed_page_clock(&self) -> u64 {
+        self.freed_page_clock
+    }
+    /// First frame (young end).
+    pub fn head(&self) -> u32 {
+        self.head
+    }
+    /// Last frame (eviction end).
+    pub fn tail(&self) -> u32 {
+        self.tail
+    }
+    /// Next frame toward the tail.
+    #[inline]
+    pub fn next(&self, f: u32) -> u32 {
+        self.next[f as usize]
+    }
+    /// Next frame toward the head.
+    #[inline]
+    pub fn prev(&self, f: u32) -> u32 {
+        self.prev[f as usize]
+    }
+    /// The page's old flag.
+    #[inline]
+    pub fn is_old(&self, f: u32) -> bool {
+        self.old[f as usize]
+    }
+    /// Whether the frame is linked into the list.
+    #[inline]
+    pub fn contains(&self, f: u32) -> bool {
+        self.in_list[f as usize]
+    }
+    /// The page's clock stamp `c(p)`.
+    #[inline]
+    pub fn stamp(&self, f: u32) -> u32 {
+        self.stamp[f as usize]
+    }
+    /// The frame's table tag.
+    #[inline]
+    pub fn tag(&self, f: u32) -> u8 {
+        self.tag[f as usize]
+    }
+    /// Sets the tag of a frame about to be inserted.
+    #[inline]
+    pub fn set_tag(&mut self, f: u32, tag: u8) {
+        self.tag[f as usize] = tag;
+    }
+    /// Resets the stamp of a frame about to be inserted (`buf_page_init`: 0 for a fresh read).
+    #[inline]
+    pub fn clear_stamp(&mut self, f: u32) {
+        self.stamp[f as usize] = 0;
+    }
+    /// Counts one page removed from the page hash (`buf_LRU_block_remove_hashed`: `C += 1`).
+    #[inline]
+    pub fn bump_freed_page_clock(&mut self) {
+        self.freed_page_clock += 1;
+    }
+
+    /// `calculate_desired_LRU_old_size`: `min(L*r/1024, L - 25)` (only called with `L >= 512`).
+    pub fn desired_old_len(&self, len: u32) -> u32 {
+        let by_ratio = (len as u64 * self.ratio as u64 / OLD_RATIO_DIV as u64) as u32;
+        by_ratio.min(len.saturating_sub(OLD_TOLERANCE + NON_OLD_MIN_LEN))
+    }
+
+    #[inline]
+    fn set_old(&mut self, f: u32, old: bool) {
+        self.old[f as usize] = old;
+    }
+
+    fn log_slide(&mut self, f: u32, turned_old: bool) {
+        let tag = self.tag[f as usize];
+        if turned_old {
+            SlideCounters::bump(&mut self.slides.turned_old, tag);
+        } else {
+            SlideCounters::bump(&mut self.slides.turned_young, tag);
+        }
+        if let Some(log) = self.slide_log.as_mut() {
+            log.push((f, turned_old));
+        }
+    }
+
+    /// `buf_LRU_old_adjust_len`: moves the boundary one page at a time until the old length is
+    /// within ±20 of the target, which is computed once before the loop.
+    fn old_adjust_len(&mut self) {
+        debug_assert!(self.old_ptr != NIL);
+        let target = self.desired_old_len(self.len);
+        loop {
+            if self.old_len + OLD_TOLERANCE < target {
+                // Grow toward the head: the bottom young page becomes old.
+                let p = self.prev[self.old_ptr as usize];
+                self.old_ptr = p;
+                self.old_len += 1;
+                self.set_old(p, true);
+                self.log_slide(p, true);
+            } else if self.old_len > target + OLD_TOLERANCE {
+                // Shrink toward the tail: the former first-old page becomes young.
+                let was = self.old_ptr;
+                self.old_ptr = self.next[was as usize];
+                self.old_len -= 1;
+                self.set_old(was, false);
+                self.log_slide(was, false);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// `buf_LRU_old_init`: called when the list reaches exactly 512 pages; every page is made old,
+    /// then the boundary shrinks from the head side.
+    fn old_init(&mut self) {
+        let mut f = self.tail;
+        while f != NIL {
+            self.set_old(f, true);
+            f = self.prev[f as usize];
+        }
+        self.old_ptr = self.head;
+        self.old_len = self.len;
+        // The pages turned young here are not a slide of the running boundary; count them apart.
+        let log = self.slide_log.take();
+        let saved = self.slides.clone();
+        self.old_adjust_len();
+        self.slides = saved;
+        self.slide_log = log;
+    }
+
+    fn link_head(&mut self, f: u32) {
+        let i = f as usize;
+        self.prev[i] = NIL;
+        self.next[i] = self.head;
+        if self.head != NIL {
+            self.prev[self.head as usize] = f;
+        } else {
+            self.tail = f;
+        }
+        self.head = f;
+        self.in_list[i] = true;
+        self.len += 1;
+    }
+
+    fn link_after(&mut self, after: u32, f: u32) {
+        let i = f as usize;
+        let n = self.next[after as usize];
+        self.prev[i] = after;
+        self.next[i] = n;
+        self.next[after as usize] = f;
+        if n != NIL {
+            self.prev[n as usize] = f;
+        } else {
+            self.tail = f;
+        }
+        self.in_list[i] = true;
+        self.len += 1;
+    }
+
+    fn unlink(&mut self, f: u32) {
+        let i = f as usize;
+        let (p, n) = (self.prev[i], self.next[i]);
+        if p != NIL {
+            self.next[p as usize] = n;
+        } else {
+            self.head = n;
+        }
+        if n != NIL {
+            self.prev[n as usize] = p;
+        } else {
+            self.tail = p;
+        }
+        self.prev[i] = NIL;
+        self.next[i] = NIL;
+        self.in_list[i] = false;
+        self.len -= 1;
+    }
+
+    /// `buf_LRU_add_block_low`: a page wanted old goes right after `LRU_old` (no clock stamp);
+    /// otherwise, or while the list is shorter than 512, it goes to the head and is stamped.
+    pub fn add_block(&mut self, f: u32, want_old: bool) {
+        debug_assert!(!self.in_list[f as usize]);
+        if !want_old || self.len < OLD_MIN_LEN {
+            self.link_head(f);
+            self.stamp[f as usize] = self.freed_page_clock as u32;
+        } else {
+            debug_assert!(self.old_ptr != NIL);
+            self.link_after(self.old_ptr, f);
+            self.old_len += 1;
+        }
+        if self.len > OLD_MIN_LEN {
+            self.set_old(f, want_old);
+            self.old_adjust_len();
+        } else if self.len == OLD_MIN_LEN {
+            self.old_init();
+        } else {
+            self.set_old(f, self.old_ptr != NIL);
+        }
+    }
+
+    /// `buf_LRU_remove_block`: unlinks a page, with the fix-up when it is `LRU_old` itself.
+    pub fn remove_block(&mut self, f: u32) {
+        debug_assert!(self.in_list[f as usize]);
+        if f == self.old_ptr {
+            let p = self.prev[f as usize];
+            debug_assert!(p != NIL, "at least 5 young pages above LRU_old");
+            self.old_ptr = p;
+            self.set_old(p, true);
+            self.old_len += 1;
+        }
+        self.unlink(f);
+        if self.len < OLD_MIN_LEN {
+            let mut g = self.head;
+            while g != NIL {
+                self.set_old(g, false);
+                g = self.next[g as usize];
+            }
+            self.old_ptr = NIL;
+            self.old_len = 0;
+            self.set_old(f, false);
+            return;
+        }
+        if self.old[f as usize] {
+            self.old_len -= 1;
+        }
+        self.set_old(f, false);
+        self.old_adjust_len();
+    }
+
+    /// `buf_LRU_make_block_young`: remove, then re-add at the head with a fresh stamp.
+    /// Returns whether the page was old (the only case `n_pages_made_young` counts).
+    pub fn make_block_young(&mut self, f: u32) -> bool {
+        let was_old = self.old[f as usize];
+        self.remove_block(f);
+        self.add_block(f, false);
+        was_old
+    }
+
+    /// `buf_LRU_old_ratio_update_instance` with `adjust = true`: sets `r` and, if it changed and
+    /// the old sublist exists, moves the boundary to the new target in one call.
+    pub fn set_ratio(&mut self, ratio: u32) {
+        let ratio = ratio.clamp(OLD_RATIO_MIN, OLD_RATIO_MAX);
+        if ratio != self.ratio {
+            self.ratio = ratio;
+            if self.len >= OLD_MIN_LEN && self.old_ptr != NIL {
+                self.old_adjust_len();
+            }
+        }
+    }
+
+    /// `buf_page_peek_if_young`: true while fewer than a quarter of the young sublist's nominal
+    /// length of pages were evicted since the page was last put at the head.
+    /// `n` is the instance's `curr_size`.
+    #[inline]
+    pub fn peek_if_young(&self, f: u32, n: u32) -> bool {
+        let quarter = n as u64 * (OLD_RATIO_DIV - self.ratio) as u64 / (OLD_RATIO_DIV as u64 * 4);
+        (self.freed_page_clock & ((1u64 << 31) - 1)) < self.stamp[f as usize] as u64 + quarter
+    }
+
+    /// The quarter-rule threshold `N·(1024−r)/4096` for an instance of `n` frames.
+    pub fn quarter_threshold(&self, n: u32) -> u64 {
+        n as u64 * (OLD_RATIO_DIV - self.ratio) as u64 / (OLD_RATIO_DIV as u64 * 4)
+    }
+
+    /// Iterates frames from head to tail.
+    pub fn iter(&self) -> LruIter<'_> {
+        LruIter {
+            lru: self,
+            cur: self.head,
+        }
+    }
+
+    /// Checks this list's own invariants (links, lengths, the old flags contiguous from
+    /// `LRU_old` to the tail, the boundary within its dead band). Part of `buf_LRU_validate`.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut count = 0u32;
+        let mut prev = NIL;
+        let mut f = self.head;
+        let mut seen_old = false;
+        let mut old_count = 0u32;
+        let mut first_old = NIL;
+        while f != NIL {
+            if count > self.capacity() {
+                return Err("LRU list has a cycle".into());
+            }
+            let i = f as usize;
+            if !self.in_list[i] {
+                return Err(format!("frame {f} linked but not marked in list"));
+            }
+            if self.prev[i] != prev {
+                return Err(format!("frame {f}: prev link {} != {}", self.prev[i], prev));
+            }
+            if self.old[i] {
+                if !seen_old {
+                    first_old = f;
+                }
+                seen_old = true;
+                old_count += 1;
+            } else if seen_old {
+                return Err(format!("young frame {f} below an old frame"));
+            }
+            count += 1;
+            prev = f;
+            f = self.next[i];
+        }
+        if prev != self.tail {
+            return Err("tail pointer does not end the list".into());
+        }
+        if count != self.len {
+            return Err(format!("walked {count} frames, len says {}", self.len));
+        }
+        let marked = self.in_list.iter().filter(|&&b| b).count() as u32;
+        if marked != count {
+            return Err(format!("{marked} frames marked in list, {count} linked"));
+        }
+        if old_count != self.old_len {
+            return Err(format!(
+                "{old_count} frames flagged old, LRU_old_len says {}",
+                self.old_len
+            ));
+        }
+        if self.len < OLD_MIN_LEN {
+            if self.old_ptr != NIL || self.old_len != 0 {
+                return Err(format!(
+                    "list of {} pages has an old sublist ({})",
+                    self.len, self.old_len
+                ));
+            }
+        } else {
+            if self.old_ptr != first_old {
+                return Err(format!(
+                    "LRU_old is {} but the first old frame is {first_old}",
+                    self.old_ptr
+                ));
+            }
+            let target = self.desired_old_len(self.len);
+            if self.old_len + OLD_TOLERANCE < target || self.old_len > target + OLD_TOLERANCE {
+                return Err(format!(
+                    "old_len {} outside {target} ± {OLD_TOLERANCE}",
+                    self.old_len
+                ));
+            }
+        }
+        for (i, &inl) in self.in_list.iter().enumerate() {
+            if !inl && self.old[i] {
+                return Err(format!("frame {i} not in list but flagged old"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Head-to-tail iterator over an LRU list.
+pub struct LruIter<'a> {
+    lru: &'a Lru,
+    cur: u32,
+}
+
+impl Iterator for LruIter<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.cur == NIL {
+            None
+        } else {
+            let f = self.cur;
+            self.cur = self.lru.next[f as usize];
+            Some(f)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filled(n: u32, cap: u32, want_old: bool) -> Lru {
+        let mut l = Lru::new(cap, old_ratio_from_pct(37));
+        for f in 0..n {
+            l.add_block(f, want_old);
+            l.validate().unwrap();
+        }
+        l
+    }
+
+    #[test]
+    fn ratio_from_pct_matches_reference() {
+        assert_eq!(old_ratio_from_pct(37), 378);
+        assert_eq!(old_ratio_from_pct(5), 51);
+        assert_eq!(old_ratio_from_pct(20), 204);
+        assert_eq!(old_ratio_from_pct(50), 512);
+        assert_eq!(old_ratio_from_pct(75), 768);
+        assert_eq!(old_ratio_from_pct(95), 972);
+        assert_eq!(old_ratio_from_pct(1), 51);
+    }
+
+    #[test]
+    fn old_init_at_512_gives_209() {
+        let l = filled(511, 600, true);
+        assert_eq!(l.old_ptr(), NIL);
+        assert_eq!(l.old_len(), 0);
+        let mut l = l;
+        l.add_block(511, true);
+        assert_eq!(l.len(), 512);
+        assert_eq!(l.desired_old_len(512), 189);
+        assert_eq!(l.old_len(), 209);
+        // The top 303 pages are young again.
+        let young = l.iter().take_while(|&f| !l.is_old(f)).count();
+        assert_eq!(young, 303);
+        l.validate().unwrap();
+    }
+
+    #[test]
+    fn desired_old_len_worked_number() {
+        let l = Lru::new(1, old_ratio_from_pct(37));
+        assert_eq!(l.desired_old_len(16_382), 6_047);
+        let l95 = Lru::new(1, old_ratio_from_pct(95));
+        assert_eq!(l95.desired_old_len(512), (512 * 972 / 1024).min(512 - 25));
+    }
+
+    #[test]
+    fn quarter_threshold_worked_number() {
+        let l = Lru::new(1, old_ratio_from_pct(37));
+        assert_eq!(l.quarter_threshold(16_382), 2_583);
+    }
+
+    #[test]
+    fn midpoint_insert_goes_right_after_lru_old() {
+        let mut l = filled(1000, 1100, true);
+        let b = l.old_ptr();
+        l.add_block(1000, true);
+        // Either still right after B, or the boundary stepped tail-ward: B turned young and
+        // the new page, right below it, became LRU_old.
+        assert_eq!(l.prev(1000), b);
+        assert!(l.is_old(1000));
+        if l.old_ptr() != b {
+            assert_eq!(l.old_ptr(), 1000);
+            assert!(!l.is_old(b));
+        }
+        l.validate().unwrap();
+    }
+
+    #[test]
+    fn remove_of_lru_old_moves_pointer_up() {
+        let mut l = filled(1000, 1100, true);
+        let b = l.old_ptr();
+        let above = l.prev(b);
+        l.remove_block(b);
+        l.validate().unwrap();
+        assert!(l.is_old(above) || l.old_ptr() != above);
+        assert!(!l.contains(b));
+    }
+
+    #[test]
+    fn shrinking_below_512_clears_the_old_sublist() {
+        let mut l = filled(512, 600, true);
+        assert!(l.old_len() > 0);
+        let t = l.tail();
+        l.remove_block(t);
+        assert_eq!(l.old_len(), 0);
+        assert_eq!(l.old_ptr(), NIL);
+        assert!(l.iter().all(|f| !l.is_old(f)));
+        l.validate().unwrap();
+    }
+
+    #[test]
+    fn head_insert_stamps_midpoint_insert_does_not() {
+        let mut l = filled(600, 700, true);
+        for _ in 0..10 {
+            let t = l.tail();
+            l.remove_block(t);
+            l.bump_freed_page_clock();
+        }
+        l.clear_stamp(600);
+        l.add_block(600, true);
+        assert_eq!(l.stamp(600), 0);
+        l.clear_stamp(601);
+        l.add_block(601, false);
+        assert_eq!(l.stamp(601), 10);
+        assert_eq!(l.head(), 601);
+    }
+
+    /// A refill of 1,024 evictions then a drain of 1,024 midpoint inserts, at L = 16,382,
+    /// slides the boundary by 1024 − 378 − 40 = 606 pages each way (reference §11.3).
+    #[test]
+    fn refill_then_drain_slides_606_pages() {
+        let n = 16_382;
+        let mut l = Lru::new(n, old_ratio_from_pct(37));
+        // Fill with midpoint inserts and settle.
+        for f in 0..n {
+            l.add_block(f, true);
+        }
+        // Steady state: evict one, insert one, until d sits at the top of its band (as after a
+        // drain): insert/evict pairs keep d in the band.
+        let mut free: Vec<u32> = Vec::new();
+        // Refill: evict 1024 from the tail.
+        // Make d start at +20: drain enough inserts first (free some, then re-add).
+        for _ in 0..200 {
+            let t = l.tail();
+            l.remove_block(t);
+            free.push(t);
+        }
+        for f in free.drain(..) {
+            l.add_block(f, true);
+        }
+        let d0 = l.old_len() as i64 - l.desired_old_len(l.len()) as i64;
+        assert_eq!(d0, 20, "a drain leaves the boundary at the top of its band");
+        let s0 = l.slides.total_old();
+        for _ in 0..1024 {
+            let t = l.tail();
+            l.remove_block(t);
+            l.bump_freed_page_clock();
+            free.push(t);
+        }
+        let demoted = l.slides.total_old() - s0;
+        assert_eq!(demoted, 606);
+        let y0 = l.slides.total_young();
+        let mut inserted = Vec::new();
+        for f in free.drain(..) {
+            l.add_block(f, true);
+            inserted.push(f);
+        }
+        let promoted_by_slide = l.slides.total_young() - y0;
+        assert_eq!(promoted_by_slide, 606);
+        // The first step clears the page that was LRU_old after the refill; every later step
+        // clears one of the newest inserts, so 605 of the inserted pages are young, contiguous
+        // right above the new LRU_old, with the former LRU_old above them.
+        let young_new = inserted.iter().filter(|&&f| !l.is_old(f)).count();
+        assert_eq!(young_new, 605);
+        let mut f = l.prev(l.old_ptr());
+        for _ in 0..605 {
+            assert!(inserted.contains(&f));
+            f = l.prev(f);
+        }
+        assert!(!inserted.contains(&f));
+        l.validate().unwrap();
+    }
+
+    #[test]
+    fn set_ratio_moves_boundary_in_one_call() {
+        let mut l = filled(2000, 2000, true);
+        l.set_ratio(old_ratio_from_pct(90));
+        l.validate().unwrap();
+        let t = l.desired_old_len(2000);
+        assert!(l.old_len().abs_diff(t) <= 20);
+        l.set_ratio(old_ratio_from_pct(5));
+        l.validate().unwrap();
+    }
+}

@@ -1,0 +1,389 @@
+//! The buffer pool: instances, each with an LRU list and a free list, and the page table.
+//!
+//! Everything InnoDB keeps per instance lives in [`Instance`]; the page table (which frame holds
+//! a page) is a dense array per tablespace, so a lookup is two indexings, never a hash map.
+
+pub mod free_list;
+pub mod instance;
+pub mod lru;
+pub mod page_cleaner;
+pub mod read_ahead;
+pub mod validate;
+
+use crate::clock::{Micros, MS};
+pub use instance::{Instance, Stats};
+pub use lru::{Lru, NIL};
+
+/// A page of a tablespace. `space` indexes [`BufferPool::spaces`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PageId {
+    pub space: u32,
+    pub page_no: u32,
+}
+
+/// `Page_fetch`: how a page is requested.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchMode {
+    /// B-tree access, row scans included: may make the page young.
+    Normal,
+    /// The parallel reader (`COUNT(*)`, `CHECK TABLE`): never makes the page young.
+    Scan,
+}
+
+/// What a fetch did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fetch {
+    /// The page was accessed; the thread resumes at `ready_at` (later than `now` if it had to
+    /// read the page or wait for a read in flight). `hit` is false when this fetch read it.
+    Done { hit: bool, ready_at: Micros },
+    /// No frame could be freed (every candidate is io-fixed); retry at `retry_at`.
+    NoFreeFrame { retry_at: Micros },
+}
+
+/// Static settings of one pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolConfig {
+    /// `curr_size` of each instance, in pages.
+    pub frames_per_instance: u32,
+    /// `innodb_buffer_pool_instances`.
+    pub instances: u32,
+    /// `innodb_old_blocks_pct`.
+    pub old_blocks_pct: u32,
+    /// `innodb_old_blocks_time`, ms.
+    pub old_blocks_time_ms: u32,
+    /// `innodb_lru_scan_depth` (per instance).
+    pub lru_scan_depth: u32,
+    /// `innodb_read_ahead_threshold` (0 turns linear read-ahead off).
+    pub read_ahead_threshold: u32,
+    /// Latency of one page read, µs.
+    pub read_latency_us: Micros,
+    /// Extra time per page of a multi-page (read-ahead) burst, µs.
+    pub page_transfer_us: Micros,
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        PoolConfig {
+            frames_per_instance: 16_382,
+            instances: 1,
+            old_blocks_pct: 37,
+            old_blocks_time_ms: 1000,
+            lru_scan_depth: 1024,
+            read_ahead_threshold: 56,
+            read_latency_us: 270,
+            page_transfer_us: 10,
+        }
+    }
+}
+
+/// A tablespace: its size and where each of its pages sits in the pool.
+#[derive(Clone, Debug)]
+pub struct Space {
+    /// Pages in the tablespace.
+    pub n_pages: u32,
+    /// Tag used for metrics and colours (usually the space's own index).
+    pub tag: u8,
+    /// Global frame number holding each page, or `NIL`.
+    frame_of: Vec<u32>,
+}
+
+/// The whole buffer pool.
+#[derive(Clone, Debug)]
+pub struct BufferPool {
+    cfg: PoolConfig,
+    /// The instances, each an independent LRU/free list pair.
+    pub instances: Vec<Instance>,
+    spaces: Vec<Space>,
+}
+
+impl BufferPool {
+    /// A pool with every frame free, and tablespaces of the given sizes (space `i` gets tag `i`).
+    pub fn new(cfg: PoolConfig, space_sizes: &[u32]) -> Self {
+        let instances = (0..cfg.instances.max(1))
+            .map(|_| Instance::new(cfg.frames_per_instance, cfg.old_blocks_pct))
+            .collect();
+        let spaces = space_sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| Space {
+                n_pages: n,
+                tag: i.min(255) as u8,
+                frame_of: vec![NIL; n as usize],
+            })
+            .collect();
+        BufferPool {
+            cfg,
+            instances,
+            spaces,
+        }
+    }
+
+    /// The pool's settings.
+    pub fn config(&self) -> &PoolConfig {
+        &self.cfg
+    }
+    /// The tablespaces.
+    pub fn spaces(&self) -> &[Space] {
+        &self.spaces
+    }
+    /// Total frames in the pool.
+    pub fn total_frames(&self) -> u32 {
+        self.cfg.frames_per_instance * self.instances.len() as u32
+    }
+
+    /// `buf_pool_get`: the instance that owns a page (all 64 pages of an extent share one).
+    pub fn instance_of(&self, page: PageId) -> usize {
+        instance::instance_no(page, self.instances.len() as u32) as usize
+    }
+
+    /// Splits a global frame number into (instance, local frame).
+    #[inline]
+    pub fn split_frame(&self, g: u32) -> (usize, u32) {
+        let n = self.cfg.frames_per_instance;
+        ((g / n) as usize, g % n)
+    }
+
+    /// The global frame holding `page`, if it is in the pool.
+    #[inline]
+    pub fn frame_of(&self, page: PageId) -> Option<u32> {
+        let g = self.spaces[page.space as usize].frame_of[page.page_no as usize];
+        (g != NIL).then_some(g)
+    }
+
+    /// Whether a page is in the pool.
+    pub fn contains(&self, page: PageId) -> bool {
+        self.frame_of(page).is_some()
+    }
+
+    /// The page held by a global frame, if any.
+    pub fn page_at(&self, g: u32) -> Option<PageId> {
+        let (i, f) = self.split_frame(g);
+        let inst = &self.instances[i];
+        inst.lru.contains(f).then(|| inst.page(f))
+    }
+
+    /// Whether the page in global frame `g` is flagged old.
+    pub fn is_old(&self, g: u32) -> bool {
+        let (i, f) = self.split_frame(g);
+        self.instances[i].lru.is_old(f)
+    }
+
+    /// Sets `innodb_old_blocks_pct` at run time (`SET GLOBAL`): the boundary moves at once.
+    pub fn set_old_blocks_pct(&mut self, pct: u32) {
+        self.cfg.old_blocks_pct = pct;
+        let r = lru::old_ratio_from_pct(pct);
+        for inst in &mut self.instances {
+            inst.lru.set_ratio(r);
+        }
+    }
+    /// Sets `innodb_old_blocks_time` at run time.
+    pub fn set_old_blocks_time_ms(&mut self, ms: u32) {
+        self.cfg.old_blocks_time_ms = ms;
+    }
+    /// Sets `innodb_lru_scan_depth` at run time.
+    pub fn set_lru_scan_depth(&mut self, depth: u32) {
+        self.cfg.lru_scan_depth = depth;
+    }
+
+    fn set_frame_of(&mut self, page: PageId, g: u32) {
+        self.spaces[page.space as usize].frame_of[page.page_no as usize] = g;
+    }
+
+    /// Evicts the page in local frame `f` of instance `i` (`buf_LRU_free_page`): out of the LRU
+    /// (clock +1), out of the page table, frame to the free list.
+    pub(crate) fn free_page(&mut self, i: usize, f: u32) {
+        let page = self.instances[i].evict(f);
+        self.set_frame_of(page, NIL);
+    }
+
+    /// `buf_LRU_get_free_block` for a user thread: a free frame, else the first replaceable page
+    /// from the tail (`buf_LRU_scan_and_free_block`: 100 pages, then the whole list).
+    fn get_free_block(&mut self, i: usize, now: Micros) -> Option<u32> {
+        if let Some(f) = self.instances[i].free.pop() {
+            return Some(f);
+        }
+        let victim = self.instances[i].find_victim(now)?;
+        self.free_page(i, victim);
+        self.instances[i].stats.evicted_by_user += 1;
+        self.instances[i].free.pop()
+    }
+
+    /// `buf_page_init_for_read` + `buf_LRU_add_block(old = true)`: takes a frame and inserts the
+    /// page at the midpoint, unaccessed, io-fixed until `io_done`. The read is issued at `now`.
+    fn read_page_low(&mut self, page: PageId, now: Micros, io_done: Micros) -> Option<u32> {
+        let i = self.instance_of(page);
+        let f = self.get_free_block(i, now)?;
+        let tag = self.spaces[page.space as usize].tag;
+        self.instances[i].insert_read(f, page, tag, io_done);
+        let g = i as u32 * self.cfg.frames_per_instance + f;
+        self.set_frame_of(page, g);
+        Some(g)
+    }
+
+    /// `buf_page_get_gen` (`Buf_fetch::single_page`) for one page at time `now`: on a miss a
+    /// synchronous read into the midpoint, then the first-access stamp, the make-young decision
+    /// (NORMAL only), and linear read-ahead on the page's first access.
+    pub fn fetch(&mut self, page: PageId, mode: FetchMode, now: Micros) -> Fetch {
+        let (g, hit, t) = match self.frame_of(page) {
+            Some(g) => {
+                let (i, f) = self.split_frame(g);
+                // A page io-fixed for a read in flight (read-ahead): wait for it.
+                let t = now.max(self.instances[i].io_done(f));
+                (g, true, t)
+            }
+            None => {
+                let done = now + self.cfg.read_latency_us;
+                match self.read_page_low(page, now, done) {
+                    Some(g) => {
+                        let i = self.split_frame(g).0;
+                        self.instances[i].stats.pages_read += 1;
+                        (g, false, done)
+                    }
+                    None => {
+                        let i = self.instance_of(page);
+                        let retry_at = self.instances[i]
+                            .next_io_completion(now)
+                            .unwrap_or(now + MS);
+                        return Fetch::NoFreeFrame { retry_at };
+                    }
+                }
+            }
+        };
+        let (i, f) = self.split_frame(g);
+        let obt = self.cfg.old_blocks_time_ms;
+        let inst = &mut self.instances[i];
+        inst.stats.page_gets += 1;
+        if hit {
+            inst.stats.hits += 1;
+        }
+        let was_unaccessed = inst.set_accessed(f, t);
+        if mode == FetchMode::Normal {
+            inst.make_young_if_needed(f, t, obt);
+        }
+        if was_unaccessed {
+            self.read_ahead_linear(page, t);
+        }
+        Fetch::Done { hit, ready_at: t }
+    }
+
+    /// `buf_page_create`: a brand-new page (INSERT growth, a load) goes to the head, young,
+    /// stamped, and accessed at once. Creating a page already in the pool just accesses it.
+    pub fn create(&mut self, page: PageId, now: Micros) -> Fetch {
+        if self.contains(page) {
+            return self.fetch(page, FetchMode::Normal, now);
+        }
+        let i = self.instance_of(page);
+        let Some(f) = self.get_free_block(i, now) else {
+            let retry_at = self.instances[i]
+                .next_io_completion(now)
+                .unwrap_or(now + MS);
+            return Fetch::NoFreeFrame { retry_at };
+        };
+        let tag = self.spaces[page.space as usize].tag;
+        self.instances[i].insert_created(f, page, tag, now);
+        let g = i as u32 * self.cfg.frames_per_instance + f;
+        self.set_frame_of(page, g);
+        Fetch::Done {
+            hit: false,
+            ready_at: now,
+        }
+    }
+
+    /// Free frames across instances.
+    pub fn free_len(&self) -> u32 {
+        self.instances.iter().map(|i| i.free.len()).sum()
+    }
+    /// LRU pages across instances.
+    pub fn lru_len(&self) -> u32 {
+        self.instances.iter().map(|i| i.lru.len()).sum()
+    }
+    /// Old pages across instances.
+    pub fn old_len(&self) -> u32 {
+        self.instances.iter().map(|i| i.lru.old_len()).sum()
+    }
+    /// Counters summed over instances.
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        for inst in &self.instances {
+            s.add(&inst.stats);
+        }
+        s
+    }
+    /// Eviction clocks summed over instances.
+    pub fn freed_page_clock(&self) -> u64 {
+        self.instances
+            .iter()
+            .map(|i| i.lru.freed_page_clock())
+            .sum()
+    }
+    /// Pages the boundary turned young, per tag, over all instances.
+    pub fn slid_young_by_tag(&self, tag: u8) -> u64 {
+        self.instances
+            .iter()
+            .map(|i| {
+                i.lru
+                    .slides
+                    .turned_young
+                    .get(tag as usize)
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .sum()
+    }
+    /// Old pages promoted (made young on access), per tag, over all instances.
+    pub fn promoted_by_tag(&self, tag: u8) -> u64 {
+        self.instances
+            .iter()
+            .map(|i| {
+                i.stats
+                    .made_young_by_tag
+                    .get(tag as usize)
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .sum()
+    }
+
+    /// Resident pages of a space: (young, old).
+    pub fn resident(&self, space: u32) -> (u32, u32) {
+        let mut young = 0;
+        let mut old = 0;
+        for &g in &self.spaces[space as usize].frame_of {
+            if g != NIL {
+                if self.is_old(g) {
+                    old += 1;
+                } else {
+                    young += 1;
+                }
+            }
+        }
+        (young, old)
+    }
+
+    /// Resident pages of a space among pages `0..n`.
+    pub fn resident_prefix(&self, space: u32, n: u32) -> u32 {
+        let s = &self.spaces[space as usize];
+        s.frame_of[..(n.min(s.n_pages) as usize)]
+            .iter()
+            .filter(|&&g| g != NIL)
+            .count() as u32
+    }
+
+    /// Per-tag counts of young and old pages, over all instances, by walking the LRU lists.
+    pub fn young_old_by_tag(&self, n_tags: usize) -> Vec<(u32, u32)> {
+        let mut v = vec![(0u32, 0u32); n_tags];
+        for inst in &self.instances {
+            for f in inst.lru.iter() {
+                let t = inst.lru.tag(f) as usize;
+                if t < n_tags {
+                    if inst.lru.is_old(f) {
+                        v[t].1 += 1;
+                    } else {
+                        v[t].0 += 1;
+                    }
+                }
+            }
+        }
+        v
+    }
+}

@@ -1,0 +1,212 @@
+//! The page cleaner: its LRU batch (`buf_flush_LRU_list_batch`, buf/buf0flu.cc) and the
+//! coordinator's cadence (`buf_flush_page_coordinator_thread`), which decides in which seconds a
+//! batch runs at all.
+
+use super::lru::NIL;
+use super::BufferPool;
+use crate::clock::Micros;
+use serde::{Deserialize, Serialize};
+
+/// `BUF_LRU_MIN_LEN`: the page cleaner never evicts below this LRU length.
+pub const LRU_MIN_LEN: u32 = 256;
+
+/// What one LRU batch of one instance did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BatchReport {
+    /// Virtual time of the batch, µs.
+    pub at_us: Micros,
+    /// Instance number.
+    pub instance: u32,
+    /// Free frames before the batch.
+    pub free_before: u32,
+    /// Pages evicted (the refill size k).
+    pub evicted: u32,
+    /// LRU pages looked at, evicted or passed over.
+    pub scanned: u32,
+    /// Pages the boundary turned old during the batch (bulk demotion).
+    pub turned_old: u64,
+    /// Pages the boundary turned young during the batch.
+    pub turned_young: u64,
+}
+
+impl BufferPool {
+    /// `buf_flush_LRU_list_batch` for instance `i`: evicts clean, unfixed pages from the tail, in
+    /// tail order, until the free list holds `innodb_lru_scan_depth` frames, `depth` pages were
+    /// evicted, or the LRU list is down to 256 pages.
+    pub fn lru_batch(&mut self, i: usize, now: Micros) -> BatchReport {
+        let scan_depth = self.config().lru_scan_depth;
+        let y0 = self.instances[i].lru.slides.total_young();
+        let o0 = self.instances[i].lru.slides.total_old();
+        let free_before = self.instances[i].free.len();
+        let depth = scan_depth.min(self.instances[i].lru.len());
+        let mut evicted = 0u32;
+        let mut scanned = 0u32;
+        let mut f = self.instances[i].lru.tail();
+        while f != NIL
+            && evicted < depth
+            && self.instances[i].free.len() < scan_depth
+            && self.instances[i].lru.len() > LRU_MIN_LEN
+        {
+            // The hazard pointer: the scan resumes at the page above, even if `f` goes.
+            let prev = self.instances[i].lru.prev(f);
+            if !self.instances[i].is_io_fixed(f, now) {
+                self.free_page(i, f);
+                evicted += 1;
+            }
+            scanned += 1;
+            f = prev;
+        }
+        let inst = &mut self.instances[i];
+        inst.stats.lru_batches += 1;
+        inst.stats.evicted_by_batch += evicted as u64;
+        BatchReport {
+            at_us: now,
+            instance: i as u32,
+            free_before,
+            evicted,
+            scanned,
+            turned_old: inst.lru.slides.total_old() - o0,
+            turned_young: inst.lru.slides.total_young() - y0,
+        }
+    }
+
+    /// One page-cleaner pass over every instance (`pc_request` + `pc_flush_slot` per slot).
+    pub fn lru_batch_all(&mut self, now: Micros) -> Vec<BatchReport> {
+        (0..self.instances.len())
+            .map(|i| self.lru_batch(i, now))
+            .collect()
+    }
+}
+
+/// When the page cleaner runs its LRU batches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Cadence {
+    /// A server that sees writes: the activity counter moves every second, so every one-second
+    /// round of the coordinator runs a batch.
+    EverySecond,
+    /// A read-only server: the activity counter moves only on incidental events (a table handler
+    /// closed, a stats update), here a Poisson process with the given mean interval; a batch runs
+    /// in the round after a second that saw one.
+    AfterActivity { mean_interval_ms: u32 },
+    /// No LRU batch at all: reads evict one page at a time and the boundary never slides.
+    Never,
+}
+
+impl Cadence {
+    /// Parses `every-second`, `never`, or `after-activity:SECONDS`.
+    pub fn parse(s: &str) -> Result<Cadence, String> {
+        let s = s.trim();
+        match s {
+            "every-second" => Ok(Cadence::EverySecond),
+            "never" => Ok(Cadence::Never),
+            _ => {
+                if let Some(v) = s.strip_prefix("after-activity:") {
+                    let secs: f64 = v.trim_end_matches('s').parse().map_err(|_| {
+                        format!("cleaner cadence '{s}': '{v}' is not a number of seconds")
+                    })?;
+                    if !(0.1..=3600.0).contains(&secs) {
+                        return Err(format!(
+                            "cleaner cadence '{s}': the mean interval must be 0.1..3600 s"
+                        ));
+                    }
+                    Ok(Cadence::AfterActivity {
+                        mean_interval_ms: (secs * 1000.0).round() as u32,
+                    })
+                } else {
+                    Err(format!(
+                        "unknown cleaner cadence '{s}': use every-second, never, or after-activity:SECONDS"
+                    ))
+                }
+            }
+        }
+    }
+    /// The inverse of [`Cadence::parse`].
+    pub fn label(&self) -> String {
+        match self {
+            Cadence::EverySecond => "every-second".into(),
+            Cadence::Never => "never".into(),
+            Cadence::AfterActivity { mean_interval_ms } => {
+                format!("after-activity:{}", *mean_interval_ms as f64 / 1000.0)
+            }
+        }
+    }
+}
+
+/// The coordinator's activity bookkeeping (`srv_check_activity`, `was_server_active`).
+#[derive(Clone, Debug)]
+pub struct Coordinator {
+    activity_count: u64,
+    last_activity: u64,
+    was_active: bool,
+    /// `is_server_active` as computed at the top of the current round (before its sleep).
+    round_is_active: bool,
+}
+
+impl Default for Coordinator {
+    fn default() -> Self {
+        // The coordinator starts with was_server_active = true.
+        Coordinator {
+            activity_count: 0,
+            last_activity: 0,
+            was_active: true,
+            round_is_active: true,
+        }
+    }
+}
+
+impl Coordinator {
+    /// `srv_inc_activity_count`.
+    pub fn note_activity(&mut self) {
+        self.activity_count += 1;
+    }
+
+    /// The one-second timeout of a round. Returns whether this round runs the LRU batches: the
+    /// round's `is_server_active` was decided before it slept. Then the next round starts.
+    pub fn round_timeout(&mut self) -> bool {
+        let run = self.round_is_active;
+        self.was_active = self.activity_count != self.last_activity;
+        self.last_activity = self.activity_count;
+        // Top of the next round.
+        self.round_is_active = self.was_active || self.activity_count != self.last_activity;
+        run
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_activity_event_gives_one_batch_a_round_later() {
+        let mut c = Coordinator::default();
+        assert!(c.round_timeout()); // starts active
+        assert!(!c.round_timeout());
+        assert!(!c.round_timeout());
+        c.note_activity();
+        assert!(!c.round_timeout()); // this round was decided idle before the event
+        assert!(c.round_timeout());
+        assert!(!c.round_timeout());
+    }
+
+    #[test]
+    fn cadence_parses_and_labels() {
+        assert_eq!(
+            Cadence::parse("every-second").unwrap(),
+            Cadence::EverySecond
+        );
+        assert_eq!(
+            Cadence::parse("after-activity:12").unwrap(),
+            Cadence::AfterActivity {
+                mean_interval_ms: 12_000
+            }
+        );
+        assert_eq!(
+            Cadence::parse("after-activity:12").unwrap().label(),
+            "after-activity:12"
+        );
+        assert!(Cadence::parse("sometimes").is_err());
+        assert!(Cadence::parse("after-activity:x").is_err());
+        assert!(Cadence::parse("after-activity:0").is_err());
+    }
+}
