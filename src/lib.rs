@@ -7,3 +7,11 @@
 pub mod clock;
 pub mod pool;
 pub mod rng;
+pub mod metrics;
+pub mod scenario;
+pub mod sim;
+pub mod workload;
+pub mod replay;
+pub mod chart;
+pub mod sweep;
+pub mod seed000;

@@ -1,1 +1,433 @@
-fn main() {}
+//! `midpoint`: the simulator on the command line. Every figure on the page can be reproduced here.
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint::chart;
+use midpoint::metrics::RunReport;
+use midpoint::replay;
+use midpoint::scenario::{fmt_num, preset, presets, range_of, Params};
+use midpoint::seed000;
+use midpoint::sim::{self, EPOCH};
+use midpoint::sweep;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Parameters that are not numeric, with their help text.
+const OTHER_PARAMS: &[(&str, &str)] = &[
+    ("cleaner", "page-cleaner cadence: every-second, never, or after-activity:SECONDS"),
+    ("start", "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)"),
+    ("scan_mode", "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))"),
+    ("scan_loop", "true: scan back to back (or with the pause); false: one pass, like a dump"),
+    ("seed", "random seed"),
+];
+
+fn param_args() -> Vec<Arg> {
+    let mut v = Vec::new();
+    for (name, _) in Params::default().to_pairs() {
+        let flag = name.replace('_', "-");
+        let help = if let Some(r) = range_of(&name) {
+            let d = r
+                .innodb_default
+                .map(|d| format!("; MySQL 8.4 default {}", fmt_num(d)))
+                .unwrap_or_default();
+            format!(
+                "{} ..= {} {}{d}",
+                fmt_num(r.min),
+                fmt_num(r.max),
+                r.unit
+            )
+        } else {
+            OTHER_PARAMS
+                .iter()
+                .find(|o| o.0 == name)
+                .map(|o| o.1.to_string())
+                .unwrap_or_default()
+        };
+        v.push(
+            Arg::new(name.clone())
+                .long(flag)
+                .value_name("VALUE")
+                .help(help)
+                .allow_hyphen_values(true)
+                .help_heading("Parameters (a preset sets defaults; these override)"),
+        );
+    }
+    v
+}
+
+fn params_from(m: &ArgMatches) -> Result<Params, String> {
+    let mut p = match m.get_one::<String>("preset") {
+        Some(name) => preset(name)?.params,
+        None => Params::default(),
+    };
+    // Apply flags in command-line order so that errors come out as the user wrote them.
+    let mut given: Vec<(usize, String, String)> = Vec::new();
+    for (name, _) in Params::default().to_pairs() {
+        if let (Some(vals), Some(idx)) = (m.get_many::<String>(&name), m.indices_of(&name)) {
+            for (v, i) in vals.zip(idx) {
+                given.push((i, name.clone(), v.clone()));
+            }
+        }
+    }
+    given.sort();
+    for (_, name, v) in given {
+        p.set(&name, &v)
+            .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
+    }
+    p.validate()?;
+    Ok(p)
+}
+
+fn cli() -> Command {
+    let preset_arg = Arg::new("preset")
+        .long("preset")
+        .value_name("NAME")
+        .help("start from a preset (see `midpoint presets`)");
+    let json = Arg::new("json")
+        .long("json")
+        .action(ArgAction::SetTrue)
+        .help("print JSON");
+    Command::new("midpoint")
+        .about("Simulates the MySQL 8.4 InnoDB buffer pool LRU list: midpoint insertion, the old/young boundary, and how scans leak into the young sublist")
+        .version(env!("CARGO_PKG_VERSION"))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(
+            Command::new("run")
+                .about("Run one scenario and print kept %, leak rate, lookup rate and the time series")
+                .arg(preset_arg.clone())
+                .arg(json.clone())
+                .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
+                .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
+                .args(param_args()),
+        )
+        .subcommand(
+            Command::new("sweep")
+                .about("Kept % against innodb_lru_scan_depth, one line per innodb_old_blocks_time")
+                .arg(preset_arg.clone())
+                .arg(json.clone())
+                .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print CSV"))
+                .arg(Arg::new("depths").long("depths").value_name("LIST").help("comma-separated scan depths (default 100,128,256,512,1024,2048,4096,8192)"))
+                .arg(Arg::new("times").long("times").value_name("LIST").help("comma-separated old_blocks_time values in ms (default 0,250,500,1000,2000)"))
+                .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the chart as SVG"))
+                .args(param_args()),
+        )
+        .subcommand(
+            Command::new("reproduce")
+                .about("Run seed 000's experiments and print each published figure beside the simulated one")
+                .arg(json.clone())
+                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
+                .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs")),
+        )
+        .subcommand(
+            Command::new("calibrate")
+                .about("Show how the page-cleaner cadence for seed 000 was chosen: the cold start's leak rate per mean activity interval")
+                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("8").help("runs per interval"))
+                .arg(Arg::new("intervals").long("intervals").value_name("LIST").default_value("8,10,12,14,16,18,20,24").help("mean activity intervals to try, seconds")),
+        )
+        .subcommand(
+            Command::new("replay")
+                .about("Replay a trace file (see README: trace format) and print the final pool state")
+                .arg(Arg::new("file").required(true).value_name("FILE"))
+                .arg(json.clone()),
+        )
+        .subcommand(
+            Command::new("bench")
+                .about("Measure simulated page accesses per second on the seed-000 workload (median of several runs)")
+                .arg(json.clone())
+                .arg(Arg::new("runs").long("runs").value_name("N").default_value("5")),
+        )
+        .subcommand(Command::new("presets").about("List the presets"))
+}
+
+fn main() -> ExitCode {
+    let m = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match m.subcommand() {
+        Some(("run", a)) => cmd_run(a),
+        Some(("sweep", a)) => cmd_sweep(a),
+        Some(("reproduce", a)) => cmd_reproduce(a),
+        Some(("calibrate", a)) => cmd_calibrate(a),
+        Some(("replay", a)) => cmd_replay(a),
+        Some(("bench", a)) => cmd_bench(a),
+        Some(("presets", _)) => {
+            for p in presets() {
+                println!("{:32} {}", p.name, p.description);
+            }
+            Ok(())
+        }
+        _ => Err("unknown command".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn parse_count(a: &ArgMatches, name: &str, lo: u32, hi: u32) -> Result<u32, String> {
+    let v = a.get_one::<String>(name).map(String::as_str).unwrap_or("");
+    let n: u32 = v
+        .parse()
+        .map_err(|_| format!("--{name} = '{v}' is not a whole number ({lo} ..= {hi})"))?;
+    if !(lo..=hi).contains(&n) {
+        return Err(format!("--{name} = {n} is out of range: allowed {lo} ..= {hi}"));
+    }
+    Ok(n)
+}
+
+fn parse_list(a: &ArgMatches, name: &str, default: &[u32], lo: u32, hi: u32) -> Result<Vec<u32>, String> {
+    let Some(s) = a.get_one::<String>(name) else {
+        return Ok(default.to_vec());
+    };
+    let mut v = Vec::new();
+    for w in s.split(',') {
+        let n: u32 = w.trim().parse().map_err(|_| {
+            format!("--{name}: '{w}' is not a whole number ({lo} ..= {hi})")
+        })?;
+        if !(lo..=hi).contains(&n) {
+            return Err(format!("--{name}: {n} is out of range: allowed {lo} ..= {hi}"));
+        }
+        v.push(n);
+    }
+    if v.is_empty() || v.len() > 64 {
+        return Err(format!("--{name}: give 1 to 64 values"));
+    }
+    Ok(v)
+}
+
+fn csv_header(p: &Params) -> String {
+    let mut s = String::from("# midpoint run; parameters:\n");
+    for (k, v) in p.to_pairs() {
+        s.push_str(&format!("# {k}={v}\n"));
+    }
+    s
+}
+
+fn print_run_table(r: &RunReport) {
+    let p = &r.parameters;
+    println!(
+        "pool {} MiB ({} frames x {} instance(s)), hot set {} pages, scanned table {} pages, old_blocks_pct {}, old_blocks_time {} ms, lru_scan_depth {}, cleaner {}, {} start",
+        p.pool_mb,
+        r.frames_per_instance,
+        p.buffer_pool_instances,
+        r.hot_pages,
+        r.scan_table_pages,
+        p.old_blocks_pct,
+        p.old_blocks_time,
+        p.lru_scan_depth,
+        p.cleaner.label(),
+        if p.start == midpoint::scenario::Start::Warm { "warm" } else { "cold" }
+    );
+    println!();
+    println!("kept (mean hot-set residency, {:.0}-{:.0} s)   {:6.1} %", r.kept_window_s[0], r.kept_window_s[1], r.kept * 100.0);
+    println!("scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})", r.young_leak_pages_per_s, r.slid_young_per_s, r.promoted_per_s);
+    println!("scanned table's young count, net growth  {:6.1} pages/s", r.scan_young_growth_per_s);
+    println!("lookups during scans                     {:6.0} /s  (warm-up {:.0} /s)", r.lookups_per_s, r.lookups_per_s_warmup);
+    println!("scan rate                                {:6.0} pages/s  ({} passes)", r.scan_pages_per_s, r.scan_passes);
+    println!("LRU batches with evictions during scans  {:6}  (mean {:.0} pages)", r.refills_during_scan, r.mean_refill_pages);
+    println!("made young / not made young              {} / {}", r.counters.made_young, r.counters.not_made_young);
+    println!();
+    println!("{:>7} {:>8} {:>7} {:>7} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}", "t (s)", "hot res", "hot y", "hot o", "scan y", "scan o", "free", "old len", "hit %", "lookups/s");
+    let step = (10_000 / p.sample_ms.max(1)).max(1) as usize;
+    for s in r.samples.iter().step_by(step) {
+        println!(
+            "{:7.1} {:8} {:7} {:7} {:9} {:9} {:7} {:8} {:7.1} {:9.0}",
+            s.t_s, s.hot_resident, s.hot_young, s.hot_old, s.scan_young, s.scan_old, s.free, s.old_len, s.lookup_hit_ratio * 100.0, s.lookups_per_s
+        );
+    }
+}
+
+fn cmd_run(a: &ArgMatches) -> Result<(), String> {
+    let p = params_from(a)?;
+    let r = sim::run(&p)?;
+    if let Some(path) = a.get_one::<String>("svg") {
+        let svg = chart::residency_svg(
+            &r.samples,
+            r.hot_pages,
+            r.frames_per_instance * p.buffer_pool_instances,
+            p.warmup_s as f64,
+            (p.warmup_s + p.scan_s) as f64,
+        )?;
+        std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
+    }
+    if a.get_flag("json") {
+        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?);
+    } else if a.get_flag("csv") {
+        print!("{}", csv_header(&p));
+        println!("t_s,hot_resident,hot_young,hot_old,scan_young,scan_old,filler_young,filler_old,free,lru_len,old_len,lookups_per_s,lookup_hit_ratio,scan_pages_per_s,made_young,not_made_young,scan_slid_young,scan_promoted");
+        for s in &r.samples {
+            println!(
+                "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.4},{:.1},{},{},{},{}",
+                s.t_s, s.hot_resident, s.hot_young, s.hot_old, s.scan_young, s.scan_old, s.filler_young, s.filler_old, s.free, s.lru_len, s.old_len, s.lookups_per_s, s.lookup_hit_ratio, s.scan_pages_per_s, s.made_young, s.not_made_young, s.scan_slid_young, s.scan_promoted
+            );
+        }
+    } else {
+        print_run_table(&r);
+    }
+    Ok(())
+}
+
+fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
+    let p = params_from(a)?;
+    let depths = parse_list(a, "depths", sweep::DEFAULT_DEPTHS, 100, 1_000_000)?;
+    let times = parse_list(a, "times", sweep::DEFAULT_TIMES, 0, 3_600_000)?;
+    let quiet = a.get_flag("json") || a.get_flag("csv");
+    let res = sweep::sweep(&p, &depths, &times, |done, total| {
+        if !quiet {
+            eprint!("\r{done}/{total} points");
+        }
+    })?;
+    if !quiet {
+        eprintln!();
+    }
+    if let Some(path) = a.get_one::<String>("svg") {
+        let svg = chart::sweep_svg(&res, Some((p.lru_scan_depth, p.old_blocks_time)))?;
+        std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
+    }
+    if a.get_flag("json") {
+        println!("{}", serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?);
+    } else if a.get_flag("csv") {
+        print!("{}", csv_header(&p));
+        println!("lru_scan_depth,old_blocks_time,kept,young_leak_pages_per_s,lookups_per_s");
+        for q in &res.points {
+            println!("{},{},{:.4},{:.2},{:.1}", q.lru_scan_depth, q.old_blocks_time, q.kept, q.young_leak_pages_per_s, q.lookups_per_s);
+        }
+    } else {
+        print!("{:>22}", "old_blocks_time \\ depth");
+        for d in &depths {
+            print!(" {d:>6}");
+        }
+        println!();
+        for (ti, t) in times.iter().enumerate() {
+            print!("{:>19} ms", t);
+            for di in 0..depths.len() {
+                print!(" {:5.1}%", res.at(ti, di).kept * 100.0);
+            }
+            println!();
+        }
+    }
+    Ok(())
+}
+
+fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
+    let seeds = parse_count(a, "seeds", 1, 50)?;
+    let rows = seed000::rows(!a.get_flag("quick"));
+    let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
+    eprintln!();
+    if a.get_flag("json") {
+        println!("{}", serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?);
+    } else {
+        print!("{}", seed000::markdown(&results));
+    }
+    Ok(())
+}
+
+fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
+    let seeds = parse_count(a, "seeds", 1, 100)?;
+    let intervals = parse_list(a, "intervals", &[], 1, 3600)?;
+    println!("Cold start, 4,485-page hot set, back-to-back scans, old_blocks_time 1000, {seeds} runs per row.");
+    println!("Seed 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
+    println!();
+    println!("| mean activity interval | net young growth (pages/s) | scanned table young at end | kept | refills |");
+    println!("|---:|---:|---:|---:|---:|");
+    for s in intervals {
+        let rows = seed000::calibration_row(s as f64, seeds);
+        println!(
+            "| {s} s | {:.1} | {:.0} | {:.1} % | {:.1} |",
+            rows.net_growth, rows.scan_young_end, rows.kept * 100.0, rows.refills
+        );
+    }
+    Ok(())
+}
+
+fn cmd_replay(a: &ArgMatches) -> Result<(), String> {
+    let path = a.get_one::<String>("file").expect("required");
+    let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;
+    let trace = replay::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    for w in &trace.warnings {
+        eprintln!("warning: {path}: {w}");
+    }
+    let r = replay::replay(&trace).map_err(|e| format!("{path}: {e}"))?;
+    if a.get_flag("json") {
+        println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+    } else {
+        println!(
+            "{} events; LRU {} pages ({} old), free {}, freed_page_clock {}, made young {}, not made young {}, reads {}, evictions {}",
+            trace.events.len(), r.lru.len(), r.old_len, r.free, r.freed_page_clock, r.made_young, r.not_made_young, r.reads, r.evictions
+        );
+        println!("LRU head to tail (space page old):");
+        for e in r.lru.iter().take(40) {
+            println!("  {} {} {}", e[0], e[1], if e[2] == 1 { "old" } else { "young" });
+        }
+        if r.lru.len() > 40 {
+            println!("  ... {} more", r.lru.len() - 40);
+        }
+    }
+    Ok(())
+}
+
+#[derive(serde::Serialize)]
+struct BenchReport {
+    accesses_per_s: f64,
+    events_per_s: f64,
+    simulated_seconds_per_wall_second: f64,
+    wall_ms_median: f64,
+    wall_ms_runs: Vec<f64>,
+    accesses_per_run: u64,
+    events_per_run: u64,
+    simulated_seconds: f64,
+    preset: String,
+}
+
+fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
+    let runs = parse_count(a, "runs", 1, 100)?;
+    let name = "seed000-hot4485-b2b";
+    let p = preset(name)?.params;
+    let mut walls = Vec::new();
+    let mut accesses = 0;
+    let mut events = 0;
+    let mut sim_s = 0.0;
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        let mut s = sim::Simulation::new(&p)?;
+        s.run_to_end();
+        let wall = t0.elapsed().as_secs_f64();
+        accesses = s.pool.stats().page_gets;
+        events = s.events();
+        sim_s = midpoint::clock::to_secs(s.end() - EPOCH);
+        walls.push(wall);
+    }
+    let mut sorted = walls.clone();
+    sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let med = sorted[sorted.len() / 2];
+    let r = BenchReport {
+        accesses_per_s: accesses as f64 / med,
+        events_per_s: events as f64 / med,
+        simulated_seconds_per_wall_second: sim_s / med,
+        wall_ms_median: med * 1000.0,
+        wall_ms_runs: walls.iter().map(|w| w * 1000.0).collect(),
+        accesses_per_run: accesses,
+        events_per_run: events,
+        simulated_seconds: sim_s,
+        preset: name.into(),
+    };
+    if a.get_flag("json") {
+        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?);
+    } else {
+        println!("preset {name}: {:.0} simulated s, {} page accesses, {} events per run", sim_s, accesses, events);
+        println!("median of {runs} runs: {:.1} ms", r.wall_ms_median);
+        println!("{:.1} million page accesses/s, {:.1} million events/s, {:.0} simulated s per wall s", r.accesses_per_s / 1e6, r.events_per_s / 1e6, r.simulated_seconds_per_wall_second);
+    }
+    Ok(())
+}

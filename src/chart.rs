@@ -1,0 +1,305 @@
+//! Charts, drawn with plotters over any `DrawingBackend`: the same code renders on a canvas in
+//! the page and to SVG in the CLI and the tests.
+
+use crate::metrics::Sample;
+use crate::sweep::SweepResult;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Colours shared with the page: hot set, scanned table, filler, free.
+pub const HOT: RGBColor = RGBColor(0xd9, 0x5f, 0x02);
+/// Scanned table.
+pub const SCAN: RGBColor = RGBColor(0x1b, 0x6f, 0xb5);
+/// Filler table.
+pub const FILLER: RGBColor = RGBColor(0x7a, 0x7a, 0x7a);
+/// Line colours for the sweep, colour-blind safe (Okabe-Ito).
+pub const LINES: [RGBColor; 6] = [
+    RGBColor(0x00, 0x72, 0xb2),
+    RGBColor(0xe6, 0x9f, 0x00),
+    RGBColor(0x00, 0x9e, 0x73),
+    RGBColor(0xcc, 0x79, 0xa7),
+    RGBColor(0xd5, 0x5e, 0x00),
+    RGBColor(0x56, 0xb4, 0xe9),
+];
+
+/// Text and axis colours (light or dark theme).
+#[derive(Clone, Copy, Debug)]
+pub struct Theme {
+    pub background: RGBColor,
+    pub text: RGBColor,
+    pub grid: RGBColor,
+}
+
+/// The light theme.
+pub const LIGHT: Theme = Theme {
+    background: RGBColor(255, 255, 255),
+    text: RGBColor(0x22, 0x22, 0x22),
+    grid: RGBColor(0xdd, 0xdd, 0xdd),
+};
+/// The dark theme.
+pub const DARK: Theme = Theme {
+    background: RGBColor(0x1e, 0x1f, 0x22),
+    text: RGBColor(0xe8, 0xe8, 0xe8),
+    grid: RGBColor(0x44, 0x46, 0x4a),
+};
+
+fn e<E: std::fmt::Debug>(x: E) -> String {
+    format!("chart: {x:?}")
+}
+
+/// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
+/// pool, dashed) over time; the scan phase starts at `scan_start_s`; `cursor_s` marks now.
+pub fn draw_residency<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    samples: &[Sample],
+    hot_pages: u32,
+    pool_pages: u32,
+    scan_start_s: f64,
+    end_s: f64,
+    cursor_s: Option<f64>,
+    theme: Theme,
+) -> Result<(), String> {
+    root.fill(&theme.background).map_err(e)?;
+    let x_max = end_s.max(1.0);
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Hot set resident, scanned table young",
+            ("sans-serif", 16).into_font().color(&theme.text),
+        )
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d(0f64..x_max, 0f64..100f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds since warm-up start")
+        .y_desc("%")
+        .axis_style(theme.text)
+        .label_style(("sans-serif", 12).into_font().color(&theme.text))
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .draw()
+        .map_err(e)?;
+    if scan_start_s < x_max {
+        let band = Rectangle::new(
+            [(scan_start_s, 0.0), (x_max, 100.0)],
+            SCAN.mix(0.06).filled(),
+        );
+        chart.draw_series(std::iter::once(band)).map_err(e)?;
+    }
+    let hot = hot_pages.max(1) as f64;
+    let pool = pool_pages.max(1) as f64;
+    chart
+        .draw_series(LineSeries::new(
+            samples
+                .iter()
+                .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
+            HOT.stroke_width(2),
+        ))
+        .map_err(e)?
+        .label("hot set resident (% of hot set)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], HOT.stroke_width(2)));
+    chart
+        .draw_series(DashedLineSeries::new(
+            samples
+                .iter()
+                .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
+            6,
+            4,
+            SCAN.stroke_width(2),
+        ))
+        .map_err(e)?
+        .label("scanned table young (% of pool)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], SCAN.stroke_width(2)));
+    if let Some(c) = cursor_s {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(c, 0.0), (c, 100.0)],
+                theme.text.mix(0.5),
+            )))
+            .map_err(e)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(("sans-serif", 12).into_font().color(&theme.text))
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Kept % against `innodb_lru_scan_depth` (log axis), one line per `old_blocks_time`; the
+/// current setting is marked with a ring. Points not computed yet are `NaN` and skipped.
+pub fn draw_sweep<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    sweep: &SweepResult,
+    current: Option<(u32, u32)>,
+    theme: Theme,
+) -> Result<(), String> {
+    root.fill(&theme.background).map_err(e)?;
+    let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
+    let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Hot set kept vs innodb_lru_scan_depth",
+            ("sans-serif", 16).into_font().color(&theme.text),
+        )
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(44)
+        .build_cartesian_2d((lo * 0.9..hi * 1.1).log_scale(), 0f64..100f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("innodb_lru_scan_depth (pages, log scale)")
+        .y_desc("kept %")
+        .axis_style(theme.text)
+        .label_style(("sans-serif", 12).into_font().color(&theme.text))
+        .light_line_style(theme.grid)
+        .bold_line_style(theme.grid)
+        .x_label_formatter(&|x| format!("{:.0}", x))
+        .draw()
+        .map_err(e)?;
+    for (ti, &t) in sweep.times.iter().enumerate() {
+        let color = LINES[ti % LINES.len()];
+        let pts: Vec<(f64, f64)> = (0..sweep.depths.len())
+            .map(|d| sweep.at(ti, d))
+            .filter(|p| p.kept.is_finite())
+            .map(|p| (p.lru_scan_depth as f64, p.kept * 100.0))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .map_err(e)?
+            .label(format!("old_blocks_time {t} ms"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+        // Different marker shapes per line, so colour is not the only carrier.
+        match ti % 3 {
+            0 => chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map(|_| ()),
+            1 => chart
+                .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 4, color.filled())))
+                .map(|_| ()),
+            _ => chart
+                .draw_series(pts.iter().map(|&p| Cross::new(p, 4, color.stroke_width(2))))
+                .map(|_| ()),
+        }
+        .map_err(e)?;
+        if let Some((cd, ct)) = current {
+            if ct == t {
+                if let Some(p) = sweep.points.iter().find(|p| {
+                    p.lru_scan_depth == cd && p.old_blocks_time == ct && p.kept.is_finite()
+                }) {
+                    chart
+                        .draw_series(std::iter::once(Circle::new(
+                            (p.lru_scan_depth as f64, p.kept * 100.0),
+                            8,
+                            theme.text.stroke_width(2),
+                        )))
+                        .map_err(e)?;
+                }
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(("sans-serif", 12).into_font().color(&theme.text))
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Renders the residency chart to an SVG string.
+pub fn residency_svg(
+    samples: &[Sample],
+    hot_pages: u32,
+    pool_pages: u32,
+    scan_start_s: f64,
+    end_s: f64,
+) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+        draw_residency(
+            &root,
+            samples,
+            hot_pages,
+            pool_pages,
+            scan_start_s,
+            end_s,
+            None,
+            LIGHT,
+        )?;
+    }
+    Ok(out)
+}
+
+/// Renders the sweep chart to an SVG string.
+pub fn sweep_svg(sweep: &SweepResult, current: Option<(u32, u32)>) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+        draw_sweep(&root, sweep, current, LIGHT)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::{SweepPoint, SweepResult};
+
+    fn sample(t: f64, hot: u32, scan_young: u32) -> Sample {
+        Sample {
+            t_s: t,
+            hot_resident: hot,
+            scan_young,
+            ..Sample::default()
+        }
+    }
+
+    #[test]
+    fn residency_svg_has_both_series_and_changes_with_data() {
+        let a = vec![sample(0.0, 100, 0), sample(1.0, 50, 10), sample(2.0, 20, 30)];
+        let b = vec![sample(0.0, 100, 0), sample(1.0, 90, 10), sample(2.0, 80, 30)];
+        let sa = residency_svg(&a, 100, 1000, 1.0, 2.0).unwrap();
+        let sb = residency_svg(&b, 100, 1000, 1.0, 2.0).unwrap();
+        assert!(sa.starts_with("<svg"));
+        assert!(sa.contains("hot set resident"));
+        assert!(sa.matches("<polyline").count() >= 2, "{sa}");
+        assert_ne!(sa, sb);
+    }
+
+    #[test]
+    fn sweep_svg_draws_one_line_per_time() {
+        let mut points = Vec::new();
+        for &t in &[0u32, 1000] {
+            for &d in &[100u32, 1024] {
+                points.push(SweepPoint {
+                    lru_scan_depth: d,
+                    old_blocks_time: t,
+                    kept: if t == 0 { 0.1 } else { 0.5 },
+                    young_leak_pages_per_s: 0.0,
+                    lookups_per_s: 0.0,
+                });
+            }
+        }
+        let s = SweepResult {
+            base: crate::scenario::Params::default(),
+            depths: vec![100, 1024],
+            times: vec![0, 1000],
+            points,
+        };
+        let svg = sweep_svg(&s, Some((1024, 1000))).unwrap();
+        assert!(svg.contains("old_blocks_time 0 ms"));
+        assert!(svg.contains("old_blocks_time 1000 ms"));
+    }
+}

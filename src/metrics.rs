@@ -1,0 +1,126 @@
+//! Metrics sampled on the virtual clock, and the summary of a run.
+
+use crate::pool::page_cleaner::BatchReport;
+use crate::pool::Stats;
+use crate::scenario::Params;
+use serde::Serialize;
+
+/// One point of the time series.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Sample {
+    /// Seconds since the warm-up started.
+    pub t_s: f64,
+    /// Hot-set pages in the pool.
+    pub hot_resident: u32,
+    /// ... of which young.
+    pub hot_young: u32,
+    /// ... of which old.
+    pub hot_old: u32,
+    /// Scanned table's young pages.
+    pub scan_young: u32,
+    /// Scanned table's old pages.
+    pub scan_old: u32,
+    /// Hot table's young pages outside the hot set plus the hot set's (the whole table).
+    pub hot_table_young: u32,
+    /// Filler table's young pages (cold start).
+    pub filler_young: u32,
+    /// Filler table's old pages.
+    pub filler_old: u32,
+    /// Free frames.
+    pub free: u32,
+    /// LRU length.
+    pub lru_len: u32,
+    /// Old sublist length.
+    pub old_len: u32,
+    /// Lookups per second over the last interval.
+    pub lookups_per_s: f64,
+    /// Share of those lookups that hit.
+    pub lookup_hit_ratio: f64,
+    /// Scanned pages per second over the last interval.
+    pub scan_pages_per_s: f64,
+    /// Eviction clock.
+    pub freed_page_clock: u64,
+    /// `Pages made young` so far.
+    pub made_young: u64,
+    /// `Pages not made young` so far.
+    pub not_made_young: u64,
+    /// Scanned-table pages the boundary turned young, so far.
+    pub scan_slid_young: u64,
+    /// Scanned-table pages promoted from old, so far.
+    pub scan_promoted: u64,
+}
+
+/// The summary of a run: what the CLI prints and other tools read.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    /// Every parameter used, defaults included.
+    pub parameters: Params,
+    /// Frames per instance the pool size gives.
+    pub frames_per_instance: u32,
+    /// Pages of the scanned table.
+    pub scan_table_pages: u32,
+    /// Pages of the hot set.
+    pub hot_pages: u32,
+    /// Mean hot-set residency over the measurement window (0..1), as seed 000 defines "kept".
+    pub kept: f64,
+    /// The window "kept" averages over, seconds since the warm-up started: [from, to].
+    pub kept_window_s: [f64; 2],
+    /// Scanned-table pages turned young per second of scanning, any route (slide + promotion).
+    pub young_leak_pages_per_s: f64,
+    /// ... of which by the boundary slide.
+    pub slid_young_per_s: f64,
+    /// ... of which by promotion from the old sublist (`Pages made young`).
+    pub promoted_per_s: f64,
+    /// Net growth of the scanned table's young page count per second of scanning (what seed 000
+    /// measured from `IS_OLD`).
+    pub scan_young_growth_per_s: f64,
+    /// Lookups per second during the scan phase.
+    pub lookups_per_s: f64,
+    /// Lookups per second during the warm-up.
+    pub lookups_per_s_warmup: f64,
+    /// Scanned pages per second during the scan phase.
+    pub scan_pages_per_s: f64,
+    /// Completed scan passes.
+    pub scan_passes: u32,
+    /// LRU batches run (all instances), during the whole run.
+    pub lru_batches: u64,
+    /// LRU batches during the scan phase that evicted at least one page.
+    pub refills_during_scan: u64,
+    /// Mean pages evicted by those refills.
+    pub mean_refill_pages: f64,
+    /// Counters summed over instances.
+    pub counters: Stats,
+    /// Every LRU batch that evicted pages.
+    pub batches: Vec<BatchReport>,
+    /// The time series.
+    pub samples: Vec<Sample>,
+}
+
+impl RunReport {
+    /// The one-line summary used by tables.
+    pub fn summary_line(&self) -> String {
+        format!(
+            "kept {:5.1}%  leak {:6.1} pages/s (net {:6.1})  lookups {:6.0}/s  refills {:3} (mean {:5.0} pages)",
+            self.kept * 100.0,
+            self.young_leak_pages_per_s,
+            self.scan_young_growth_per_s,
+            self.lookups_per_s,
+            self.refills_during_scan,
+            self.mean_refill_pages
+        )
+    }
+}
+
+/// The mean of `f` over samples with `from < t_s <= to`.
+pub fn mean_over(samples: &[Sample], from: f64, to: f64, f: impl Fn(&Sample) -> f64) -> f64 {
+    let v: Vec<f64> = samples
+        .iter()
+        .filter(|s| s.t_s > from + 1e-9 && s.t_s <= to + 1e-9)
+        .map(f)
+        .collect();
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}

@@ -1,0 +1,490 @@
+//! The simulation: a virtual clock, an event loop over closed-loop clients, the page cleaner's
+//! one-second rounds, the activity process that gates them, and the sampler.
+//!
+//! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
+//! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
+
+use crate::clock::{secs_f, to_secs, Micros, SEC};
+use crate::metrics::{mean_over, RunReport, Sample};
+use crate::pool::page_cleaner::{BatchReport, Cadence, Coordinator};
+use crate::pool::{BufferPool, PageId, PoolConfig};
+use crate::rng::Rng;
+use crate::scenario::{Params, Start};
+use crate::workload::{PointLookups, ScanState, TableScan};
+
+/// When the warm-up starts, after the preload.
+pub const EPOCH: Micros = SEC;
+/// Space numbers of the three tables.
+pub const HOT_SPACE: u32 = 0;
+/// The scanned table.
+pub const SCAN_SPACE: u32 = 1;
+/// The filler table of a cold start.
+pub const FILLER_SPACE: u32 = 2;
+
+/// What one step of the simulation did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// A lookup client touched a hot page.
+    Lookup { thread: u32, page: PageId, hit: bool },
+    /// The scan read one page (all its touches).
+    ScanPage { page: PageId, hit: bool },
+    /// The scan resumed after a pause, or the scan phase began.
+    ScanResume,
+    /// A page-cleaner round ran LRU batches.
+    LruBatch(Vec<BatchReport>),
+    /// A page-cleaner round with no batch (the server was idle).
+    CleanerIdle,
+    /// Something bumped the activity counter.
+    Activity,
+    /// A sample was taken.
+    Sample,
+    /// The run is over.
+    End,
+}
+
+/// A running simulation.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    params: Params,
+    /// The buffer pool.
+    pub pool: BufferPool,
+    now: Micros,
+    end: Micros,
+    scan_start: Micros,
+    rng: Rng,
+    /// A separate stream for the activity process, so that changing its interval leaves the
+    /// lookups' random pages unchanged (common random numbers for calibration).
+    activity_rng: Rng,
+    lookups: PointLookups,
+    lookup_next: Vec<Micros>,
+    scan: TableScan,
+    scan_next: Option<Micros>,
+    coordinator: Coordinator,
+    tick_next: Option<Micros>,
+    activity_next: Option<Micros>,
+    sample_next: Micros,
+    samples: Vec<Sample>,
+    batches: Vec<BatchReport>,
+    // Interval counters for the sampler.
+    iv_lookups: u64,
+    iv_hits: u64,
+    iv_scan_pages: u64,
+    iv_start: Micros,
+    // Phase totals.
+    lookups_warmup: u64,
+    lookups_scan: u64,
+    scan_pages: u64,
+    scan_mark: Option<ScanMark>,
+    scan_end_mark: Option<ScanMark>,
+    events: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ScanMark {
+    slid: u64,
+    promoted: u64,
+    young: u32,
+}
+
+impl Simulation {
+    /// Builds the pool and the workloads, and runs the preload. `params` must be valid.
+    pub fn new(params: &Params) -> Result<Simulation, String> {
+        params.validate()?;
+        let p = params.clone();
+        let cfg = PoolConfig {
+            frames_per_instance: p.frames_per_instance(),
+            instances: p.buffer_pool_instances,
+            old_blocks_pct: p.old_blocks_pct,
+            old_blocks_time_ms: p.old_blocks_time,
+            lru_scan_depth: p.lru_scan_depth,
+            read_ahead_threshold: p.read_ahead_threshold,
+            read_latency_us: p.read_latency_us as Micros,
+            page_transfer_us: p.page_transfer_us as Micros,
+        };
+        let total_frames = cfg.frames_per_instance * cfg.instances;
+        let filler_pages = if p.start == Start::Cold { total_frames } else { 1 };
+        let pool = BufferPool::new(cfg, &[p.hot_table_pages, p.scan_table_pages(), filler_pages]);
+        let mut scan = TableScan::new(SCAN_SPACE, p.scan_table_pages(), p.scan_mode.into());
+        scan.touches_per_page = p.scan_touches_per_page;
+        scan.cpu_per_page_us = p.scan_cpu_us_per_page;
+        scan.pause_us = p.scan_pause_ms as Micros * 1000;
+        scan.looping = p.scan_loop;
+        let scan_start = EPOCH + p.warmup_s as Micros * SEC;
+        let end = scan_start + p.scan_s as Micros * SEC;
+        let rng = Rng::new(p.seed);
+        let mut activity_rng = Rng::new(p.seed ^ 0xAC71_F17F_00D5_EED5);
+        let activity_next = match p.cleaner {
+            Cadence::AfterActivity { mean_interval_ms } => {
+                Some(EPOCH + secs_f(activity_rng.exp(mean_interval_ms as f64 / 1000.0)))
+            }
+            _ => None,
+        };
+        let mut sim = Simulation {
+            lookups: PointLookups {
+                space: HOT_SPACE,
+                pages: p.hot_pages,
+                cpu_us: p.lookup_cpu_us,
+            },
+            lookup_next: vec![EPOCH; p.lookup_threads as usize],
+            scan_next: (p.scan_s > 0).then_some(scan_start),
+            scan,
+            coordinator: Coordinator::default(),
+            tick_next: (p.cleaner != Cadence::Never).then_some(EPOCH),
+            activity_next,
+            sample_next: EPOCH,
+            samples: Vec::new(),
+            batches: Vec::new(),
+            iv_lookups: 0,
+            iv_hits: 0,
+            iv_scan_pages: 0,
+            iv_start: EPOCH,
+            lookups_warmup: 0,
+            lookups_scan: 0,
+            scan_pages: 0,
+            scan_mark: None,
+            scan_end_mark: None,
+            events: 0,
+            pool,
+            now: 0,
+            end,
+            scan_start,
+            rng,
+            activity_rng,
+            params: p,
+        };
+        sim.preload();
+        Ok(sim)
+    }
+
+    /// The parameters of this run.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+    /// Virtual time now, µs since the preload started.
+    pub fn now(&self) -> Micros {
+        self.now
+    }
+    /// Seconds since the warm-up started.
+    pub fn t_s(&self) -> f64 {
+        to_secs(self.now) - to_secs(EPOCH)
+    }
+    /// When the run ends, µs.
+    pub fn end(&self) -> Micros {
+        self.end
+    }
+    /// When the scan phase starts, µs.
+    pub fn scan_start(&self) -> Micros {
+        self.scan_start
+    }
+    /// Events processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+    /// Samples so far.
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples
+    }
+    /// LRU batches that evicted something, so far.
+    pub fn batches(&self) -> &[BatchReport] {
+        &self.batches
+    }
+    /// Whether a scan pass is running now (not paused, not finished, scan phase begun).
+    pub fn scan_running(&self) -> bool {
+        self.now >= self.scan_start
+            && self.scan_next.is_some()
+            && self.scan.state == ScanState::Running
+    }
+    /// Whether the run is over.
+    pub fn finished(&self) -> bool {
+        self.now >= self.end
+    }
+
+    /// The table load of a warm start (pages created at the head, scanned table first, then the
+    /// hot table, and the free list topped up by the page cleaner as on an active server), or the
+    /// filler read of a cold start (pages read in order into the midpoint).
+    fn preload(&mut self) {
+        match self.params.start {
+            Start::Warm => {
+                let n_scan = self.params.scan_table_pages();
+                let n_hot = self.params.hot_table_pages;
+                let total = n_scan as u64 + n_hot as u64;
+                let mut k = 0u64;
+                for (space, n) in [(SCAN_SPACE, n_scan), (HOT_SPACE, n_hot)] {
+                    for page_no in 0..n {
+                        let t = 1 + k * (EPOCH - 2) / total.max(1);
+                        self.pool.create(PageId { space, page_no }, t);
+                        k += 1;
+                    }
+                }
+                self.pool.lru_batch_all(EPOCH - 1);
+            }
+            Start::Cold => {
+                let n = self.pool.spaces()[FILLER_SPACE as usize].n_pages;
+                for page_no in 0..n {
+                    let t = 1 + page_no as u64 * (EPOCH / 2) / n.max(1) as u64;
+                    self.pool.fetch(
+                        PageId {
+                            space: FILLER_SPACE,
+                            page_no,
+                        },
+                        crate::pool::FetchMode::Normal,
+                        t,
+                    );
+                }
+            }
+        }
+        self.now = EPOCH;
+    }
+
+    /// Processes the next event and returns what it was.
+    pub fn step(&mut self) -> Event {
+        // Pick the earliest event; ties go to the sampler, the cleaner, activity, the scan,
+        // then lookup threads in order.
+        let mut best = self.sample_next;
+        let mut which = 0u32; // 0 sample, 1 tick, 2 activity, 3 scan, 4+ lookup thread
+        if let Some(t) = self.tick_next {
+            if t < best {
+                best = t;
+                which = 1;
+            }
+        }
+        if let Some(t) = self.activity_next {
+            if t < best {
+                best = t;
+                which = 2;
+            }
+        }
+        if let Some(t) = self.scan_next {
+            if t < best {
+                best = t;
+                which = 3;
+            }
+        }
+        for (i, &t) in self.lookup_next.iter().enumerate() {
+            if t < best {
+                best = t;
+                which = 4 + i as u32;
+            }
+        }
+        if best >= self.end {
+            if self.now < self.end {
+                self.now = self.end;
+                self.take_sample();
+            }
+            return Event::End;
+        }
+        self.now = self.now.max(best);
+        self.events += 1;
+        match which {
+            0 => {
+                self.take_sample();
+                self.sample_next += self.params.sample_ms as Micros * 1000;
+                Event::Sample
+            }
+            1 => {
+                if self.params.cleaner == Cadence::EverySecond {
+                    self.coordinator.note_activity();
+                }
+                self.tick_next = Some(best + SEC);
+                if self.coordinator.round_timeout() {
+                    let reports = self.pool.lru_batch_all(best);
+                    for r in &reports {
+                        if r.evicted > 0 {
+                            self.batches.push(r.clone());
+                        }
+                    }
+                    Event::LruBatch(reports)
+                } else {
+                    Event::CleanerIdle
+                }
+            }
+            2 => {
+                self.coordinator.note_activity();
+                if let Cadence::AfterActivity { mean_interval_ms } = self.params.cleaner {
+                    let dt = secs_f(self.activity_rng.exp(mean_interval_ms as f64 / 1000.0)).max(1);
+                    self.activity_next = Some(best + dt);
+                }
+                Event::Activity
+            }
+            3 => {
+                if self.scan_mark.is_none() {
+                    self.scan_mark = Some(self.mark());
+                }
+                let (op, next) = self.scan.step(&mut self.pool, best);
+                self.scan_next = next;
+                match op {
+                    Some(op) => {
+                        self.iv_scan_pages += 1;
+                        self.scan_pages += 1;
+                        Event::ScanPage {
+                            page: op.page,
+                            hit: op.hit,
+                        }
+                    }
+                    None => Event::ScanResume,
+                }
+            }
+            w => {
+                let thread = (w - 4) as usize;
+                let slowdown = if self.scan_running() {
+                    1.0 + self.params.scan_interference
+                } else {
+                    1.0
+                };
+                let op = self.lookups.step(&mut self.pool, &mut self.rng, best, slowdown);
+                self.lookup_next[thread] = op.next_at;
+                self.iv_lookups += 1;
+                if op.hit {
+                    self.iv_hits += 1;
+                }
+                if best >= self.scan_start && self.params.scan_s > 0 {
+                    self.lookups_scan += 1;
+                } else {
+                    self.lookups_warmup += 1;
+                }
+                Event::Lookup {
+                    thread: thread as u32,
+                    page: op.page,
+                    hit: op.hit,
+                }
+            }
+        }
+    }
+
+    /// Runs until virtual time `t` (µs) or the end, whichever is first.
+    pub fn run_until(&mut self, t: Micros) {
+        while self.now < t.min(self.end) {
+            if self.step() == Event::End {
+                break;
+            }
+        }
+    }
+
+    /// Runs to the end.
+    pub fn run_to_end(&mut self) {
+        while self.step() != Event::End {}
+    }
+
+    fn mark(&self) -> ScanMark {
+        let tag = SCAN_SPACE as u8;
+        ScanMark {
+            slid: self.pool.slid_young_by_tag(tag),
+            promoted: self.pool.promoted_by_tag(tag),
+            young: self.pool.resident(SCAN_SPACE).0,
+        }
+    }
+
+    fn take_sample(&mut self) {
+        let dt = to_secs(self.now.saturating_sub(self.iv_start));
+        let by_tag = self.pool.young_old_by_tag(3);
+        let (mut hot_young, mut hot_old) = (0, 0);
+        for page_no in 0..self.params.hot_pages {
+            if let Some(g) = self.pool.frame_of(PageId {
+                space: HOT_SPACE,
+                page_no,
+            }) {
+                if self.pool.is_old(g) {
+                    hot_old += 1;
+                } else {
+                    hot_young += 1;
+                }
+            }
+        }
+        let st = self.pool.stats();
+        let rate = |n: u64| if dt > 0.0 { n as f64 / dt } else { 0.0 };
+        self.samples.push(Sample {
+            t_s: self.t_s(),
+            hot_resident: hot_young + hot_old,
+            hot_young,
+            hot_old,
+            scan_young: by_tag[SCAN_SPACE as usize].0,
+            scan_old: by_tag[SCAN_SPACE as usize].1,
+            hot_table_young: by_tag[HOT_SPACE as usize].0,
+            filler_young: by_tag[FILLER_SPACE as usize].0,
+            filler_old: by_tag[FILLER_SPACE as usize].1,
+            free: self.pool.free_len(),
+            lru_len: self.pool.lru_len(),
+            old_len: self.pool.old_len(),
+            lookups_per_s: rate(self.iv_lookups),
+            lookup_hit_ratio: if self.iv_lookups > 0 {
+                self.iv_hits as f64 / self.iv_lookups as f64
+            } else {
+                1.0
+            },
+            scan_pages_per_s: rate(self.iv_scan_pages),
+            freed_page_clock: self.pool.freed_page_clock(),
+            made_young: st.made_young,
+            not_made_young: st.not_made_young,
+            scan_slid_young: self.pool.slid_young_by_tag(SCAN_SPACE as u8),
+            scan_promoted: self.pool.promoted_by_tag(SCAN_SPACE as u8),
+        });
+        self.iv_lookups = 0;
+        self.iv_hits = 0;
+        self.iv_scan_pages = 0;
+        self.iv_start = self.now;
+        if self.now >= self.end && self.scan_end_mark.is_none() {
+            self.scan_end_mark = Some(self.mark());
+        }
+    }
+
+    /// The summary of the run so far (complete once [`Simulation::finished`]).
+    pub fn report(&self) -> RunReport {
+        let p = &self.params;
+        let warm_s = p.warmup_s as f64;
+        let scan_s = to_secs(self.now.saturating_sub(self.scan_start)).max(0.0);
+        let end_s = to_secs(self.now) - to_secs(EPOCH);
+        let from = (end_s - p.kept_window_s as f64).max(warm_s.min(end_s));
+        let kept = mean_over(&self.samples, from, end_s, |s| {
+            s.hot_resident as f64 / p.hot_pages.max(1) as f64
+        });
+        let m0 = self.scan_mark.unwrap_or_else(|| self.mark());
+        let m1 = self.scan_end_mark.unwrap_or_else(|| self.mark());
+        let per_s = |x: f64| if scan_s > 0.0 { x / scan_s } else { 0.0 };
+        let slid = (m1.slid - m0.slid) as f64;
+        let promoted = (m1.promoted - m0.promoted) as f64;
+        let scan_refills: Vec<&BatchReport> = self
+            .batches
+            .iter()
+            .filter(|b| b.at_us >= self.scan_start)
+            .collect();
+        let mean_refill = if scan_refills.is_empty() {
+            0.0
+        } else {
+            scan_refills.iter().map(|b| b.evicted as f64).sum::<f64>() / scan_refills.len() as f64
+        };
+        let st = self.pool.stats();
+        RunReport {
+            parameters: p.clone(),
+            frames_per_instance: p.frames_per_instance(),
+            scan_table_pages: p.scan_table_pages(),
+            hot_pages: p.hot_pages,
+            kept,
+            kept_window_s: [from, end_s],
+            young_leak_pages_per_s: per_s(slid + promoted),
+            slid_young_per_s: per_s(slid),
+            promoted_per_s: per_s(promoted),
+            scan_young_growth_per_s: per_s(m1.young as f64 - m0.young as f64),
+            lookups_per_s: per_s(self.lookups_scan as f64),
+            lookups_per_s_warmup: if warm_s > 0.0 {
+                self.lookups_warmup as f64 / warm_s.min(end_s.max(1e-9))
+            } else {
+                0.0
+            },
+            scan_pages_per_s: per_s(self.scan_pages as f64),
+            scan_passes: self.scan.passes,
+            lru_batches: st.lru_batches,
+            refills_during_scan: scan_refills.len() as u64,
+            mean_refill_pages: mean_refill,
+            counters: st,
+            batches: self.batches.clone(),
+            samples: self.samples.clone(),
+        }
+    }
+}
+
+/// Builds and runs a simulation to the end, returning its report.
+pub fn run(params: &Params) -> Result<RunReport, String> {
+    let mut sim = Simulation::new(params)?;
+    sim.run_to_end();
+    Ok(sim.report())
+}

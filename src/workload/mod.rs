@@ -1,0 +1,166 @@
+//! Workloads: closed-loop clients whose operations cost virtual time.
+//!
+//! A client runs one operation, then its next one starts when the first has finished: CPU time
+//! plus any wait for a page read. When hot pages miss, each lookup waits for a read and the
+//! lookup rate falls, which is the seed's feedback loop.
+
+use crate::clock::Micros;
+use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
+use crate::rng::Rng;
+
+/// Random primary-key point lookups over the first `pages` pages of a table (uniform rows give
+/// uniform leaf pages).
+#[derive(Clone, Debug)]
+pub struct PointLookups {
+    /// The table.
+    pub space: u32,
+    /// The hot set: pages `0..pages` of the table.
+    pub pages: u32,
+    /// CPU time of one lookup on an idle server, µs.
+    pub cpu_us: f64,
+}
+
+/// What one operation did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpResult {
+    /// The page touched.
+    pub page: PageId,
+    /// Whether it was already in the pool.
+    pub hit: bool,
+    /// When the client is ready for its next operation.
+    pub next_at: Micros,
+}
+
+impl PointLookups {
+    /// One lookup at `now`. `slowdown` multiplies the CPU cost (CPU shared with a scan).
+    pub fn step(
+        &self,
+        pool: &mut BufferPool,
+        rng: &mut Rng,
+        now: Micros,
+        slowdown: f64,
+    ) -> OpResult {
+        let page = PageId {
+            space: self.space,
+            page_no: rng.below(self.pages.max(1)),
+        };
+        match pool.fetch(page, FetchMode::Normal, now) {
+            Fetch::Done { hit, ready_at } => OpResult {
+                page,
+                hit,
+                next_at: ready_at + (self.cpu_us * slowdown).round().max(1.0) as Micros,
+            },
+            Fetch::NoFreeFrame { retry_at } => OpResult {
+                page,
+                hit: false,
+                next_at: retry_at.max(now + 1),
+            },
+        }
+    }
+}
+
+/// Where a table scan is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanState {
+    /// Reading pages.
+    Running,
+    /// Between two passes.
+    Paused,
+    /// A one-pass scan that has finished.
+    Done,
+}
+
+/// A full table scan in page order (`SELECT SUM(v) FROM b`, or a dump), looping or one pass.
+#[derive(Clone, Debug)]
+pub struct TableScan {
+    /// The table.
+    pub space: u32,
+    /// Its pages.
+    pub pages: u32,
+    /// NORMAL (a row scan) or SCAN (the parallel reader).
+    pub mode: FetchMode,
+    /// Touches per page: a row scan restores its cursor every few rows, so each page is
+    /// accessed several times within a few microseconds.
+    pub touches_per_page: u32,
+    /// CPU time per page, µs.
+    pub cpu_per_page_us: f64,
+    /// Pause between passes, µs.
+    pub pause_us: Micros,
+    /// Loop back to the first page after the last, or stop.
+    pub looping: bool,
+    /// Next page to read.
+    pub cursor: u32,
+    /// Passes completed.
+    pub passes: u32,
+    /// Running, paused or done.
+    pub state: ScanState,
+}
+
+impl TableScan {
+    /// A scan that starts at page 0.
+    pub fn new(space: u32, pages: u32, mode: FetchMode) -> Self {
+        TableScan {
+            space,
+            pages,
+            mode,
+            touches_per_page: 8,
+            cpu_per_page_us: 18.0,
+            pause_us: 0,
+            looping: true,
+            cursor: 0,
+            passes: 0,
+            state: ScanState::Running,
+        }
+    }
+
+    /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
+    /// when it only resumed from a pause) and when to call again (`None`: done for good).
+    pub fn step(&mut self, pool: &mut BufferPool, now: Micros) -> (Option<OpResult>, Option<Micros>) {
+        match self.state {
+            ScanState::Done => return (None, None),
+            ScanState::Paused => {
+                self.state = ScanState::Running;
+                return (None, Some(now));
+            }
+            ScanState::Running => {}
+        }
+        let page = PageId {
+            space: self.space,
+            page_no: self.cursor,
+        };
+        let touches = self.touches_per_page.max(1);
+        let per_touch = self.cpu_per_page_us / touches as f64;
+        let (hit, mut t) = match pool.fetch(page, self.mode, now) {
+            Fetch::Done { hit, ready_at } => (hit, ready_at),
+            Fetch::NoFreeFrame { retry_at } => return (None, Some(retry_at.max(now + 1))),
+        };
+        let start = t;
+        for k in 1..touches {
+            t = start + (per_touch * k as f64).round() as Micros;
+            // Cursor restores: the page is in the pool now; a touch never misses.
+            let _ = pool.fetch(page, self.mode, t);
+        }
+        let next = start + self.cpu_per_page_us.round().max(1.0) as Micros;
+        self.cursor += 1;
+        let mut next_at = Some(next);
+        if self.cursor >= self.pages {
+            self.cursor = 0;
+            self.passes += 1;
+            if !self.looping {
+                self.state = ScanState::Done;
+                next_at = None;
+            } else if self.pause_us > 0 {
+                self.state = ScanState::Paused;
+                next_at = Some(next + self.pause_us);
+            }
+        }
+        (
+            Some(OpResult {
+                page,
+                hit,
+                next_at: next,
+            }),
+            next_at,
+        )
+    }
+}
