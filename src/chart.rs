@@ -175,14 +175,19 @@ pub fn draw_sweep<DB: DrawingBackend>(
             .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
             .map_err(e)?
             .label(format!("old_blocks_time {t} ms"))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+            });
         // Different marker shapes per line, so colour is not the only carrier.
         match ti % 3 {
             0 => chart
                 .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
                 .map(|_| ()),
             1 => chart
-                .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 4, color.filled())))
+                .draw_series(
+                    pts.iter()
+                        .map(|&p| TriangleMarker::new(p, 4, color.filled())),
+                )
                 .map(|_| ()),
             _ => chart
                 .draw_series(pts.iter().map(|&p| Cross::new(p, 4, color.stroke_width(2))))
@@ -268,8 +273,16 @@ mod tests {
 
     #[test]
     fn residency_svg_has_both_series_and_changes_with_data() {
-        let a = vec![sample(0.0, 100, 0), sample(1.0, 50, 10), sample(2.0, 20, 30)];
-        let b = vec![sample(0.0, 100, 0), sample(1.0, 90, 10), sample(2.0, 80, 30)];
+        let a = vec![
+            sample(0.0, 100, 0),
+            sample(1.0, 50, 10),
+            sample(2.0, 20, 30),
+        ];
+        let b = vec![
+            sample(0.0, 100, 0),
+            sample(1.0, 90, 10),
+            sample(2.0, 80, 30),
+        ];
         let sa = residency_svg(&a, 100, 1000, 1.0, 2.0).unwrap();
         let sb = residency_svg(&b, 100, 1000, 1.0, 2.0).unwrap();
         assert!(sa.starts_with("<svg"));

@@ -4,14 +4,14 @@
 //! the wall clock: it runs on a virtual clock and is deterministic for a given seed. The CLI
 //! (`src/main.rs`) and the web layer (`web`, wasm32 only) are thin shells around it.
 
-pub mod clock;
-pub mod pool;
-pub mod rng;
-pub mod metrics;
-pub mod scenario;
-pub mod sim;
-pub mod workload;
-pub mod replay;
 pub mod chart;
-pub mod sweep;
+pub mod clock;
+pub mod metrics;
+pub mod pool;
+pub mod replay;
+pub mod rng;
+pub mod scenario;
 pub mod seed000;
+pub mod sim;
+pub mod sweep;
+pub mod workload;

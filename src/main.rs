@@ -13,10 +13,22 @@ use std::time::Instant;
 
 /// Parameters that are not numeric, with their help text.
 const OTHER_PARAMS: &[(&str, &str)] = &[
-    ("cleaner", "page-cleaner cadence: every-second, never, or after-activity:SECONDS"),
-    ("start", "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)"),
-    ("scan_mode", "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))"),
-    ("scan_loop", "true: scan back to back (or with the pause); false: one pass, like a dump"),
+    (
+        "cleaner",
+        "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
+    ),
+    (
+        "start",
+        "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)",
+    ),
+    (
+        "scan_mode",
+        "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
+    ),
+    (
+        "scan_loop",
+        "true: scan back to back (or with the pause); false: one pass, like a dump",
+    ),
     ("seed", "random seed"),
 ];
 
@@ -29,12 +41,7 @@ fn param_args() -> Vec<Arg> {
                 .innodb_default
                 .map(|d| format!("; MySQL 8.4 default {}", fmt_num(d)))
                 .unwrap_or_default();
-            format!(
-                "{} ..= {} {}{d}",
-                fmt_num(r.min),
-                fmt_num(r.max),
-                r.unit
-            )
+            format!("{} ..= {} {}{d}", fmt_num(r.min), fmt_num(r.max), r.unit)
         } else {
             OTHER_PARAMS
                 .iter()
@@ -181,22 +188,33 @@ fn parse_count(a: &ArgMatches, name: &str, lo: u32, hi: u32) -> Result<u32, Stri
         .parse()
         .map_err(|_| format!("--{name} = '{v}' is not a whole number ({lo} ..= {hi})"))?;
     if !(lo..=hi).contains(&n) {
-        return Err(format!("--{name} = {n} is out of range: allowed {lo} ..= {hi}"));
+        return Err(format!(
+            "--{name} = {n} is out of range: allowed {lo} ..= {hi}"
+        ));
     }
     Ok(n)
 }
 
-fn parse_list(a: &ArgMatches, name: &str, default: &[u32], lo: u32, hi: u32) -> Result<Vec<u32>, String> {
+fn parse_list(
+    a: &ArgMatches,
+    name: &str,
+    default: &[u32],
+    lo: u32,
+    hi: u32,
+) -> Result<Vec<u32>, String> {
     let Some(s) = a.get_one::<String>(name) else {
         return Ok(default.to_vec());
     };
     let mut v = Vec::new();
     for w in s.split(',') {
-        let n: u32 = w.trim().parse().map_err(|_| {
-            format!("--{name}: '{w}' is not a whole number ({lo} ..= {hi})")
-        })?;
+        let n: u32 = w
+            .trim()
+            .parse()
+            .map_err(|_| format!("--{name}: '{w}' is not a whole number ({lo} ..= {hi})"))?;
         if !(lo..=hi).contains(&n) {
-            return Err(format!("--{name}: {n} is out of range: allowed {lo} ..= {hi}"));
+            return Err(format!(
+                "--{name}: {n} is out of range: allowed {lo} ..= {hi}"
+            ));
         }
         v.push(n);
     }
@@ -230,20 +248,64 @@ fn print_run_table(r: &RunReport) {
         if p.start == midpoint::scenario::Start::Warm { "warm" } else { "cold" }
     );
     println!();
-    println!("kept (mean hot-set residency, {:.0}-{:.0} s)   {:6.1} %", r.kept_window_s[0], r.kept_window_s[1], r.kept * 100.0);
-    println!("scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})", r.young_leak_pages_per_s, r.slid_young_per_s, r.promoted_per_s);
-    println!("scanned table's young count, net growth  {:6.1} pages/s", r.scan_young_growth_per_s);
-    println!("lookups during scans                     {:6.0} /s  (warm-up {:.0} /s)", r.lookups_per_s, r.lookups_per_s_warmup);
-    println!("scan rate                                {:6.0} pages/s  ({} passes)", r.scan_pages_per_s, r.scan_passes);
-    println!("LRU batches with evictions during scans  {:6}  (mean {:.0} pages)", r.refills_during_scan, r.mean_refill_pages);
-    println!("made young / not made young              {} / {}", r.counters.made_young, r.counters.not_made_young);
+    println!(
+        "kept (mean hot-set residency, {:.0}-{:.0} s)   {:6.1} %",
+        r.kept_window_s[0],
+        r.kept_window_s[1],
+        r.kept * 100.0
+    );
+    println!(
+        "scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})",
+        r.young_leak_pages_per_s, r.slid_young_per_s, r.promoted_per_s
+    );
+    println!(
+        "scanned table's young count, net growth  {:6.1} pages/s",
+        r.scan_young_growth_per_s
+    );
+    println!(
+        "lookups during scans                     {:6.0} /s  (warm-up {:.0} /s)",
+        r.lookups_per_s, r.lookups_per_s_warmup
+    );
+    println!(
+        "scan rate                                {:6.0} pages/s  ({} passes)",
+        r.scan_pages_per_s, r.scan_passes
+    );
+    println!(
+        "LRU batches with evictions during scans  {:6}  (mean {:.0} pages)",
+        r.refills_during_scan, r.mean_refill_pages
+    );
+    println!(
+        "made young / not made young              {} / {}",
+        r.counters.made_young, r.counters.not_made_young
+    );
     println!();
-    println!("{:>7} {:>8} {:>7} {:>7} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}", "t (s)", "hot res", "hot y", "hot o", "scan y", "scan o", "free", "old len", "hit %", "lookups/s");
+    println!(
+        "{:>7} {:>8} {:>7} {:>7} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}",
+        "t (s)",
+        "hot res",
+        "hot y",
+        "hot o",
+        "scan y",
+        "scan o",
+        "free",
+        "old len",
+        "hit %",
+        "lookups/s"
+    );
     let step = (10_000 / p.sample_ms.max(1)).max(1) as usize;
     for s in r.samples.iter().step_by(step) {
         println!(
             "{:7.1} {:8} {:7} {:7} {:9} {:9} {:7} {:8} {:7.1} {:9.0}",
-            s.t_s, s.hot_resident, s.hot_young, s.hot_old, s.scan_young, s.scan_old, s.free, s.old_len, s.lookup_hit_ratio * 100.0, s.lookups_per_s
+            s.t_s,
+            s.hot_resident,
+            s.hot_young,
+            s.hot_old,
+            s.scan_young,
+            s.scan_old,
+            s.free,
+            s.old_len,
+            s.lookup_hit_ratio * 100.0,
+            s.lookups_per_s
         );
     }
 }
@@ -262,14 +324,34 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
         std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
     }
     if a.get_flag("json") {
-        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+        );
     } else if a.get_flag("csv") {
         print!("{}", csv_header(&p));
         println!("t_s,hot_resident,hot_young,hot_old,scan_young,scan_old,filler_young,filler_old,free,lru_len,old_len,lookups_per_s,lookup_hit_ratio,scan_pages_per_s,made_young,not_made_young,scan_slid_young,scan_promoted");
         for s in &r.samples {
             println!(
                 "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.4},{:.1},{},{},{},{}",
-                s.t_s, s.hot_resident, s.hot_young, s.hot_old, s.scan_young, s.scan_old, s.filler_young, s.filler_old, s.free, s.lru_len, s.old_len, s.lookups_per_s, s.lookup_hit_ratio, s.scan_pages_per_s, s.made_young, s.not_made_young, s.scan_slid_young, s.scan_promoted
+                s.t_s,
+                s.hot_resident,
+                s.hot_young,
+                s.hot_old,
+                s.scan_young,
+                s.scan_old,
+                s.filler_young,
+                s.filler_old,
+                s.free,
+                s.lru_len,
+                s.old_len,
+                s.lookups_per_s,
+                s.lookup_hit_ratio,
+                s.scan_pages_per_s,
+                s.made_young,
+                s.not_made_young,
+                s.scan_slid_young,
+                s.scan_promoted
             );
         }
     } else {
@@ -296,12 +378,22 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
         std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
     }
     if a.get_flag("json") {
-        println!("{}", serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?
+        );
     } else if a.get_flag("csv") {
         print!("{}", csv_header(&p));
         println!("lru_scan_depth,old_blocks_time,kept,young_leak_pages_per_s,lookups_per_s");
         for q in &res.points {
-            println!("{},{},{:.4},{:.2},{:.1}", q.lru_scan_depth, q.old_blocks_time, q.kept, q.young_leak_pages_per_s, q.lookups_per_s);
+            println!(
+                "{},{},{:.4},{:.2},{:.1}",
+                q.lru_scan_depth,
+                q.old_blocks_time,
+                q.kept,
+                q.young_leak_pages_per_s,
+                q.lookups_per_s
+            );
         }
     } else {
         print!("{:>22}", "old_blocks_time \\ depth");
@@ -326,7 +418,10 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
     eprintln!();
     if a.get_flag("json") {
-        println!("{}", serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?
+        );
     } else {
         print!("{}", seed000::markdown(&results));
     }
@@ -345,7 +440,10 @@ fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
         let rows = seed000::calibration_row(s as f64, seeds);
         println!(
             "| {s} s | {:.1} | {:.0} | {:.1} % | {:.1} |",
-            rows.net_growth, rows.scan_young_end, rows.kept * 100.0, rows.refills
+            rows.net_growth,
+            rows.scan_young_end,
+            rows.kept * 100.0,
+            rows.refills
         );
     }
     Ok(())
@@ -368,7 +466,12 @@ fn cmd_replay(a: &ArgMatches) -> Result<(), String> {
         );
         println!("LRU head to tail (space page old):");
         for e in r.lru.iter().take(40) {
-            println!("  {} {} {}", e[0], e[1], if e[2] == 1 { "old" } else { "young" });
+            println!(
+                "  {} {} {}",
+                e[0],
+                e[1],
+                if e[2] == 1 { "old" } else { "young" }
+            );
         }
         if r.lru.len() > 40 {
             println!("  ... {} more", r.lru.len() - 40);
@@ -423,11 +526,22 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
         preset: name.into(),
     };
     if a.get_flag("json") {
-        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+        );
     } else {
-        println!("preset {name}: {:.0} simulated s, {} page accesses, {} events per run", sim_s, accesses, events);
+        println!(
+            "preset {name}: {:.0} simulated s, {} page accesses, {} events per run",
+            sim_s, accesses, events
+        );
         println!("median of {runs} runs: {:.1} ms", r.wall_ms_median);
-        println!("{:.1} million page accesses/s, {:.1} million events/s, {:.0} simulated s per wall s", r.accesses_per_s / 1e6, r.events_per_s / 1e6, r.simulated_seconds_per_wall_second);
+        println!(
+            "{:.1} million page accesses/s, {:.1} million events/s, {:.0} simulated s per wall s",
+            r.accesses_per_s / 1e6,
+            r.events_per_s / 1e6,
+            r.simulated_seconds_per_wall_second
+        );
     }
     Ok(())
 }

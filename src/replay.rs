@@ -84,7 +84,12 @@ pub fn parse(text: &str) -> Result<Trace, String> {
             if !events.is_empty() {
                 return Err(err(line, raw, "the pool line must come before every event"));
             }
-            let known = ["pages", "old_blocks_pct", "old_blocks_time_ms", "lru_scan_depth"];
+            let known = [
+                "pages",
+                "old_blocks_pct",
+                "old_blocks_time_ms",
+                "lru_scan_depth",
+            ];
             let mut kv = HashMap::new();
             for w in &words[1..] {
                 let (k, v) = w
@@ -97,9 +102,9 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                         format!("unknown pool setting '{k}' (known: {})", known.join(", ")),
                     ));
                 }
-                let n: u64 = v.parse().map_err(|_| {
-                    err(line, raw, format!("{k} = '{v}' is not a whole number"))
-                })?;
+                let n: u64 = v
+                    .parse()
+                    .map_err(|_| err(line, raw, format!("{k} = '{v}' is not a whole number")))?;
                 if kv.insert(k, n).is_some() {
                     return Err(err(line, raw, format!("{k} given twice")));
                 }
@@ -111,7 +116,9 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                 return Err(err(
                     line,
                     raw,
-                    format!("pages = {pages} is out of range: allowed 1 ..= {MAX_TRACE_POOL_PAGES}"),
+                    format!(
+                        "pages = {pages} is out of range: allowed 1 ..= {MAX_TRACE_POOL_PAGES}"
+                    ),
                 ));
             }
             let mut clamp = |k: &str, v: u64, lo: u64, hi: u64| -> u32 {
@@ -123,7 +130,12 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                 }
                 c as u32
             };
-            let pct = clamp("old_blocks_pct", *kv.get("old_blocks_pct").unwrap_or(&37), 5, 95);
+            let pct = clamp(
+                "old_blocks_pct",
+                *kv.get("old_blocks_pct").unwrap_or(&37),
+                5,
+                95,
+            );
             let obt = clamp(
                 "old_blocks_time_ms",
                 *kv.get("old_blocks_time_ms").unwrap_or(&1000),
@@ -156,7 +168,11 @@ pub fn parse(text: &str) -> Result<Trace, String> {
             return Err(err(line, raw, "times must be positive"));
         }
         if t < last_t {
-            return Err(err(line, raw, format!("time goes backwards (after {last_t} ms)")));
+            return Err(err(
+                line,
+                raw,
+                format!("time goes backwards (after {last_t} ms)"),
+            ));
         }
         if t > 1e12 {
             return Err(err(line, raw, "time is beyond 10^12 ms"));
@@ -168,12 +184,20 @@ pub fn parse(text: &str) -> Result<Trace, String> {
             if words.len() != 4 {
                 return Err(err(line, raw, format!("'{op}' takes <space> <page>")));
             }
-            let space = words[2]
-                .parse()
-                .map_err(|_| err(line, raw, format!("space '{}' is not a number 0 ..= 2^32-1", words[2])))?;
-            let page = words[3]
-                .parse()
-                .map_err(|_| err(line, raw, format!("page '{}' is not a number 0 ..= 2^32-1", words[3])))?;
+            let space = words[2].parse().map_err(|_| {
+                err(
+                    line,
+                    raw,
+                    format!("space '{}' is not a number 0 ..= 2^32-1", words[2]),
+                )
+            })?;
+            let page = words[3].parse().map_err(|_| {
+                err(
+                    line,
+                    raw,
+                    format!("page '{}' is not a number 0 ..= 2^32-1", words[3]),
+                )
+            })?;
             Ok((space, page))
         };
         let ev = match op {
@@ -249,8 +273,12 @@ pub fn replay_with(
     };
     let mut pool = BufferPool::new(cfg, &sizes);
     let dense = |s: u32, p: u32| -> PageId {
-        let si = space_ids.binary_search(&s).expect("space seen in the first pass");
-        let pi = pages_of[si].binary_search(&p).expect("page seen in the first pass");
+        let si = space_ids
+            .binary_search(&s)
+            .expect("space seen in the first pass");
+        let pi = pages_of[si]
+            .binary_search(&p)
+            .expect("page seen in the first pass");
         PageId {
             space: si as u32,
             page_no: pi as u32,

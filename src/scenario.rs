@@ -100,7 +100,7 @@ impl From<ScanMode> for FetchMode {
 
 /// The calibrated page-cleaner cadence for seed 000's read-only server: activity events (a
 /// Poisson process) with this mean interval. See the README, "Calibration".
-pub const SEED000_ACTIVITY_MEAN_S: f64 = 12.0;
+pub const SEED000_ACTIVITY_MEAN_S: f64 = 17.0;
 
 impl Default for Params {
     fn default() -> Self {
@@ -195,19 +195,34 @@ impl Params {
     fn numeric_mut(&mut self) -> Vec<(&'static str, NumRef<'_>)> {
         vec![
             ("pool_mb", NumRef::U32(&mut self.pool_mb)),
-            ("buffer_pool_instances", NumRef::U32(&mut self.buffer_pool_instances)),
+            (
+                "buffer_pool_instances",
+                NumRef::U32(&mut self.buffer_pool_instances),
+            ),
             ("old_blocks_pct", NumRef::U32(&mut self.old_blocks_pct)),
             ("old_blocks_time", NumRef::U32(&mut self.old_blocks_time)),
             ("lru_scan_depth", NumRef::U32(&mut self.lru_scan_depth)),
-            ("read_ahead_threshold", NumRef::U32(&mut self.read_ahead_threshold)),
+            (
+                "read_ahead_threshold",
+                NumRef::U32(&mut self.read_ahead_threshold),
+            ),
             ("hot_pages", NumRef::U32(&mut self.hot_pages)),
             ("hot_table_pages", NumRef::U32(&mut self.hot_table_pages)),
             ("lookup_threads", NumRef::U32(&mut self.lookup_threads)),
             ("lookup_cpu_us", NumRef::F64(&mut self.lookup_cpu_us)),
-            ("scan_interference", NumRef::F64(&mut self.scan_interference)),
+            (
+                "scan_interference",
+                NumRef::F64(&mut self.scan_interference),
+            ),
             ("scan_table_mb", NumRef::U32(&mut self.scan_table_mb)),
-            ("scan_touches_per_page", NumRef::U32(&mut self.scan_touches_per_page)),
-            ("scan_cpu_us_per_page", NumRef::F64(&mut self.scan_cpu_us_per_page)),
+            (
+                "scan_touches_per_page",
+                NumRef::U32(&mut self.scan_touches_per_page),
+            ),
+            (
+                "scan_cpu_us_per_page",
+                NumRef::F64(&mut self.scan_cpu_us_per_page),
+            ),
             ("scan_pause_ms", NumRef::U32(&mut self.scan_pause_ms)),
             ("warmup_s", NumRef::U32(&mut self.warmup_s)),
             ("scan_s", NumRef::U32(&mut self.scan_s)),
@@ -264,7 +279,11 @@ impl Params {
         for (name, mut v) in p.numeric_mut() {
             let r = range_of(name).expect("range");
             let x = v.get();
-            let y = if x.is_finite() { x.clamp(r.min, r.max) } else { r.min };
+            let y = if x.is_finite() {
+                x.clamp(r.min, r.max)
+            } else {
+                r.min
+            };
             if y != x {
                 v.set(y);
                 notes.push(format!(
@@ -541,16 +560,19 @@ pub fn presets() -> Vec<Preset> {
 
 /// The preset with this name.
 pub fn preset(name: &str) -> Result<Preset, String> {
-    presets().into_iter().find(|p| p.name == name).ok_or_else(|| {
-        format!(
-            "unknown preset '{name}'; known presets: {}",
-            presets()
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
+    presets()
+        .into_iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| {
+            format!(
+                "unknown preset '{name}'; known presets: {}",
+                presets()
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
 }
 
 #[cfg(test)]
@@ -608,7 +630,9 @@ mod tests {
     #[test]
     fn every_preset_is_valid() {
         for p in presets() {
-            p.params.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            p.params
+                .validate()
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
         }
         assert!(preset("seed000-hot4485-b2b").is_ok());
         assert!(preset("nope").unwrap_err().contains("seed000-hot4485-b2b"));

@@ -25,7 +25,11 @@ pub const FILLER_SPACE: u32 = 2;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
     /// A lookup client touched a hot page.
-    Lookup { thread: u32, page: PageId, hit: bool },
+    Lookup {
+        thread: u32,
+        page: PageId,
+        hit: bool,
+    },
     /// The scan read one page (all its touches).
     ScanPage { page: PageId, hit: bool },
     /// The scan resumed after a pause, or the scan phase began.
@@ -102,8 +106,15 @@ impl Simulation {
             page_transfer_us: p.page_transfer_us as Micros,
         };
         let total_frames = cfg.frames_per_instance * cfg.instances;
-        let filler_pages = if p.start == Start::Cold { total_frames } else { 1 };
-        let pool = BufferPool::new(cfg, &[p.hot_table_pages, p.scan_table_pages(), filler_pages]);
+        let filler_pages = if p.start == Start::Cold {
+            total_frames
+        } else {
+            1
+        };
+        let pool = BufferPool::new(
+            cfg,
+            &[p.hot_table_pages, p.scan_table_pages(), filler_pages],
+        );
         let mut scan = TableScan::new(SCAN_SPACE, p.scan_table_pages(), p.scan_mode.into());
         scan.touches_per_page = p.scan_touches_per_page;
         scan.cpu_per_page_us = p.scan_cpu_us_per_page;
@@ -331,7 +342,9 @@ impl Simulation {
                 } else {
                     1.0
                 };
-                let op = self.lookups.step(&mut self.pool, &mut self.rng, best, slowdown);
+                let op = self
+                    .lookups
+                    .step(&mut self.pool, &mut self.rng, best, slowdown);
                 self.lookup_next[thread] = op.next_at;
                 self.iv_lookups += 1;
                 if op.hit {

@@ -97,6 +97,9 @@ pub struct Instance {
     pending: BinaryHeap<Reverse<Micros>>,
     /// `read_ahead_area`.
     read_ahead_area: u32,
+    /// The frame a thread holds buffer-fixed right now (`buf_fix_count > 0`), or `NIL`: it
+    /// cannot be evicted, e.g. by the read-ahead its own access triggers.
+    pub(crate) fixed: u32,
     /// Counters.
     pub stats: Stats,
 }
@@ -122,6 +125,7 @@ impl Instance {
             io_done_us: vec![0; n as usize],
             pending: BinaryHeap::new(),
             read_ahead_area,
+            fixed: NIL,
             stats: Stats::default(),
         }
     }
@@ -153,6 +157,12 @@ impl Instance {
     #[inline]
     pub fn is_io_fixed(&self, f: u32, now: Micros) -> bool {
         self.io_done_us[f as usize] > now
+    }
+
+    /// `buf_flush_ready_for_replace` for a clean page: not io-fixed, not buffer-fixed.
+    #[inline]
+    pub fn is_replaceable(&self, f: u32, now: Micros) -> bool {
+        !self.is_io_fixed(f, now) && f != self.fixed
     }
 
     /// `n_pend_reads` at `now`.
@@ -263,7 +273,7 @@ impl Instance {
     pub(crate) fn find_victim(&self, now: Micros) -> Option<u32> {
         let mut f = self.lru.tail();
         while f != NIL {
-            if !self.is_io_fixed(f, now) {
+            if self.is_replaceable(f, now) {
                 return Some(f);
             }
             f = self.lru.prev(f);

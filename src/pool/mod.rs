@@ -261,7 +261,10 @@ impl BufferPool {
             inst.make_young_if_needed(f, t, obt);
         }
         if was_unaccessed {
+            // The page stays buffer-fixed while its own access triggers read-ahead.
+            self.instances[i].fixed = f;
             self.read_ahead_linear(page, t);
+            self.instances[i].fixed = NIL;
         }
         Fetch::Done { hit, ready_at: t }
     }

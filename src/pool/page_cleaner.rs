@@ -49,7 +49,7 @@ impl BufferPool {
         {
             // The hazard pointer: the scan resumes at the page above, even if `f` goes.
             let prev = self.instances[i].lru.prev(f);
-            if !self.instances[i].is_io_fixed(f, now) {
+            if self.instances[i].is_replaceable(f, now) {
                 self.free_page(i, f);
                 evicted += 1;
             }

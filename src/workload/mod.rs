@@ -115,7 +115,11 @@ impl TableScan {
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
     /// when it only resumed from a pause) and when to call again (`None`: done for good).
-    pub fn step(&mut self, pool: &mut BufferPool, now: Micros) -> (Option<OpResult>, Option<Micros>) {
+    pub fn step(
+        &mut self,
+        pool: &mut BufferPool,
+        now: Micros,
+    ) -> (Option<OpResult>, Option<Micros>) {
         match self.state {
             ScanState::Done => return (None, None),
             ScanState::Paused => {
