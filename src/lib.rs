@@ -14,4 +14,6 @@ pub mod scenario;
 pub mod seed000;
 pub mod sim;
 pub mod sweep;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod workload;

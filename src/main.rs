@@ -1,4 +1,8 @@
 //! `midpoint`: the simulator on the command line. Every figure on the page can be reproduced here.
+// The CLI is native only. `cargo test --target wasm32-unknown-unknown` also builds the binary,
+// so on wasm32 it is an empty crate.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint::chart;

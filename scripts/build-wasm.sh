@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Build the WebAssembly module and its JS bindings.
+#
+#   scripts/build-wasm.sh [OUT_DIR]     (OUT_DIR defaults to pkg/, which is committed to git)
+#   scripts/build-wasm.sh --tools-only  (only install the tools below; used by scripts/test.sh)
+#
+# Installs what it needs on a fresh machine (idempotent, fast when already installed):
+#   - the Rust target wasm32-unknown-unknown;
+#   - wasm-bindgen-cli at exactly the wasm-bindgen version recorded in Cargo.lock (the CLI and
+#     the library must match; the install also provides wasm-bindgen-test-runner).
+# The output is deterministic: the same sources and toolchain give byte-identical files.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tools_only=false
+if [[ "${1:-}" == "--tools-only" ]]; then
+    tools_only=true
+    shift
+fi
+out_dir="${1:-pkg}"
+
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+export PATH="$cargo_home/bin:$PATH"
+
+# --- Rust target -------------------------------------------------------------------------------
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "build-wasm: installing Rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+
+# --- wasm-bindgen-cli matching Cargo.lock ------------------------------------------------------
+# The version line follows the `name = "wasm-bindgen"` line in Cargo.lock.
+want="$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/^version = "|"$/, ""); print; exit }' Cargo.lock)"
+if [[ -z "$want" ]]; then
+    echo "build-wasm: cannot find the wasm-bindgen version in Cargo.lock" >&2
+    exit 1
+fi
+have="$(wasm-bindgen --version 2>/dev/null | awk '{ print $2 }' || true)"
+have_runner="$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{ print $2 }' || true)"
+if [[ "$have" != "$want" || "$have_runner" != "$want" ]]; then
+    echo "build-wasm: installing wasm-bindgen-cli $want (found: ${have:-none}); takes a few minutes"
+    # No --locked: the CLI's own lockfile pins a crate version the registry no longer has.
+    # --force: reinstall even if cargo's records say it is installed but the binary is gone.
+    cargo install --quiet --force wasm-bindgen-cli --version "$want"
+fi
+
+if $tools_only; then
+    exit 0
+fi
+
+# --- Build -------------------------------------------------------------------------------------
+# Remap absolute paths (cargo registry, checkout directory) that end up in panic messages, so the
+# committed pkg/ does not depend on where the repository or CARGO_HOME live.
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$PWD=/midpoint"
+cargo build --quiet --release --target wasm32-unknown-unknown --lib
+
+mkdir -p "$out_dir"
+wasm-bindgen --target web --no-typescript --out-dir "$out_dir" \
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
+echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"

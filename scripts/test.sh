@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Run every test of the project; exits non-zero on the first failure. Works on a fresh machine:
+# it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium + chromedriver, npm
+# packages) and is fast when they are already there.
+#
+#   1. cargo fmt --check
+#   2. native tests: cargo test --all-targets, then the doc tests
+#   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/
+#   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
+#   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
+#      a python http.server on a free loopback port
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
+
+CHROMIUM=/usr/bin/chromium
+CHROMEDRIVER=/usr/bin/chromedriver
+
+tmp="$(mktemp -d)"
+server_pid=""
+cleanup() {
+    if [[ -n "$server_pid" ]]; then
+        kill "$server_pid" 2>/dev/null || true
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+
+# --- Section headers and timings ---------------------------------------------------------------
+timings=()
+current=""
+section_start=0
+script_start=$(date +%s)
+end_section() {
+    if [[ -n "$current" ]]; then
+        timings+=("$(printf '%5ds  %s' $(($(date +%s) - section_start)) "$current")")
+    fi
+}
+section() {
+    end_section
+    current="$1"
+    section_start=$(date +%s)
+    printf '\n==== %s ====\n' "$current"
+}
+report() {
+    local rc=$?
+    end_section
+    printf '\n==== Timings ====\n'
+    printf '%s\n' "${timings[@]}"
+    printf '%5ds  total\n' $(($(date +%s) - script_start))
+    if [[ $rc -eq 0 ]]; then
+        printf '\nAll tests passed.\n'
+    else
+        printf '\nFAILED in section: %s (exit %d)\n' "$current" "$rc" >&2
+    fi
+    cleanup
+}
+trap report EXIT  # also runs cleanup
+
+# Runs as root in CI; use sudo elsewhere if available.
+as_root() {
+    if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
+
+# --- 0. Tools ----------------------------------------------------------------------------------
+section "Tools"
+if ! cargo fmt --version >/dev/null 2>&1; then
+    echo "installing rustfmt"
+    rustup component add rustfmt
+fi
+if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER ]]; then
+    echo "installing chromium and chromium-driver (apt)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "installing nodejs and npm (apt); playwright-core wants node >= 20" >&2
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+# The wasm32 target and wasm-bindgen-cli (with wasm-bindgen-test-runner) matching Cargo.lock.
+bash scripts/build-wasm.sh --tools-only
+echo "rustc:        $(rustc --version)"
+echo "wasm-bindgen: $(wasm-bindgen --version)"
+echo "chromium:     $("$CHROMIUM" --version 2>/dev/null | tail -n 1)"
+echo "node:         $(node --version)"
+
+# --- 1. Formatting -----------------------------------------------------------------------------
+section "1/5 cargo fmt --check"
+cargo fmt --check
+
+# --- 2. Native tests ---------------------------------------------------------------------------
+section "2/5 native tests (cargo test)"
+cargo test --all-targets
+# --all-targets does not include doc tests.
+cargo test --doc
+
+# --- 3. Committed pkg/ is up to date ----------------------------------------------------------
+section "3/5 pkg/ matches a fresh WASM build"
+bash scripts/build-wasm.sh "$tmp/pkg"
+if ! diff -r pkg "$tmp/pkg" >"$tmp/pkg.diff" 2>&1; then
+    head -n 20 "$tmp/pkg.diff" >&2
+    echo "pkg/ is stale: run scripts/build-wasm.sh and commit pkg/" >&2
+    exit 1
+fi
+echo "pkg/ is up to date"
+if command -v git >/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+    [[ -n "$(git status --porcelain -- pkg)" ]]; then
+    echo "note: pkg/ has uncommitted changes: commit them"
+fi
+
+# --- 4. wasm-bindgen-test in headless Chromium -------------------------------------------------
+section "4/5 wasm-bindgen-test (cargo test --target wasm32-unknown-unknown --test web)"
+# .cargo/config.toml makes wasm-bindgen-test-runner the runner; it starts chromedriver and adds
+# --headless --no-sandbox --disable-dev-shm-usage itself; webdriver.json adds the other flags.
+# Do not pass -q to cargo here: it forwards --quiet to the runner, which rejects it.
+CHROMEDRIVER="$CHROMEDRIVER" cargo test --target wasm32-unknown-unknown --test web
+
+# --- 5. Browser end-to-end tests ---------------------------------------------------------------
+section "5/5 browser end-to-end tests (node --test tests/browser)"
+npm ci --no-audit --no-fund --loglevel=error
+# A free loopback port (tiny race between closing it here and the server binding it).
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server "$port" --bind 127.0.0.1 >"$tmp/http.log" 2>&1 &
+server_pid=$!
+# Wait up to 10 s until it accepts connections.
+for ((i = 0; ; i++)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    if ! kill -0 "$server_pid" 2>/dev/null || ((i >= 100)); then
+        cat "$tmp/http.log" >&2
+        echo "http.server did not start on port $port" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+export MIDPOINT_URL="http://127.0.0.1:$port"
+echo "serving the repository at $MIDPOINT_URL"
+shopt -s nullglob
+browser_tests=(tests/browser/*.test.mjs)
+shopt -u nullglob
+if [[ ${#browser_tests[@]} -eq 0 ]]; then
+    echo "no tests/browser/*.test.mjs found" >&2
+    exit 1
+fi
+if ! node --test "${browser_tests[@]}"; then
+    echo "--- last lines of the http.server log ---" >&2
+    tail -n 30 "$tmp/http.log" >&2
+    echo "screenshots: tests/browser/artifacts/" >&2
+    exit 1
+fi

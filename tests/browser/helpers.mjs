@@ -1,0 +1,58 @@
+// Shared helpers for the browser end-to-end tests (run with `node --test` by scripts/test.sh).
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+/** Root URL of the served repository (scripts/test.sh sets MIDPOINT_URL), without trailing /. */
+export const baseUrl = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
+
+/** Debian's Chromium; playwright-core downloads no browser of its own. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Flags that work headless as root (see /work/shared/notes/toolchain.md). Playwright itself adds
+ *  --headless and a fresh --user-data-dir. Do not add --virtual-time-budget: it freezes
+ *  performance.now(). */
+export const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const artifactsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
+
+/** Launch headless Chromium. Close it with `await browser.close()`. */
+export function launch() {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+}
+
+/**
+ * Open `urlPath` (relative to baseUrl, e.g. "/www/index.html") in a new page, collecting console
+ * errors, uncaught page errors and failed requests into `errors` (an array of strings) from the
+ * very first request on. Returns { page, errors }.
+ */
+export async function openPage(browser, urlPath, { viewport = { width: 1280, height: 900 } } = {}) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console error: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) =>
+    errors.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  await page.goto(`${baseUrl}${urlPath}`, { waitUntil: "load" });
+  return { page, errors };
+}
+
+/** Save a full-page PNG as tests/browser/artifacts/<name>.png (git-ignored); returns the path. */
+export async function screenshot(page, name) {
+  await mkdir(artifactsDir, { recursive: true });
+  const file = path.join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
