@@ -1,8 +1,7 @@
 //! One buffer pool instance (`buf_pool_t`): its LRU list, free list, per-frame page state and
 //! counters, and the rules that only need the instance itself.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::VecDeque;
 
 use super::free_list::FreeList;
 use super::lru::{old_ratio_from_pct, Lru, NIL};
@@ -93,8 +92,9 @@ pub struct Instance {
     access_us: Vec<Micros>,
     /// When the read filling the frame completes; the page is io-fixed before then.
     io_done_us: Vec<Micros>,
-    /// Completion times of reads in flight (`n_pend_reads`).
-    pending: BinaryHeap<Reverse<Micros>>,
+    /// Completion times of reads in flight (`n_pend_reads`), sorted. Reads complete in nearly
+    /// the order they are issued, so an insertion from the back is O(1) in practice.
+    pending: VecDeque<Micros>,
     /// `read_ahead_area`.
     read_ahead_area: u32,
     /// The frame a thread holds buffer-fixed right now (`buf_fix_count > 0`), or `NIL`: it
@@ -123,7 +123,7 @@ impl Instance {
             ],
             access_us: vec![0; n as usize],
             io_done_us: vec![0; n as usize],
-            pending: BinaryHeap::new(),
+            pending: VecDeque::new(),
             read_ahead_area,
             fixed: NIL,
             stats: Stats::default(),
@@ -167,9 +167,9 @@ impl Instance {
 
     /// `n_pend_reads` at `now`.
     pub fn pending_reads(&mut self, now: Micros) -> u32 {
-        while let Some(&Reverse(t)) = self.pending.peek() {
+        while let Some(&t) = self.pending.front() {
             if t <= now {
-                self.pending.pop();
+                self.pending.pop_front();
             } else {
                 break;
             }
@@ -180,7 +180,7 @@ impl Instance {
     /// The earliest read completion after `now`, if any.
     pub fn next_io_completion(&mut self, now: Micros) -> Option<Micros> {
         self.pending_reads(now);
-        self.pending.peek().map(|r| r.0)
+        self.pending.front().copied()
     }
 
     /// `buf_page_set_accessed`: records the first access only. Returns whether the page was
@@ -233,12 +233,24 @@ impl Instance {
     }
 
     /// Inserts a page just read into frame `f` at the midpoint (`buf_page_init_for_read`).
-    pub(crate) fn insert_read(&mut self, f: u32, page: PageId, tag: u8, io_done: Micros) {
+    pub(crate) fn insert_read(
+        &mut self,
+        f: u32,
+        page: PageId,
+        tag: u8,
+        now: Micros,
+        io_done: Micros,
+    ) {
         let i = f as usize;
         self.page[i] = page;
         self.access_us[i] = 0;
         self.io_done_us[i] = io_done;
-        self.pending.push(Reverse(io_done));
+        self.pending_reads(now);
+        let mut at = self.pending.len();
+        while at > 0 && self.pending[at - 1] > io_done {
+            at -= 1;
+        }
+        self.pending.insert(at, io_done);
         self.lru.set_tag(f, tag);
         self.lru.clear_stamp(f);
         self.lru.add_block(f, true);

@@ -218,7 +218,7 @@ impl BufferPool {
         let i = self.instance_of(page);
         let f = self.get_free_block(i, now)?;
         let tag = self.spaces[page.space as usize].tag;
-        self.instances[i].insert_read(f, page, tag, io_done);
+        self.instances[i].insert_read(f, page, tag, now, io_done);
         let g = i as u32 * self.cfg.frames_per_instance + f;
         self.set_frame_of(page, g);
         Some(g)

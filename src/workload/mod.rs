@@ -133,18 +133,19 @@ impl TableScan {
             page_no: self.cursor,
         };
         let touches = self.touches_per_page.max(1);
-        let per_touch = self.cpu_per_page_us / touches as f64;
         let (hit, mut t) = match pool.fetch(page, self.mode, now) {
             Fetch::Done { hit, ready_at } => (hit, ready_at),
             Fetch::NoFreeFrame { retry_at } => return (None, Some(retry_at.max(now + 1))),
         };
         let start = t;
+        // Cursor restores spread over the page's CPU time; the page is in the pool now, so a
+        // touch never misses. (Integer µs: the per-page cost is rounded once.)
+        let cost = self.cpu_per_page_us.round().max(1.0) as Micros;
         for k in 1..touches {
-            t = start + (per_touch * k as f64).round() as Micros;
-            // Cursor restores: the page is in the pool now; a touch never misses.
+            t = start + cost * k as Micros / touches as Micros;
             let _ = pool.fetch(page, self.mode, t);
         }
-        let next = start + self.cpu_per_page_us.round().max(1.0) as Micros;
+        let next = start + cost;
         self.cursor += 1;
         let mut next_at = Some(next);
         if self.cursor >= self.pages {
