@@ -8,33 +8,12 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint::chart;
 use midpoint::metrics::RunReport;
 use midpoint::replay;
-use midpoint::scenario::{fmt_num, preset, presets, range_of, Params};
+use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
 use midpoint::seed000;
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// Parameters that are not numeric, with their help text.
-const OTHER_PARAMS: &[(&str, &str)] = &[
-    (
-        "cleaner",
-        "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
-    ),
-    (
-        "start",
-        "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)",
-    ),
-    (
-        "scan_mode",
-        "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
-    ),
-    (
-        "scan_loop",
-        "true: scan back to back (or with the pause); false: one pass, like a dump",
-    ),
-    ("seed", "random seed"),
-];
 
 fn param_args() -> Vec<Arg> {
     let mut v = Vec::new();
@@ -45,13 +24,15 @@ fn param_args() -> Vec<Arg> {
                 .innodb_default
                 .map(|d| format!("; MySQL 8.4 default {}", fmt_num(d)))
                 .unwrap_or_default();
-            format!("{} ..= {} {}{d}", fmt_num(r.min), fmt_num(r.max), r.unit)
+            format!(
+                "{} [{} ..= {} {}{d}]",
+                r.help,
+                fmt_num(r.min),
+                fmt_num(r.max),
+                r.unit
+            )
         } else {
-            OTHER_PARAMS
-                .iter()
-                .find(|o| o.0 == name)
-                .map(|o| o.1.to_string())
-                .unwrap_or_default()
+            describe(&name).to_string()
         };
         v.push(
             Arg::new(name.clone())

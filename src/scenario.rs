@@ -150,6 +150,41 @@ pub struct Range {
     pub unit: &'static str,
     /// MySQL 8.4's default, where the parameter is a server variable.
     pub innodb_default: Option<f64>,
+    /// What the parameter is, in a few words.
+    pub help: &'static str,
+}
+
+/// A few words on each parameter, for `--help` and the page's labels.
+pub fn describe(name: &str) -> &'static str {
+    match name {
+        "pool_mb" => "innodb_buffer_pool_size in MiB (16 KiB pages; each 128 MiB chunk loses one page to descriptors)",
+        "buffer_pool_instances" => "innodb_buffer_pool_instances (forced to 1 below 1 GiB)",
+        "old_blocks_pct" => "innodb_old_blocks_pct: target share of the LRU list in the old sublist",
+        "old_blocks_time" => "innodb_old_blocks_time: an old page is promoted only when touched this long after its first access",
+        "lru_scan_depth" => "innodb_lru_scan_depth: the page cleaner tops the free list up to this many pages per instance",
+        "read_ahead_threshold" => "innodb_read_ahead_threshold: pages of an extent accessed in order that trigger linear read-ahead",
+        "hot_pages" => "pages of the hot set: random point lookups over the first rows of the hot table",
+        "hot_table_pages" => "pages of the hot table (4,485 = the seed's 300,000 rows)",
+        "lookup_threads" => "lookup client threads (closed loop)",
+        "lookup_cpu_us" => "CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)",
+        "scan_interference" => "extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow)",
+        "scan_table_mb" => "size of the scanned table in MiB",
+        "scan_touches_per_page" => "accesses per scanned page (cursor restores every few rows)",
+        "scan_cpu_us_per_page" => "CPU time per scanned page",
+        "scan_pause_ms" => "pause between two passes of the scan",
+        "warmup_s" => "seconds of lookups before the scan starts",
+        "scan_s" => "seconds of scanning",
+        "read_latency_us" => "latency of one page read",
+        "page_transfer_us" => "extra time per page of a read-ahead burst",
+        "kept_window_s" => "\"kept\" averages hot-set residency over the last this-many seconds",
+        "sample_ms" => "sampling interval of the time series",
+        "cleaner" => "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
+        "start" => "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)",
+        "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
+        "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
+        "seed" => "random seed: the same seed gives the same run",
+        _ => "",
+    }
 }
 
 /// The numeric parameters' ranges.
@@ -188,6 +223,7 @@ pub fn range_of(name: &str) -> Option<Range> {
             max,
             unit,
             innodb_default,
+            help: describe(name),
         })
 }
 
