@@ -47,6 +47,14 @@ fn e<E: std::fmt::Debug>(x: E) -> String {
     format!("chart: {x:?}")
 }
 
+fn label_font(theme: Theme) -> TextStyle<'static> {
+    ("sans-serif", 12).into_font().color(&theme.text)
+}
+
+fn caption_font(theme: Theme) -> TextStyle<'static> {
+    ("sans-serif", 16).into_font().color(&theme.text)
+}
+
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
 /// pool, dashed) over time; the scan phase starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(
@@ -62,10 +70,7 @@ pub fn draw_residency<DB: DrawingBackend>(
     root.fill(&theme.background).map_err(e)?;
     let x_max = end_s.max(1.0);
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Hot set resident, scanned table young",
-            ("sans-serif", 16).into_font().color(&theme.text),
-        )
+        .caption("Hot set resident, scanned table young", caption_font(theme))
         .margin(8)
         .x_label_area_size(30)
         .y_label_area_size(44)
@@ -76,7 +81,7 @@ pub fn draw_residency<DB: DrawingBackend>(
         .x_desc("seconds since warm-up start")
         .y_desc("%")
         .axis_style(theme.text)
-        .label_style(("sans-serif", 12).into_font().color(&theme.text))
+        .label_style(label_font(theme))
         .light_line_style(theme.grid)
         .bold_line_style(theme.grid)
         .draw()
@@ -125,11 +130,10 @@ pub fn draw_residency<DB: DrawingBackend>(
         .position(SeriesLabelPosition::LowerLeft)
         .background_style(theme.background.mix(0.85))
         .border_style(theme.grid)
-        .label_font(("sans-serif", 12).into_font().color(&theme.text))
+        .label_font(label_font(theme))
         .draw()
         .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(())
+    root.present().map_err(e)
 }
 
 /// Kept % against `innodb_lru_scan_depth` (log axis), one line per `old_blocks_time`; the
@@ -144,10 +148,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
     let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
     let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Hot set kept vs innodb_lru_scan_depth",
-            ("sans-serif", 16).into_font().color(&theme.text),
-        )
+        .caption("Hot set kept vs innodb_lru_scan_depth", caption_font(theme))
         .margin(8)
         .x_label_area_size(30)
         .y_label_area_size(44)
@@ -158,7 +159,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .x_desc("innodb_lru_scan_depth (pages, log scale)")
         .y_desc("kept %")
         .axis_style(theme.text)
-        .label_style(("sans-serif", 12).into_font().color(&theme.text))
+        .label_style(label_font(theme))
         .light_line_style(theme.grid)
         .bold_line_style(theme.grid)
         .x_label_formatter(&|x| format!("{:.0}", x))
@@ -215,11 +216,10 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .position(SeriesLabelPosition::LowerRight)
         .background_style(theme.background.mix(0.85))
         .border_style(theme.grid)
-        .label_font(("sans-serif", 12).into_font().color(&theme.text))
+        .label_font(label_font(theme))
         .draw()
         .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(())
+    root.present().map_err(e)
 }
 
 /// Renders the residency chart to an SVG string.

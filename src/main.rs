@@ -209,12 +209,16 @@ fn parse_list(
     Ok(v)
 }
 
-fn csv_header(p: &Params) -> String {
-    let mut s = String::from("# midpoint run; parameters:\n");
-    for (k, v) in p.to_pairs() {
-        s.push_str(&format!("# {k}={v}\n"));
-    }
-    s
+fn print_json<T: serde::Serialize>(v: &T) -> Result<(), String> {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(v).map_err(|e| e.to_string())?
+    );
+    Ok(())
+}
+
+fn write_file(path: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("writing {path}: {e}"))
 }
 
 fn print_run_table(r: &RunReport) {
@@ -306,39 +310,12 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
             p.warmup_s as f64,
             (p.warmup_s + p.scan_s) as f64,
         )?;
-        std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
+        write_file(path, &svg)?;
     }
     if a.get_flag("json") {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-        );
+        print_json(&r)?;
     } else if a.get_flag("csv") {
-        print!("{}", csv_header(&p));
-        println!("t_s,hot_resident,hot_young,hot_old,scan_young,scan_old,filler_young,filler_old,free,lru_len,old_len,lookups_per_s,lookup_hit_ratio,scan_pages_per_s,made_young,not_made_young,scan_slid_young,scan_promoted");
-        for s in &r.samples {
-            println!(
-                "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.4},{:.1},{},{},{},{}",
-                s.t_s,
-                s.hot_resident,
-                s.hot_young,
-                s.hot_old,
-                s.scan_young,
-                s.scan_old,
-                s.filler_young,
-                s.filler_old,
-                s.free,
-                s.lru_len,
-                s.old_len,
-                s.lookups_per_s,
-                s.lookup_hit_ratio,
-                s.scan_pages_per_s,
-                s.made_young,
-                s.not_made_young,
-                s.scan_slid_young,
-                s.scan_promoted
-            );
-        }
+        print!("{}", midpoint::metrics::samples_csv(&p, &r.samples));
     } else {
         print_run_table(&r);
     }
@@ -360,26 +337,12 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
     }
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::sweep_svg(&res, Some((p.lru_scan_depth, p.old_blocks_time)))?;
-        std::fs::write(path, svg).map_err(|e| format!("writing {path}: {e}"))?;
+        write_file(path, &svg)?;
     }
     if a.get_flag("json") {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?
-        );
+        print_json(&res)?;
     } else if a.get_flag("csv") {
-        print!("{}", csv_header(&p));
-        println!("lru_scan_depth,old_blocks_time,kept,young_leak_pages_per_s,lookups_per_s");
-        for q in &res.points {
-            println!(
-                "{},{},{:.4},{:.2},{:.1}",
-                q.lru_scan_depth,
-                q.old_blocks_time,
-                q.kept,
-                q.young_leak_pages_per_s,
-                q.lookups_per_s
-            );
-        }
+        print!("{}", res.to_csv());
     } else {
         print!("{:>22}", "old_blocks_time \\ depth");
         for d in &depths {
@@ -403,10 +366,7 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
     eprintln!();
     if a.get_flag("json") {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&results).map_err(|e| e.to_string())?
-        );
+        print_json(&results)?;
     } else {
         print!("{}", seed000::markdown(&results));
     }
@@ -511,10 +471,7 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
         preset: name.into(),
     };
     if a.get_flag("json") {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-        );
+        print_json(&r)?;
     } else {
         println!(
             "preset {name}: {:.0} simulated s, {} page accesses, {} events per run",

@@ -20,7 +20,7 @@ pub struct Sample {
     pub scan_young: u32,
     /// Scanned table's old pages.
     pub scan_old: u32,
-    /// Hot table's young pages outside the hot set plus the hot set's (the whole table).
+    /// The whole hot table's young pages (the hot set and the rest of the table).
     pub hot_table_young: u32,
     /// Filler table's young pages (cold start).
     pub filler_young: u32,
@@ -123,4 +123,34 @@ pub fn mean_over(samples: &[Sample], from: f64, to: f64, f: impl Fn(&Sample) -> 
     } else {
         v.iter().sum::<f64>() / v.len() as f64
     }
+}
+
+/// The time series as CSV: the parameters as comment lines, then one row per sample.
+pub fn samples_csv(params: &Params, samples: &[Sample]) -> String {
+    let mut s = params.csv_header("run");
+    s.push_str("t_s,hot_resident,hot_young,hot_old,scan_young,scan_old,filler_young,filler_old,free,lru_len,old_len,lookups_per_s,lookup_hit_ratio,scan_pages_per_s,made_young,not_made_young,scan_slid_young,scan_promoted\n");
+    for x in samples {
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{:.1},{:.4},{:.1},{},{},{},{}\n",
+            x.t_s,
+            x.hot_resident,
+            x.hot_young,
+            x.hot_old,
+            x.scan_young,
+            x.scan_old,
+            x.filler_young,
+            x.filler_old,
+            x.free,
+            x.lru_len,
+            x.old_len,
+            x.lookups_per_s,
+            x.lookup_hit_ratio,
+            x.scan_pages_per_s,
+            x.made_young,
+            x.not_made_young,
+            x.scan_slid_young,
+            x.scan_promoted
+        ));
+    }
+    s
 }

@@ -435,6 +435,16 @@ impl Params {
         Ok(())
     }
 
+    /// The comment lines that head every CSV export: one `# name=value` per parameter, defaults
+    /// included, so that the file says how to reproduce it.
+    pub fn csv_header(&self, what: &str) -> String {
+        let mut s = format!("# midpoint {what}; parameters:\n");
+        for (k, v) in self.to_pairs() {
+            s.push_str(&format!("# {k}={v}\n"));
+        }
+        s
+    }
+
     /// Every parameter as (name, value) strings, defaults included: what a URL or a CSV header
     /// carries so that a run can be reproduced.
     pub fn to_pairs(&self) -> Vec<(String, String)> {

@@ -35,6 +35,25 @@ impl SweepResult {
     pub fn at(&self, t: usize, d: usize) -> &SweepPoint {
         &self.points[t * self.depths.len() + d]
     }
+
+    /// The sweep as CSV: the shared parameters as comment lines, then one row per point.
+    pub fn to_csv(&self) -> String {
+        let mut s = self
+            .base
+            .csv_header("sweep (lru_scan_depth and old_blocks_time vary per row)");
+        s.push_str("lru_scan_depth,old_blocks_time,kept,young_leak_pages_per_s,lookups_per_s\n");
+        for q in &self.points {
+            s.push_str(&format!(
+                "{},{},{:.4},{:.2},{:.1}\n",
+                q.lru_scan_depth,
+                q.old_blocks_time,
+                q.kept,
+                q.young_leak_pages_per_s,
+                q.lookups_per_s
+            ));
+        }
+        s
+    }
 }
 
 /// Runs one point of a sweep.

@@ -62,3 +62,27 @@ fn json_shape_is_the_documented_one() {
     assert_eq!(v["lru"], serde_json::json!([[5, 1, 0]]));
     assert_eq!(v["free"], 599);
 }
+
+#[test]
+fn csv_exports_carry_every_parameter() {
+    use midpoint::scenario::Params;
+    let p = Params {
+        pool_mb: 16,
+        hot_pages: 50,
+        hot_table_pages: 100,
+        scan_table_mb: 20,
+        warmup_s: 2,
+        scan_s: 3,
+        kept_window_s: 2,
+        ..Params::default()
+    };
+    let r = midpoint::sim::run(&p).unwrap();
+    let csv = midpoint::metrics::samples_csv(&p, &r.samples);
+    for (k, v) in p.to_pairs() {
+        assert!(csv.contains(&format!("# {k}={v}\n")), "missing {k}");
+    }
+    let rows: Vec<&str> = csv.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 1 + r.samples.len());
+    assert!(rows[0].starts_with("t_s,hot_resident"));
+    assert!(rows.iter().all(|l| l.split(',').count() == 18));
+}
