@@ -6,12 +6,16 @@
 
 pub mod chart;
 pub mod clock;
+pub mod cpu;
+pub mod engine;
 pub mod metrics;
 pub mod pool;
 pub mod replay;
 pub mod rng;
 pub mod scenario;
 pub mod seed000;
+pub mod seed002;
+pub mod seed003;
 pub mod sim;
 pub mod sweep;
 #[cfg(target_arch = "wasm32")]

@@ -108,7 +108,8 @@ fn cli() -> Command {
                 .about("Run seed 000's experiments and print each published figure beside the simulated one")
                 .arg(json.clone())
                 .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
-                .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs")),
+                .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
+                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help("which seed: 000, 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), or mariadb (seed 000's experiment on MariaDB 10.11 beside MySQL 8.4)")),
         )
         .subcommand(
             Command::new("calibrate")
@@ -361,6 +362,10 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
 }
 
 fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
+    match a.get_one::<String>("seed").map(String::as_str) {
+        Some("000") | Some("0") | None => {}
+        Some(other) => return cmd_reproduce_other(a, other),
+    }
     let seeds = parse_count(a, "seeds", 1, 50)?;
     let rows = seed000::rows(!a.get_flag("quick"));
     let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
@@ -369,6 +374,68 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
         print_json(&results)?;
     } else {
         print!("{}", seed000::markdown(&results));
+    }
+    Ok(())
+}
+
+/// `reproduce --seed 002|003|mariadb`: the other seeds' tables beside the seed's figures.
+fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
+    use midpoint::{engine, seed002, seed003};
+    let json = a.get_flag("json");
+    let quick = a.get_flag("quick");
+    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
+    match which {
+        "002" | "2" => {
+            let threads: Vec<u32> = if quick {
+                vec![1, 3, 5, 8, 12, 16, 19]
+            } else {
+                (1..=19).collect()
+            };
+            let p37 = seed002::sweep(37, &threads, 1, progress);
+            eprintln!();
+            let p60 = seed002::sweep(60, &threads, 1, progress);
+            eprintln!();
+            let checks = seed002::checks(&p37, Some(&p60));
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&(p37, p60, checks)).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", seed002::markdown(&p37, Some(&p60), &checks));
+            }
+        }
+        "003" | "3" => {
+            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let rows = seed003::run(seeds, 1, progress);
+            eprintln!();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", seed003::markdown(&rows));
+            }
+        }
+        "mariadb" => {
+            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let rows = engine::compare(seeds, progress);
+            eprintln!();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+                );
+            } else {
+                print!("{}", engine::compare_markdown(&rows));
+            }
+        }
+        other => {
+            return Err(format!(
+                "--seed = '{other}' is not one of: 000, 002, 003, mariadb"
+            ))
+        }
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! names the value and the allowed range; [`Params::clamped`] is the page's variant, which
 //! brings every value into range and says what it changed.
 
+use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
 use crate::pool::FetchMode;
 use serde::{Deserialize, Serialize};
@@ -77,6 +78,35 @@ pub struct Params {
     pub sample_ms: u32,
     /// Random seed.
     pub seed: u64,
+    /// Which server the simulator follows (`mysql-8.4` or `mariadb-10.11`, see [`crate::engine`]).
+    /// Not serialized when it is the default, so MySQL runs' JSON is unchanged.
+    #[serde(skip_serializing_if = "is_default")]
+    pub engine: Engine,
+    /// CPUs shared by the lookup threads and the scan, processor sharing (0: the seed-000 model,
+    /// a fixed `scan_interference` factor on each lookup while the scan runs).
+    #[serde(skip_serializing_if = "is_default")]
+    pub cpus: u32,
+    /// How a lookup picks its page among the hot set.
+    #[serde(skip_serializing_if = "is_default")]
+    pub lookup_dist: LookupDist,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+/// How a lookup picks its page among the `hot_pages` pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LookupDist {
+    /// Every page equally likely (uniform primary keys).
+    #[default]
+    Uniform,
+    /// sysbench's "special" distribution with its defaults (0.4 `--oltp-dist-type=special`,
+    /// `--oltp-dist-pct=1`, `--oltp-dist-res=75`; 1.0 `--rand-type=special`, `--rand-spec-pct=1`,
+    /// `--rand-spec-res=75`): 75 % of lookups go to the first 1 % of the pages, the other 25 %
+    /// uniformly to the rest.
+    Special,
 }
 
 /// Fetch mode of the scan, as a parameter.
@@ -133,6 +163,9 @@ impl Default for Params {
             kept_window_s: 110,
             sample_ms: 1000,
             seed: 1,
+            engine: Engine::Mysql84,
+            cpus: 0,
+            lookup_dist: LookupDist::Uniform,
         }
     }
 }
@@ -183,6 +216,9 @@ pub fn describe(name: &str) -> &'static str {
         "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
         "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
         "seed" => "random seed: the same seed gives the same run",
+        "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults, so give them after it. With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
+        "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
+        "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
     }
 }
@@ -210,6 +246,7 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("page_transfer_us", 0.0, 100000.0, "µs", None),
     ("kept_window_s", 1.0, 3600.0, "s", None),
     ("sample_ms", 10.0, 60000.0, "ms", None),
+    ("cpus", 0.0, 256.0, "CPUs", None),
 ];
 
 /// The range of a named parameter.
@@ -266,6 +303,7 @@ impl Params {
             ("page_transfer_us", NumRef::U32(&mut self.page_transfer_us)),
             ("kept_window_s", NumRef::U32(&mut self.kept_window_s)),
             ("sample_ms", NumRef::U32(&mut self.sample_ms)),
+            ("cpus", NumRef::U32(&mut self.cpus)),
         ]
     }
 
@@ -289,6 +327,13 @@ impl Params {
             return Err(format!(
                 "hot_pages = {} is larger than hot_table_pages = {}",
                 self.hot_pages, self.hot_table_pages
+            ));
+        }
+        if !self.engine.has_instances() && self.buffer_pool_instances > 1 {
+            return Err(format!(
+                "buffer_pool_instances = {}: {} has one buffer pool (no instances)",
+                self.buffer_pool_instances,
+                self.engine.label()
             ));
         }
         if self.pool_mb < 1024 && self.buffer_pool_instances > 1 {
@@ -338,6 +383,14 @@ impl Params {
                 p.hot_pages, p.hot_table_pages
             ));
             p.hot_pages = p.hot_table_pages;
+        }
+        if !p.engine.has_instances() && p.buffer_pool_instances > 1 {
+            notes.push(format!(
+                "buffer_pool_instances = {}: {} has one buffer pool; using 1",
+                p.buffer_pool_instances,
+                p.engine.label()
+            ));
+            p.buffer_pool_instances = 1;
         }
         if p.pool_mb < 1024 && p.buffer_pool_instances > 1 {
             notes.push(format!(
@@ -397,6 +450,29 @@ impl Params {
                 };
                 return Ok(());
             }
+            "engine" => {
+                let e = Engine::parse(v)?;
+                if e != self.engine {
+                    self.engine = e;
+                    self.lru_scan_depth = e.default_lru_scan_depth();
+                    if !e.has_instances() {
+                        self.buffer_pool_instances = 1;
+                    }
+                }
+                return Ok(());
+            }
+            "lookup_dist" => {
+                self.lookup_dist = match v {
+                    "uniform" => LookupDist::Uniform,
+                    "special" => LookupDist::Special,
+                    _ => {
+                        return Err(format!(
+                            "lookup_dist = '{v}' is not one of: uniform, special"
+                        ))
+                    }
+                };
+                return Ok(());
+            }
             "seed" => {
                 self.seed = v
                     .parse()
@@ -449,11 +525,13 @@ impl Params {
     /// carries so that a run can be reproduced.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
         let mut p = self.clone();
-        let mut v: Vec<(String, String)> = p
-            .numeric_mut()
-            .into_iter()
-            .map(|(n, r)| (n.to_string(), fmt_num(r.get())))
-            .collect();
+        // The engine comes first: setting it resets engine defaults that later pairs override.
+        let mut v: Vec<(String, String)> = vec![("engine".into(), self.engine.label().into())];
+        v.extend(
+            p.numeric_mut()
+                .into_iter()
+                .map(|(n, r)| (n.to_string(), fmt_num(r.get()))),
+        );
         v.push(("cleaner".into(), self.cleaner.label()));
         v.push((
             "start".into(),
@@ -472,6 +550,14 @@ impl Params {
             .into(),
         ));
         v.push(("scan_loop".into(), self.scan_loop.to_string()));
+        v.push((
+            "lookup_dist".into(),
+            match self.lookup_dist {
+                LookupDist::Uniform => "uniform",
+                LookupDist::Special => "special",
+            }
+            .into(),
+        ));
         v.push(("seed".into(), self.seed.to_string()));
         v
     }
@@ -585,6 +671,91 @@ pub fn presets() -> Vec<Preset> {
             ..Params::default()
         },
     });
+    for (suffix, desc, p) in [
+        ("", "back-to-back scans", Params::default()),
+        (
+            "-no-lru-cleaner",
+            "back-to-back scans, no page-cleaner LRU work (as 10.11.0-10.11.2 in a read-only workload)",
+            Params {
+                cleaner: Cadence::Never,
+                ..Params::default()
+            },
+        ),
+        (
+            "-pause2000",
+            "2 s pause between scans",
+            Params {
+                scan_pause_ms: 2000,
+                ..Params::default()
+            },
+        ),
+    ] {
+        v.push(Preset {
+            name: format!("mariadb-seed000-hot4485-b2b{suffix}").replace("b2b-pause", "pause"),
+            description: format!(
+                "Seed 000's experiment on MariaDB 10.11.7+ (one pool, demand-driven refills, lru_scan_depth 1536): 4,485-page hot set, {desc}"
+            ),
+            params: Params {
+                engine: Engine::Mariadb1011,
+                lru_scan_depth: Engine::Mariadb1011.default_lru_scan_depth(),
+                ..p
+            },
+        });
+    }
+    v.push(Preset {
+        name: "mariadb-seed000-cold".into(),
+        description:
+            "Seed 000's cold start on MariaDB 10.11.7+: 4,485-page hot set, back-to-back scans"
+                .into(),
+        params: Params {
+            engine: Engine::Mariadb1011,
+            lru_scan_depth: Engine::Mariadb1011.default_lru_scan_depth(),
+            start: Start::Cold,
+            ..Params::default()
+        },
+    });
+    for (name, pct, time, what) in [
+        (
+            "seed003-ro-default",
+            37,
+            0,
+            "the InnoDB Plugin's defaults (old_blocks_pct 37, old_blocks_time 0)",
+        ),
+        (
+            "seed003-ro-tuned",
+            90,
+            2000,
+            "the seed's tuned settings (old_blocks_pct 90, old_blocks_time 2000)",
+        ),
+        (
+            "seed003-ro-mysql84",
+            37,
+            1000,
+            "MySQL 8.4's defaults (old_blocks_pct 37, old_blocks_time 1000)",
+        ),
+    ] {
+        v.push(Preset {
+            name: name.into(),
+            description: format!(
+                "Seed 003, read-only: sysbench point selects (special distribution) on 8 threads, 4 CPUs, with a concurrent full scan of another table, {what}"
+            ),
+            params: seed003_params(pct, time),
+        });
+    }
+    for (pct, time) in [(37u32, 0u32), (37, 1000), (60, 0), (60, 1000)] {
+        let pct_part = if pct == 37 {
+            String::new()
+        } else {
+            format!("-pct{pct}")
+        };
+        v.push(Preset {
+            name: format!("seed002-dump{pct_part}-time{time}"),
+            description: format!(
+                "Seed 002: a one-pass dump (NORMAL scan) against sysbench point selects on 8 threads, 12 CPUs, old_blocks_pct {pct}, old_blocks_time {time}"
+            ),
+            params: seed002_params(pct, time),
+        });
+    }
     v.push(Preset {
         name: "small-demo".into(),
         description: "A 16 MiB pool (1,023 frames) for watching every page: 200-page hot set, a 40 MiB table scanned back to back, a refill every second".into(),
@@ -602,6 +773,70 @@ pub fn presets() -> Vec<Preset> {
         },
     });
     v
+}
+
+/// Seed 003's read-only setup (the InnoDB Plugin announcement; the seed gives no sizes, so
+/// these are the simulator's choices, not fitted): a 512 MiB pool; a sysbench table of 14,336
+/// pages (224 MiB, about 1,000,000 rows), so that it fits in the pool when no scan runs, as in a
+/// typical sysbench run; sysbench 0.4's default "special" distribution; 8 client threads on 4
+/// CPUs, 100 µs of CPU per point select; a 2 GiB table scanned in a loop by a `SELECT` without
+/// `WHERE` (NORMAL fetches, 15 µs of CPU per page); 2009-era disks (5 ms per random read). The
+/// InnoDB Plugin had no page-cleaner LRU batches (user threads evict one page at a time), hence
+/// `cleaner = never`.
+pub fn seed003_params(old_blocks_pct: u32, old_blocks_time: u32) -> Params {
+    Params {
+        pool_mb: 512,
+        old_blocks_pct,
+        old_blocks_time,
+        cleaner: Cadence::Never,
+        hot_pages: 14_336,
+        hot_table_pages: 14_336,
+        lookup_threads: 8,
+        cpus: 4,
+        lookup_cpu_us: 100.0,
+        lookup_dist: LookupDist::Special,
+        scan_table_mb: 2048,
+        scan_cpu_us_per_page: 15.0,
+        scan_loop: true,
+        read_latency_us: 5000,
+        page_transfer_us: 10,
+        warmup_s: 20,
+        scan_s: 40,
+        kept_window_s: 20,
+        ..Params::default()
+    }
+}
+
+/// Seed 002's setup (the mysqldump study; the seed gives only thread counts and QPS, so sizes are
+/// the simulator's choices, not fitted): a 256 MiB pool; a sysbench table of 12,288 pages
+/// (192 MiB) that fits in the pool but not in its young sublist, so its colder pages sit around
+/// the midpoint; sysbench 0.4's default "special" distribution; 12 CPUs (the seed's throughput
+/// without the dump stops growing at 12 threads) and 68 µs of CPU per point select (12 CPUs /
+/// 175,000 QPS, the seed's plateau); a one-pass dump (`scan_loop = false`) of a 4 GiB table with
+/// NORMAL fetches and 100 µs of CPU per page (rows formatted and sent to the client); 5 ms per
+/// random read; no page-cleaner LRU batches (MySQL 5.5's user threads evict one page at a time).
+pub fn seed002_params(old_blocks_pct: u32, old_blocks_time: u32) -> Params {
+    Params {
+        pool_mb: 256,
+        old_blocks_pct,
+        old_blocks_time,
+        cleaner: Cadence::Never,
+        hot_pages: 12_288,
+        hot_table_pages: 12_288,
+        lookup_threads: 8,
+        cpus: 12,
+        lookup_cpu_us: 68.0,
+        lookup_dist: LookupDist::Special,
+        scan_table_mb: 4096,
+        scan_cpu_us_per_page: 100.0,
+        scan_loop: false,
+        read_latency_us: 5000,
+        page_transfer_us: 10,
+        warmup_s: 15,
+        scan_s: 25,
+        kept_window_s: 15,
+        ..Params::default()
+    }
 }
 
 /// The preset with this name.

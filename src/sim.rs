@@ -5,9 +5,10 @@
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
 use crate::clock::{secs_f, to_secs, Micros, SEC};
+use crate::cpu::Cpu;
 use crate::metrics::{mean_over, RunReport, Sample};
-use crate::pool::page_cleaner::{BatchReport, Cadence, Coordinator};
-use crate::pool::{BufferPool, PageId, PoolConfig};
+use crate::pool::page_cleaner::{BatchReport, Cadence, Coordinator, DemandCleaner};
+use crate::pool::{BufferPool, Fetch, PageId, PoolConfig};
 use crate::rng::Rng;
 use crate::scenario::{Params, Start};
 use crate::workload::{PointLookups, ScanState, TableScan};
@@ -81,6 +82,13 @@ pub struct Simulation {
     scan_mark: Option<ScanMark>,
     scan_end_mark: Option<ScanMark>,
     events: u64,
+    /// MariaDB 10.11.7+'s demand-driven page cleaner (asleep, never woken, for MySQL).
+    demand: DemandCleaner,
+    /// Processor sharing over `Params::cpus` CPUs (`None`: the seed-000 model). Thread
+    /// `lookup_threads` is the scan.
+    cpu: Option<Cpu>,
+    /// In the CPU model: when a paused scan resumes.
+    scan_resume_at: Option<Micros>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,7 +123,11 @@ impl Simulation {
             cfg,
             &[p.hot_table_pages, p.scan_table_pages(), filler_pages],
         );
-        let mut scan = TableScan::new(SCAN_SPACE, p.scan_table_pages(), p.scan_mode.into());
+        let mut scan = TableScan::new(
+            SCAN_SPACE,
+            p.scan_table_pages(),
+            p.engine.fetch_mode(p.scan_mode),
+        );
         scan.touches_per_page = p.scan_touches_per_page;
         scan.cpu_per_page_us = p.scan_cpu_us_per_page;
         scan.pause_us = p.scan_pause_ms as Micros * 1000;
@@ -125,7 +137,7 @@ impl Simulation {
         let rng = Rng::new(p.seed);
         let mut activity_rng = Rng::new(p.seed ^ 0xAC71_F17F_00D5_EED5);
         let activity_next = match p.cleaner {
-            Cadence::AfterActivity { mean_interval_ms } => {
+            Cadence::AfterActivity { mean_interval_ms } if p.engine.has_cadence() => {
                 Some(EPOCH + secs_f(activity_rng.exp(mean_interval_ms as f64 / 1000.0)))
             }
             _ => None,
@@ -140,7 +152,7 @@ impl Simulation {
             scan_next: (p.scan_s > 0).then_some(scan_start),
             scan,
             coordinator: Coordinator::default(),
-            tick_next: (p.cleaner != Cadence::Never).then_some(EPOCH),
+            tick_next: (p.cleaner != Cadence::Never && p.engine.has_cadence()).then_some(EPOCH),
             activity_next,
             sample_next: EPOCH,
             samples: Vec::new(),
@@ -155,6 +167,9 @@ impl Simulation {
             scan_mark: None,
             scan_end_mark: None,
             events: 0,
+            demand: DemandCleaner::default(),
+            cpu: None,
+            scan_resume_at: None,
             pool,
             now: 0,
             end,
@@ -163,7 +178,22 @@ impl Simulation {
             activity_rng,
             params: p,
         };
+        sim.pool.set_demand_refills(p_engine_demand(&sim.params));
         sim.preload();
+        sim.demand.poll_wake(&mut sim.pool, sim.now);
+        if sim.params.cpus > 0 {
+            // Processor sharing: every thread starts with an empty burst when it first runs.
+            let n = sim.params.lookup_threads as usize;
+            let mut cpu = Cpu::new(sim.params.cpus, n + 1, EPOCH);
+            for t in 0..n {
+                cpu.submit(t, EPOCH, 0.0);
+            }
+            if sim.scan_next.is_some() {
+                cpu.submit(n, sim.scan_start, 0.0);
+            }
+            sim.lookup_next.clear();
+            sim.cpu = Some(cpu);
+        }
         Ok(sim)
     }
 
@@ -247,8 +277,18 @@ impl Simulation {
         self.now = EPOCH;
     }
 
-    /// Processes the next event and returns what it was.
+    /// Processes the next event and returns what it was. (Transitions with nothing to show, a
+    /// CPU burst becoming runnable or a page-cleaner chunk in the middle of a batch, are
+    /// processed on the way.)
     pub fn step(&mut self) -> Event {
+        loop {
+            if let Some(ev) = self.step_inner() {
+                return ev;
+            }
+        }
+    }
+
+    fn step_inner(&mut self) -> Option<Event> {
         // Pick the earliest event; ties go to the sampler, the cleaner, activity, the scan,
         // then lookup threads in order.
         let mut best = self.sample_next;
@@ -265,16 +305,31 @@ impl Simulation {
                 which = 2;
             }
         }
-        if let Some(t) = self.scan_next {
+        // In the CPU model the scan is one of the CPU's threads, not an event of its own.
+        if let Some(t) = self.scan_next.filter(|_| self.cpu.is_none()) {
             if t < best {
                 best = t;
                 which = 3;
             }
         }
-        for (i, &t) in self.lookup_next.iter().enumerate() {
+        if self.cpu.is_none() {
+            for (i, &t) in self.lookup_next.iter().enumerate() {
+                if t < best {
+                    best = t;
+                    which = 4 + i as u32;
+                }
+            }
+        }
+        if let Some(t) = self.demand.next {
             if t < best {
                 best = t;
-                which = 4 + i as u32;
+                which = DEMAND;
+            }
+        }
+        if let Some(t) = self.cpu.as_ref().and_then(Cpu::next_event) {
+            if t < best {
+                best = t;
+                which = CPU;
             }
         }
         if best >= self.end {
@@ -282,11 +337,24 @@ impl Simulation {
                 self.now = self.end;
                 self.take_sample();
             }
-            return Event::End;
+            return Some(Event::End);
         }
         self.now = self.now.max(best);
+        if which == DEMAND {
+            let report = self.demand.step(&mut self.pool, best)?;
+            self.events += 1;
+            if report.evicted > 0 {
+                self.batches.push(report.clone());
+            }
+            return Some(Event::LruBatch(vec![report]));
+        }
+        if which == CPU {
+            let ev = self.cpu_event(best)?;
+            self.events += 1;
+            return Some(ev);
+        }
         self.events += 1;
-        match which {
+        Some(match which {
             0 => {
                 self.take_sample();
                 self.sample_next += self.params.sample_ms as Micros * 1000;
@@ -322,6 +390,7 @@ impl Simulation {
                     self.scan_mark = Some(self.mark());
                 }
                 let (op, next) = self.scan.step(&mut self.pool, best);
+                self.demand.poll_wake(&mut self.pool, best);
                 self.scan_next = next;
                 match op {
                     Some(op) => {
@@ -342,9 +411,14 @@ impl Simulation {
                 } else {
                     1.0
                 };
-                let op = self
-                    .lookups
-                    .step(&mut self.pool, &mut self.rng, best, slowdown);
+                let op = self.lookups.step_dist(
+                    &mut self.pool,
+                    &mut self.rng,
+                    best,
+                    slowdown,
+                    self.params.lookup_dist,
+                );
+                self.demand.poll_wake(&mut self.pool, best);
                 self.lookup_next[thread] = op.next_at;
                 self.iv_lookups += 1;
                 if op.hit {
@@ -359,6 +433,92 @@ impl Simulation {
                     thread: thread as u32,
                     page: op.page,
                     hit: op.hit,
+                }
+            }
+        })
+    }
+
+    /// The CPU model's event at `t`: a burst became runnable (nothing to show), or one finished
+    /// and its thread starts its next operation.
+    fn cpu_event(&mut self, t: Micros) -> Option<Event> {
+        let n = self.params.lookup_threads as usize;
+        let cpu = self.cpu.as_mut().expect("CPU model");
+        cpu.advance(t);
+        let thread = cpu.take_completed()?;
+        if thread < n {
+            let (page, fetch) =
+                self.lookups
+                    .access(&mut self.pool, &mut self.rng, t, self.params.lookup_dist);
+            self.demand.poll_wake(&mut self.pool, t);
+            let cpu = self.cpu.as_mut().expect("CPU model");
+            let hit = match fetch {
+                Fetch::Done { hit, ready_at } => {
+                    cpu.submit(thread, ready_at, self.lookups.cpu_us.round().max(1.0));
+                    hit
+                }
+                Fetch::NoFreeFrame { retry_at } => {
+                    cpu.submit(thread, retry_at.max(t + 1), 0.0);
+                    false
+                }
+            };
+            self.iv_lookups += 1;
+            if hit {
+                self.iv_hits += 1;
+            }
+            if t >= self.scan_start && self.params.scan_s > 0 {
+                self.lookups_scan += 1;
+            } else {
+                self.lookups_warmup += 1;
+            }
+            return Some(Event::Lookup {
+                thread: thread as u32,
+                page,
+                hit,
+            });
+        }
+        // The scan thread.
+        match self.scan.state {
+            ScanState::Done => {
+                self.scan_next = None;
+                None
+            }
+            ScanState::Paused => {
+                let cpu = self.cpu.as_mut().expect("CPU model");
+                if self.scan_resume_at.is_none() {
+                    let at = t + self.scan.pause_us;
+                    self.scan_resume_at = Some(at);
+                    cpu.submit(n, at, 0.0);
+                    return None;
+                }
+                self.scan_resume_at = None;
+                self.scan.step(&mut self.pool, t);
+                self.cpu.as_mut().expect("CPU model").submit(n, t, 0.0);
+                Some(Event::ScanResume)
+            }
+            ScanState::Running => {
+                if self.scan_mark.is_none() {
+                    self.scan_mark = Some(self.mark());
+                }
+                let cost = self.scan.page_cost_us();
+                let (op, next) = self.scan.step(&mut self.pool, t);
+                self.demand.poll_wake(&mut self.pool, t);
+                let cpu = self.cpu.as_mut().expect("CPU model");
+                match op {
+                    Some(op) => {
+                        // The page was there at op.next_at - cost; its CPU follows.
+                        cpu.submit(n, op.next_at - cost, cost as f64);
+                        self.iv_scan_pages += 1;
+                        self.scan_pages += 1;
+                        Some(Event::ScanPage {
+                            page: op.page,
+                            hit: op.hit,
+                        })
+                    }
+                    None => {
+                        // No free frame: retry.
+                        cpu.submit(n, next.unwrap_or(t + 1).max(t + 1), 0.0);
+                        None
+                    }
                 }
             }
         }
@@ -493,6 +653,14 @@ impl Simulation {
             samples: self.samples.clone(),
         }
     }
+}
+
+/// Event kinds beyond the seed-000 ones (`which` in `step_inner`).
+const DEMAND: u32 = u32::MAX - 1;
+const CPU: u32 = u32::MAX;
+
+fn p_engine_demand(p: &Params) -> bool {
+    p.engine.demand_refills(p.cleaner == Cadence::Never)
 }
 
 /// Builds and runs a simulation to the end, returning its report.

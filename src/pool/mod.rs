@@ -94,6 +94,13 @@ pub struct BufferPool {
     /// The instances, each an independent LRU/free list pair.
     pub instances: Vec<Instance>,
     spaces: Vec<Space>,
+    /// MariaDB 10.11.7+: user threads wake the page cleaner when they leave the free list short
+    /// (`buf_LRU_get_free_block`, `got_block`). Off for MySQL 8.4.
+    demand_refills: bool,
+    /// A user thread signalled `buf_pool.do_flush_list` since the last [`Self::take_cleaner_wake`].
+    wake_signalled: bool,
+    /// `buf_pool.page_cleaner_active()`: a page-cleaner batch is running.
+    cleaner_active: bool,
 }
 
 impl BufferPool {
@@ -115,6 +122,9 @@ impl BufferPool {
             cfg,
             instances,
             spaces,
+            demand_refills: false,
+            wake_signalled: false,
+            cleaner_active: false,
         }
     }
 
@@ -203,13 +213,58 @@ impl BufferPool {
     /// `buf_LRU_get_free_block` for a user thread: a free frame, else the first replaceable page
     /// from the tail (`buf_LRU_scan_and_free_block`: 100 pages, then the whole list).
     fn get_free_block(&mut self, i: usize, now: Micros) -> Option<u32> {
-        if let Some(f) = self.instances[i].free.pop() {
-            return Some(f);
+        let f = match self.instances[i].free.pop() {
+            Some(f) => f,
+            None => {
+                let victim = self.instances[i].find_victim(now)?;
+                self.free_page(i, victim);
+                self.instances[i].stats.evicted_by_user += 1;
+                self.instances[i].free.pop()?
+            }
+        };
+        if self.demand_refills {
+            self.got_block(i);
         }
-        let victim = self.instances[i].find_victim(now)?;
-        self.free_page(i, victim);
-        self.instances[i].stats.evicted_by_user += 1;
-        self.instances[i].free.pop()
+        Some(f)
+    }
+
+    /// MariaDB 10.11.7+ `buf_LRU_get_free_block`, `got_block`: with the block taken, if fewer
+    /// than `innodb_lru_scan_depth / 2` frames are left free and the LRU list is longer than
+    /// `BUF_LRU_MIN_LEN`, wake the page cleaner unless it is already running a batch
+    /// (`page_cleaner_active()` → `page_cleaner_wakeup(true)`).
+    fn got_block(&mut self, i: usize) {
+        let inst = &self.instances[i];
+        if inst.free.len() < self.cfg.lru_scan_depth / 2
+            && inst.lru.len() > page_cleaner::LRU_MIN_LEN
+            && !self.cleaner_active
+        {
+            self.wake_signalled = true;
+        }
+    }
+
+    /// Turns MariaDB's demand-driven page-cleaner wake-ups on or off (see [`crate::engine`]).
+    pub fn set_demand_refills(&mut self, on: bool) {
+        self.demand_refills = on;
+    }
+    /// Whether user threads wake the page cleaner on demand (MariaDB 10.11.7+).
+    pub fn demand_refills(&self) -> bool {
+        self.demand_refills
+    }
+    /// Returns and clears a pending page-cleaner wake-up signal.
+    pub fn take_cleaner_wake(&mut self) -> bool {
+        std::mem::take(&mut self.wake_signalled)
+    }
+    /// Marks a page-cleaner batch as running or finished (`buf_pool.n_flush_inc/dec`).
+    pub fn set_cleaner_active(&mut self, active: bool) {
+        self.cleaner_active = active;
+    }
+    /// MariaDB's `buf_pool_t::need_LRU_eviction` for instance `i`: the LRU list is longer than
+    /// `BUF_LRU_MIN_LEN` and fewer than `innodb_lru_scan_depth / 2` frames are free. (Its other
+    /// clause, `!try_LRU_scan`, needs a failed user-thread tail scan, which the simulated
+    /// read-only workloads never have.)
+    pub fn need_lru_eviction(&self, i: usize) -> bool {
+        let inst = &self.instances[i];
+        inst.lru.len() > page_cleaner::LRU_MIN_LEN && inst.free.len() < self.cfg.lru_scan_depth / 2
     }
 
     /// `buf_page_init_for_read` + `buf_LRU_add_block(old = true)`: takes a frame and inserts the

@@ -78,6 +78,144 @@ impl BufferPool {
     }
 }
 
+impl BufferPool {
+    /// One stretch of MariaDB's `buf_flush_LRU_list_batch` for instance `i`, between two releases
+    /// of `buf_pool.mutex`: from `start` (or the tail) toward the head, evicts clean, unfixed pages
+    /// (buffer- or io-fixed ones are passed over) while the LRU list is longer than
+    /// `BUF_LRU_MIN_LEN` and fewer than `innodb_lru_scan_depth` frames are free, for at most
+    /// `max_scan` pages. Unlike MySQL's batch there is no count limit on clean evictions
+    /// (`max` = `innodb_io_capacity_max` only limits dirty-page writes, of which a read-only
+    /// workload has none). Returns (evicted, scanned, where to resume or `NIL`, whether the batch
+    /// is over).
+    pub fn lru_batch_chunk(
+        &mut self,
+        i: usize,
+        now: Micros,
+        start: u32,
+        max_scan: u32,
+    ) -> (u32, u32, u32, bool) {
+        let scan_depth = self.config().lru_scan_depth;
+        let mut f = if start == NIL {
+            self.instances[i].lru.tail()
+        } else {
+            start
+        };
+        let mut evicted = 0u32;
+        let mut scanned = 0u32;
+        loop {
+            let inst = &self.instances[i];
+            if f == NIL || inst.lru.len() <= LRU_MIN_LEN || inst.free.len() >= scan_depth {
+                break;
+            }
+            if scanned >= max_scan {
+                return (evicted, scanned, f, false);
+            }
+            // buf_pool.lru_hp: the scan resumes at the page above, even if `f` goes.
+            let prev = inst.lru.prev(f);
+            if inst.is_replaceable(f, now) {
+                self.free_page(i, f);
+                evicted += 1;
+            }
+            scanned += 1;
+            f = prev;
+        }
+        let inst = &mut self.instances[i];
+        inst.stats.evicted_by_batch += evicted as u64;
+        (evicted, scanned, NIL, true)
+    }
+}
+
+/// MariaDB 10.11.7+'s page cleaner in a read-only workload (`buf_flush_page_cleaner`), as a
+/// thread on the virtual clock. One line per rule, each naming the function it mirrors:
+///
+/// - `buf_LRU_get_free_block` (`got_block`): a user thread that leaves fewer than
+///   `innodb_lru_scan_depth / 2` free frames (LRU longer than 256) signals the cleaner unless a
+///   batch is running ([`BufferPool::take_cleaner_wake`]).
+/// - `buf_flush_page_cleaner`: with no dirty pages (`oldest_lsn == 0`) and
+///   `!need_LRU_eviction()`, the cleaner sleeps in `my_cond_wait` with no timeout, so there is
+///   no one-second round and no activity gating: it runs only when woken.
+/// - `buf_flush_page_cleaner`, woken: if `buf_pool.need_LRU_eviction()` it runs
+///   `buf_flush_LRU(srv_max_io_capacity)`, else it goes back to sleep.
+/// - `buf_flush_LRU_list_batch`: evicts from the tail until `innodb_lru_scan_depth` frames are
+///   free (or the LRU list is down to 256), releasing `buf_pool.mutex` every 32 pages, so user
+///   threads allocate between chunks ([`BufferPool::lru_batch_chunk`]).
+/// - `buf_flush_page_cleaner`, after the batch (`goto set_almost_idle`, back to the loop top):
+///   if `need_LRU_eviction()` still holds it runs another batch at once, else it sleeps.
+///
+/// The delays are the simulator's (see [`crate::engine::mariadb`]); the code has none.
+#[derive(Clone, Debug, Default)]
+pub struct DemandCleaner {
+    /// When the cleaner thread next does something (`None`: asleep, waiting for a signal).
+    pub next: Option<Micros>,
+    /// The batch in progress, if any.
+    batch: Option<BatchReport>,
+    /// Where the batch resumes (`buf_pool.lru_hp`): the frame, and the page it held.
+    hp: Option<(u32, super::PageId)>,
+}
+
+impl DemandCleaner {
+    /// After a user-thread event at `now`: a signal wakes a sleeping cleaner after the wake-up
+    /// latency.
+    pub fn poll_wake(&mut self, pool: &mut BufferPool, now: Micros) {
+        if pool.take_cleaner_wake() && self.next.is_none() {
+            self.next = Some(now + crate::engine::mariadb::WAKE_LATENCY_US);
+        }
+    }
+
+    /// Runs the cleaner at `now` (its scheduled time): starts a batch if eviction is needed, or
+    /// runs the next chunk of the current one. Returns the batch's report when it ends.
+    pub fn step(&mut self, pool: &mut BufferPool, now: Micros) -> Option<BatchReport> {
+        use crate::engine::mariadb::{EVICT_US_PER_PAGE, MUTEX_RELEASE_EVERY};
+        if self.batch.is_none() {
+            if !pool.need_lru_eviction(0) {
+                // Back to my_cond_wait(&buf_pool.do_flush_list).
+                self.next = None;
+                return None;
+            }
+            pool.set_cleaner_active(true);
+            let inst = &pool.instances[0];
+            self.batch = Some(BatchReport {
+                at_us: now,
+                instance: 0,
+                free_before: inst.free.len(),
+                evicted: 0,
+                scanned: 0,
+                turned_old: inst.lru.slides.total_old(),
+                turned_young: inst.lru.slides.total_young(),
+            });
+            self.hp = None;
+        }
+        // Resume at the hazard pointer if it still holds the same page and is still old (else
+        // at the tail, as buf_pool.lru_hp would after the page moved).
+        let start = match self.hp {
+            Some((f, page)) if pool.page_at(f) == Some(page) && pool.is_old(f) => f,
+            _ => NIL,
+        };
+        let (evicted, scanned, resume, done) =
+            pool.lru_batch_chunk(0, now, start, MUTEX_RELEASE_EVERY);
+        let b = self.batch.as_mut().expect("batch in progress");
+        b.evicted += evicted;
+        b.scanned += scanned;
+        let cost = (scanned.max(1) as Micros) * EVICT_US_PER_PAGE;
+        if !done {
+            self.hp = pool.page_at(resume).map(|p| (resume, p));
+            self.next = Some(now + cost);
+            return None;
+        }
+        let mut report = self.batch.take().expect("batch in progress");
+        pool.set_cleaner_active(false);
+        let inst = &mut pool.instances[0];
+        inst.stats.lru_batches += 1;
+        report.turned_old = inst.lru.slides.total_old() - report.turned_old;
+        report.turned_young = inst.lru.slides.total_young() - report.turned_young;
+        // Back at the loop top: another batch at once if still needed, else sleep.
+        self.next = pool.need_lru_eviction(0).then_some(now + cost);
+        // Signals sent while the batch ran were skipped (page_cleaner_active()).
+        pool.take_cleaner_wake();
+        Some(report)
+    }
+}
+
 /// When the page cleaner runs its LRU batches.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]

@@ -7,6 +7,7 @@
 use crate::clock::Micros;
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
+use crate::scenario::LookupDist;
 
 /// Random primary-key point lookups over the first `pages` pages of a table (uniform rows give
 /// uniform leaf pages).
@@ -56,6 +57,74 @@ impl PointLookups {
                 next_at: retry_at.max(now + 1),
             },
         }
+    }
+}
+
+impl PointLookups {
+    /// The page number of the next lookup, drawn from `dist` over `0..pages`.
+    pub fn pick(&self, rng: &mut Rng, dist: LookupDist) -> u32 {
+        let n = self.pages.max(1);
+        match dist {
+            LookupDist::Uniform => rng.below(n),
+            LookupDist::Special => {
+                // sysbench "special": res = 75 % of the draws on the first pct = 1 % of the
+                // values, the rest uniformly over the others.
+                let special = (n / 100).max(1);
+                if n <= special {
+                    rng.below(n)
+                } else if rng.below(100) < 75 {
+                    rng.below(special)
+                } else {
+                    special + rng.below(n - special)
+                }
+            }
+        }
+    }
+
+    /// [`PointLookups::step`] with the page drawn from `dist` (uniform draws exactly as `step`).
+    pub fn step_dist(
+        &self,
+        pool: &mut BufferPool,
+        rng: &mut Rng,
+        now: Micros,
+        slowdown: f64,
+        dist: LookupDist,
+    ) -> OpResult {
+        if dist == LookupDist::Uniform {
+            return self.step(pool, rng, now, slowdown);
+        }
+        let page = PageId {
+            space: self.space,
+            page_no: self.pick(rng, dist),
+        };
+        match pool.fetch(page, FetchMode::Normal, now) {
+            Fetch::Done { hit, ready_at } => OpResult {
+                page,
+                hit,
+                next_at: ready_at + (self.cpu_us * slowdown).round().max(1.0) as Micros,
+            },
+            Fetch::NoFreeFrame { retry_at } => OpResult {
+                page,
+                hit: false,
+                next_at: retry_at.max(now + 1),
+            },
+        }
+    }
+
+    /// The page access of one lookup at `now`, for the CPU model: the page and what the fetch
+    /// did (the CPU burst of `cpu_us` follows once the page is there).
+    pub fn access(
+        &self,
+        pool: &mut BufferPool,
+        rng: &mut Rng,
+        now: Micros,
+        dist: LookupDist,
+    ) -> (PageId, Fetch) {
+        let page = PageId {
+            space: self.space,
+            page_no: self.pick(rng, dist),
+        };
+        (page, pool.fetch(page, FetchMode::Normal, now))
     }
 }
 
@@ -111,6 +180,11 @@ impl TableScan {
             passes: 0,
             state: ScanState::Running,
         }
+    }
+
+    /// CPU time of one page, whole µs (as [`TableScan::step`] rounds it).
+    pub fn page_cost_us(&self) -> Micros {
+        self.cpu_per_page_us.round().max(1.0) as Micros
     }
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
