@@ -90,7 +90,14 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
+                .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
                 .args(param_args()),
+        )
+        .subcommand(
+            Command::new("depth-sweep")
+                .about("A write-heavy server with a concurrent scan: hot-set kept %, write throughput and free-list waits against innodb_lru_scan_depth")
+                .arg(json.clone())
+                .arg(Arg::new("depths").long("depths").value_name("LIST").help("comma-separated scan depths (default 128,256,512,1024,2048,4096)")),
         )
         .subcommand(
             Command::new("sweep")
@@ -109,7 +116,7 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
                 .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
-                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help("which seed: 000, 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), or mariadb (seed 000's experiment on MariaDB 10.11 beside MySQL 8.4)")),
+                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help("which seed: 000, 001 (MySQL bug #115328, the doublewrite buffer), 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), 003-rw (its read-write half), or mariadb (seed 000's experiment on MariaDB 10.11 beside MySQL 8.4)")),
         )
         .subcommand(
             Command::new("calibrate")
@@ -147,12 +154,16 @@ fn main() -> ExitCode {
     let result = match m.subcommand() {
         Some(("run", a)) => cmd_run(a),
         Some(("sweep", a)) => cmd_sweep(a),
+        Some(("depth-sweep", a)) => cmd_depth_sweep(a),
         Some(("reproduce", a)) => cmd_reproduce(a),
         Some(("calibrate", a)) => cmd_calibrate(a),
         Some(("replay", a)) => cmd_replay(a),
         Some(("bench", a)) => cmd_bench(a),
         Some(("presets", _)) => {
             for p in presets() {
+                println!("{:32} {}", p.name, p.description);
+            }
+            for p in midpoint::write_sim::presets() {
                 println!("{:32} {}", p.name, p.description);
             }
             Ok(())
@@ -301,6 +312,12 @@ fn print_run_table(r: &RunReport) {
 }
 
 fn cmd_run(a: &ArgMatches) -> Result<(), String> {
+    if let Some(wp) = a
+        .get_one::<String>("preset")
+        .and_then(|n| midpoint::write_sim::preset(n))
+    {
+        return cmd_write_run(a, wp);
+    }
     let p = params_from(a)?;
     let r = sim::run(&p)?;
     if let Some(path) = a.get_one::<String>("svg") {
@@ -378,6 +395,39 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
+/// `run --preset <write-path preset>`: one write-path run.
+fn cmd_write_run(a: &ArgMatches, wp: midpoint::write_sim::WritePreset) -> Result<(), String> {
+    let mut p = wp.params;
+    if let Some(sets) = a.get_many::<String>("set") {
+        for kv in sets {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("--set {kv}: expected NAME=VALUE"))?;
+            p.set(&k.replace('-', "_"), v)?;
+        }
+    }
+    let r = midpoint::write_sim::run(&p)?;
+    if a.get_flag("json") {
+        print_json(&r)?;
+    } else {
+        print!("{}", midpoint::seed001::report_text(&wp.name, &r));
+    }
+    Ok(())
+}
+
+/// `depth-sweep`: the write-heavy `lru_scan_depth` trade-off.
+fn cmd_depth_sweep(a: &ArgMatches) -> Result<(), String> {
+    let depths = parse_list(a, "depths", midpoint::seed001::DEPTHS, 100, 1_000_000)?;
+    let rows = midpoint::seed001::depth_sweep(&depths, |d, n| eprint!("\r{d}/{n} runs"));
+    eprintln!();
+    if a.get_flag("json") {
+        print_json(&rows)?;
+    } else {
+        print!("{}", midpoint::seed001::depth_markdown(&rows));
+    }
+    Ok(())
+}
+
 /// `reproduce --seed 002|003|mariadb`: the other seeds' tables beside the seed's figures.
 fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
     use midpoint::{engine, seed002, seed003};
@@ -385,6 +435,24 @@ fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
     let quick = a.get_flag("quick");
     let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
     match which {
+        "001" | "1" => {
+            let rows = midpoint::seed001::run(progress);
+            eprintln!();
+            if json {
+                print_json(&rows)?;
+            } else {
+                print!("{}", midpoint::seed001::markdown(&rows));
+            }
+        }
+        "003-rw" | "3-rw" => {
+            let rows = midpoint::seed001::seed003_rw(progress);
+            eprintln!();
+            if json {
+                print_json(&rows)?;
+            } else {
+                print!("{}", midpoint::seed001::seed003_rw_markdown(&rows));
+            }
+        }
         "002" | "2" => {
             let threads: Vec<u32> = if quick {
                 vec![1, 3, 5, 8, 12, 16, 19]
@@ -433,7 +501,7 @@ fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
         }
         other => {
             return Err(format!(
-                "--seed = '{other}' is not one of: 000, 002, 003, mariadb"
+                "--seed = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
             ))
         }
     }
@@ -503,6 +571,11 @@ struct BenchReport {
     events_per_run: u64,
     simulated_seconds: f64,
     preset: String,
+    /// The write workload (seed001-64thd-dblwr128): page accesses and events per wall second.
+    write_preset: String,
+    write_accesses_per_s: f64,
+    write_events_per_s: f64,
+    write_wall_ms_median: f64,
 }
 
 fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
@@ -536,7 +609,34 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
         events_per_run: events,
         simulated_seconds: sim_s,
         preset: name.into(),
+        write_preset: String::new(),
+        write_accesses_per_s: 0.0,
+        write_events_per_s: 0.0,
+        write_wall_ms_median: 0.0,
     };
+    let mut r = r;
+    {
+        let wname = "seed001-64thd-dblwr128";
+        let wp = midpoint::write_sim::preset(wname)
+            .ok_or("write preset")?
+            .params;
+        let mut walls = Vec::new();
+        let (mut acc, mut ev) = (0, 0);
+        for _ in 0..runs.min(3) {
+            let t0 = Instant::now();
+            let mut s = midpoint::write_sim::WriteSimulation::new(&wp)?;
+            s.run_to_end()?;
+            walls.push(t0.elapsed().as_secs_f64());
+            acc = s.pool.stats().page_gets;
+            ev = s.events();
+        }
+        walls.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let med = walls[walls.len() / 2];
+        r.write_preset = wname.into();
+        r.write_accesses_per_s = acc as f64 / med;
+        r.write_events_per_s = ev as f64 / med;
+        r.write_wall_ms_median = med * 1000.0;
+    }
     if a.get_flag("json") {
         print_json(&r)?;
     } else {
@@ -550,6 +650,13 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
             r.accesses_per_s / 1e6,
             r.events_per_s / 1e6,
             r.simulated_seconds_per_wall_second
+        );
+        println!(
+            "write workload {}: {:.1} million page accesses/s, {:.1} million events/s ({:.0} ms per run)",
+            r.write_preset,
+            r.write_accesses_per_s / 1e6,
+            r.write_events_per_s / 1e6,
+            r.write_wall_ms_median
         );
     }
     Ok(())

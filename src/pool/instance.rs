@@ -102,6 +102,8 @@ pub struct Instance {
     pub(crate) fixed: u32,
     /// Counters.
     pub stats: Stats,
+    /// Dirty-page state and the flush list (`None`: the write path is off).
+    pub flush: Option<Box<super::flush_list::FlushList>>,
 }
 
 impl Instance {
@@ -127,6 +129,7 @@ impl Instance {
             read_ahead_area,
             fixed: NIL,
             stats: Stats::default(),
+            flush: None,
         }
     }
 
@@ -159,10 +162,16 @@ impl Instance {
         self.io_done_us[f as usize] > now
     }
 
-    /// `buf_flush_ready_for_replace` for a clean page: not io-fixed, not buffer-fixed.
+    /// `buf_flush_ready_for_replace`: not io-fixed, not buffer-fixed, and (with the write
+    /// path on) clean and not being written.
     #[inline]
     pub fn is_replaceable(&self, f: u32, now: Micros) -> bool {
-        !self.is_io_fixed(f, now) && f != self.fixed
+        !self.is_io_fixed(f, now)
+            && f != self.fixed
+            && self
+                .flush
+                .as_deref()
+                .is_none_or(|fl| fl.clean_and_unfixed(f))
     }
 
     /// `n_pend_reads` at `now`.
@@ -283,11 +292,18 @@ impl Instance {
     /// `buf_LRU_free_from_common_LRU_list`: the first replaceable page from the tail, scanning
     /// 100 pages, then (`scan_all`) the whole list. io-fixed pages are passed over.
     pub(crate) fn find_victim(&self, now: Micros) -> Option<u32> {
+        self.find_victim_within(now, u32::MAX)
+    }
+
+    /// `buf_LRU_free_from_common_LRU_list` with a scan limit (`scan_all` off: 100 pages).
+    pub(crate) fn find_victim_within(&self, now: Micros, limit: u32) -> Option<u32> {
+        let mut n = 0u32;
         let mut f = self.lru.tail();
-        while f != NIL {
+        while f != NIL && n < limit {
             if self.is_replaceable(f, now) {
                 return Some(f);
             }
+            n += 1;
             f = self.lru.prev(f);
         }
         None

@@ -3,11 +3,16 @@
 //! Everything InnoDB keeps per instance lives in [`Instance`]; the page table (which frame holds
 //! a page) is a dense array per tablespace, so a lookup is two indexings, never a hash map.
 
+pub mod adaptive_flush;
+pub mod doublewrite;
+pub mod flush;
+pub mod flush_list;
 pub mod free_list;
 pub mod instance;
 pub mod lru;
 pub mod page_cleaner;
 pub mod read_ahead;
+pub mod redo_log;
 pub mod validate;
 
 use crate::clock::{Micros, MS};
@@ -101,6 +106,8 @@ pub struct BufferPool {
     wake_signalled: bool,
     /// `buf_pool.page_cleaner_active()`: a page-cleaner batch is running.
     cleaner_active: bool,
+    /// The write path (dirty pages, doublewrite, device, redo), when a scenario writes.
+    pub(crate) write: Option<Box<flush::WritePath>>,
 }
 
 impl BufferPool {
@@ -125,6 +132,7 @@ impl BufferPool {
             demand_refills: false,
             wake_signalled: false,
             cleaner_active: false,
+            write: None,
         }
     }
 
@@ -216,7 +224,11 @@ impl BufferPool {
         let f = match self.instances[i].free.pop() {
             Some(f) => f,
             None => {
-                let victim = self.instances[i].find_victim(now)?;
+                let victim = if self.write.is_none() {
+                    self.instances[i].find_victim(now)?
+                } else {
+                    self.victim_or_single_flush(i, now)?
+                };
                 self.free_page(i, victim);
                 self.instances[i].stats.evicted_by_user += 1;
                 self.instances[i].free.pop()?
@@ -291,7 +303,7 @@ impl BufferPool {
                 (g, true, t)
             }
             None => {
-                let done = now + self.cfg.read_latency_us;
+                let done = self.read_done(now, 1);
                 match self.read_page_low(page, now, done) {
                     Some(g) => {
                         let i = self.split_frame(g).0;
@@ -300,8 +312,9 @@ impl BufferPool {
                     }
                     None => {
                         let i = self.instance_of(page);
-                        let retry_at = self.instances[i]
-                            .next_io_completion(now)
+                        let retry_at = self
+                            .take_retry_at()
+                            .or_else(|| self.instances[i].next_io_completion(now))
                             .unwrap_or(now + MS);
                         return Fetch::NoFreeFrame { retry_at };
                     }
@@ -336,8 +349,9 @@ impl BufferPool {
         }
         let i = self.instance_of(page);
         let Some(f) = self.get_free_block(i, now) else {
-            let retry_at = self.instances[i]
-                .next_io_completion(now)
+            let retry_at = self
+                .take_retry_at()
+                .or_else(|| self.instances[i].next_io_completion(now))
                 .unwrap_or(now + MS);
             return Fetch::NoFreeFrame { retry_at };
         };

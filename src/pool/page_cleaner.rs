@@ -27,6 +27,14 @@ pub struct BatchReport {
     pub turned_old: u64,
     /// Pages the boundary turned young during the batch.
     pub turned_young: u64,
+    /// Dirty pages written (through the doublewrite buffer) and evicted when the write
+    /// completes (write path only; absent from the JSON when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub flushed: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl BufferPool {
@@ -38,12 +46,29 @@ impl BufferPool {
         let y0 = self.instances[i].lru.slides.total_young();
         let o0 = self.instances[i].lru.slides.total_old();
         let free_before = self.instances[i].free.len();
+        if self.instances[i]
+            .flush
+            .as_deref()
+            .is_some_and(|fl| fl.n_flush(super::flush_list::FlushType::Lru) > 0)
+        {
+            // buf_flush_start: the previous LRU batch still has writes outstanding.
+            return BatchReport {
+                at_us: now,
+                instance: i as u32,
+                free_before,
+                ..BatchReport::default()
+            };
+        }
         let depth = scan_depth.min(self.instances[i].lru.len());
         let mut evicted = 0u32;
+        let mut flushed = 0u32;
         let mut scanned = 0u32;
+        if let Some(w) = self.write.as_deref_mut() {
+            w.cleaner_t = w.cleaner_t.max(now);
+        }
         let mut f = self.instances[i].lru.tail();
         while f != NIL
-            && evicted < depth
+            && evicted + flushed < depth
             && self.instances[i].free.len() < scan_depth
             && self.instances[i].lru.len() > LRU_MIN_LEN
         {
@@ -52,10 +77,17 @@ impl BufferPool {
             if self.instances[i].is_replaceable(f, now) {
                 self.free_page(i, f);
                 evicted += 1;
+            } else if self.ready_for_flush(i, f, now) {
+                // buf_flush_page_and_try_neighbors(BUF_FLUSH_LRU): written now, evicted in
+                // buf_page_io_complete.
+                self.flush_page(i, f, super::flush_list::FlushType::Lru);
+                flushed += 1;
             }
             scanned += 1;
             f = prev;
         }
+        // buf_flush_end: dblwr::force_flush for this instance's LRU buffer.
+        self.dblwr_force_flush(super::flush_list::FlushType::Lru, i);
         let inst = &mut self.instances[i];
         inst.stats.lru_batches += 1;
         inst.stats.evicted_by_batch += evicted as u64;
@@ -67,6 +99,7 @@ impl BufferPool {
             scanned,
             turned_old: inst.lru.slides.total_old() - o0,
             turned_young: inst.lru.slides.total_young() - y0,
+            flushed,
         }
     }
 
@@ -182,6 +215,7 @@ impl DemandCleaner {
                 scanned: 0,
                 turned_old: inst.lru.slides.total_old(),
                 turned_young: inst.lru.slides.total_young(),
+                flushed: 0,
             });
             self.hp = None;
         }

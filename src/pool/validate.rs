@@ -71,6 +71,6 @@ impl BufferPool {
                 "{entries} page-table entries for {mapped} LRU pages"
             ));
         }
-        Ok(())
+        self.validate_write_path()
     }
 }

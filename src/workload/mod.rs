@@ -4,6 +4,8 @@
 //! plus any wait for a page read. When hot pages miss, each lookup waits for a read and the
 //! lookup rate falls, which is the seed's feedback loop.
 
+pub mod sysbench;
+
 use crate::clock::Micros;
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
