@@ -1,13 +1,200 @@
 //! Browser tests for the web layer, run by `wasm-bindgen-test-runner` in headless Chromium:
-//! `cargo test --target wasm32-unknown-unknown --test web` (see scripts/test.sh).
+//! `cargo test --target wasm32-unknown-unknown --test web` (see scripts/test.sh). They draw the
+//! pool and the charts onto canvases created here and check that pixels changed, and check the
+//! URL rules the page relies on.
 #![cfg(target_arch = "wasm32")]
 
+use midpoint::scenario::{preset, Params};
+use midpoint::web::charts::SweepView;
+use midpoint::web::explorer::Explorer;
+use midpoint::web::{query, worker};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 // Without this the tests silently run in Node, where there is no `window`.
 wasm_bindgen_test_configure!(run_in_browser);
 
+fn canvas(w: u32, h: u32) -> (HtmlCanvasElement, CanvasRenderingContext2d) {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    let c: HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
+    c.set_width(w);
+    c.set_height(h);
+    doc.body().unwrap().append_child(&c).unwrap();
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    (c, ctx)
+}
+
+fn pixels(c: &HtmlCanvasElement, ctx: &CanvasRenderingContext2d) -> Vec<u8> {
+    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64)
+        .unwrap()
+        .data()
+        .0
+}
+
+/// Pixels that are neither transparent nor plain white.
+fn inked(px: &[u8]) -> usize {
+    px.chunks(4)
+        .filter(|p| p[3] != 0 && !(p[0] == 255 && p[1] == 255 && p[2] == 255))
+        .count()
+}
+
+fn changed(a: &[u8], b: &[u8]) -> usize {
+    a.chunks(4).zip(b.chunks(4)).filter(|(x, y)| x != y).count()
+}
+
+/// A small, short run: 1,023 frames, 5 s of warm-up, 20 s of scanning.
+fn small() -> Params {
+    Params {
+        warmup_s: 5,
+        scan_s: 20,
+        kept_window_s: 10,
+        ..preset("small-demo").unwrap().params
+    }
+}
+
+fn js(p: &Params) -> wasm_bindgen::JsValue {
+    serde_wasm_bindgen::to_value(p).unwrap()
+}
+
 #[wasm_bindgen_test]
 fn version_is_not_empty() {
     assert!(!midpoint::web::version().is_empty());
+}
+
+#[wasm_bindgen_test]
+fn pool_grid_is_drawn_and_changes_with_a_batch() {
+    let (c, ctx) = canvas(600, 400);
+    let mut ex = Explorer::new(js(&small())).unwrap();
+    let h = ex.resize(600, 400, 1.0);
+    assert!(h > 0 && h <= 400, "height {h}");
+    c.set_height(h);
+    ex.draw(&ctx).unwrap();
+    let before = pixels(&c, &ctx);
+    assert!(inked(&before) > 10_000, "the grid should cover the canvas");
+    // Run to just before the next refill, then step it: the tail's frames go to the free list.
+    ex.next_batch();
+    let mut t = 0.0;
+    for _ in 0..10_000 {
+        t += 16.0;
+        ex.frame(t);
+        let st = ex.status().unwrap();
+        let mode = js_sys::Reflect::get(&st, &"mode".into()).unwrap();
+        if mode.as_string().as_deref() == Some("paused") {
+            break;
+        }
+    }
+    let st = ex.status().unwrap();
+    let at_batch = js_sys::Reflect::get(&st, &"at_batch".into()).unwrap();
+    assert_eq!(at_batch.as_bool(), Some(true), "paused just before a batch");
+    ex.step();
+    ex.draw(&ctx).unwrap();
+    let after = pixels(&c, &ctx);
+    assert!(
+        changed(&before, &after) > 500,
+        "an LRU batch must change the grid"
+    );
+}
+
+#[wasm_bindgen_test]
+fn residency_chart_draws_and_moves_its_cursor() {
+    let (c, ctx) = canvas(640, 320);
+    let mut ex = Explorer::new(js(&small())).unwrap();
+    ex.seek_time(12.0);
+    let mut t = 0.0;
+    while ex.t_s() < 12.0 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    ex.draw_residency(&c, 1.0, false).unwrap();
+    let a = pixels(&c, &ctx);
+    assert!(inked(&a) > 2_000, "axes, labels and lines are drawn");
+    ex.step();
+    for _ in 0..20_000 {
+        ex.step();
+    }
+    ex.draw_residency(&c, 1.0, false).unwrap();
+    let b = pixels(&c, &ctx);
+    assert!(changed(&a, &b) > 50, "the cursor moved");
+    // Dark theme paints the background.
+    ex.draw_residency(&c, 1.0, true).unwrap();
+    let d = pixels(&c, &ctx);
+    assert!(changed(&b, &d) > 100_000);
+}
+
+#[wasm_bindgen_test]
+fn sweep_chart_draws_points_as_they_arrive() {
+    let (c, ctx) = canvas(640, 320);
+    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000]).unwrap();
+    v.draw(&c, 2.0, 1024, 1000, false).unwrap();
+    let empty = pixels(&c, &ctx);
+    assert!(inked(&empty) > 1_000);
+    v.set(100, 0, 0.4);
+    v.set(1024, 0, 0.1);
+    v.set(100, 1000, 0.95);
+    v.set(1024, 1000, 0.5);
+    assert_eq!(v.done(), 4);
+    v.draw(&c, 2.0, 1024, 1000, false).unwrap();
+    let full = pixels(&c, &ctx);
+    assert!(changed(&empty, &full) > 200, "lines and markers appear");
+}
+
+#[wasm_bindgen_test]
+fn worker_entry_points_run() {
+    let p = small();
+    let mut r = worker::Runner::new(js(&p)).unwrap();
+    let mut last = 0.0;
+    loop {
+        let f = r.advance(50_000);
+        assert!(f >= last);
+        last = f;
+        if f >= 1.0 {
+            break;
+        }
+    }
+    let res = r.result(50).unwrap();
+    let kept = js_sys::Reflect::get(&res, &"kept".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!((0.0..=1.0).contains(&kept), "kept {kept}");
+    let pt = worker::sweep_point(js(&p), 128, 1000).unwrap();
+    let k = js_sys::Reflect::get(&pt, &"kept".into())
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!((0.0..=1.0).contains(&k));
+}
+
+#[wasm_bindgen_test]
+fn bad_url_values_give_messages_and_usable_parameters() {
+    let q =
+        query::parse("?lru_scan_depth=-5&old_blocks_time=abc&pool_mb=1000000000000&frobnicate=1");
+    let all = q.messages.join("\n");
+    assert!(
+        all.contains("lru_scan_depth = -5") && all.contains("using 100"),
+        "{all}"
+    );
+    assert!(
+        all.contains("old_blocks_time = 'abc' is not a number") && all.contains("using 1000"),
+        "{all}"
+    );
+    assert!(
+        all.contains("pool_mb = 1000000000000 is out of range") && all.contains("using 1024"),
+        "{all}"
+    );
+    assert_eq!(q.messages.len(), 4, "one message per problem: {all}");
+    assert!(all.contains("unknown parameter 'frobnicate'"), "{all}");
+    assert_eq!(q.params.lru_scan_depth, 100);
+    assert_eq!(q.params.old_blocks_time, 1000);
+    assert_eq!(q.params.pool_mb, 1024);
+    q.params.validate().unwrap();
+    // Server variable names work too, and every parameter round-trips through the URL.
+    let q = query::parse("innodb_lru_scan_depth=128&preset=seed000-hot224-b2b");
+    assert!(q.messages.is_empty(), "{:?}", q.messages);
+    assert_eq!(q.params.lru_scan_depth, 128);
+    assert_eq!(q.params.hot_pages, 224);
+    let back = query::parse(&query::to_query(&q.params));
+    assert_eq!(back.params, q.params);
+    assert!(back.messages.is_empty());
 }

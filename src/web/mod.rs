@@ -1,7 +1,53 @@
-//! Web layer (wasm32 only). TEMPORARY minimal version used to test the build, serve and test
-//! infrastructure end to end; the real explainer page replaces it.
+//! The web layer (wasm32 only): the explainer page's logic, exported to JavaScript with
+//! wasm-bindgen. JavaScript only glues it to the DOM, the animation frames and the workers.
+//!
+//! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
+//! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
+//! [`worker::Runner`], [`worker::sweep_point`].
 
+pub mod charts;
+pub mod controls;
+pub mod explorer;
+pub mod grid;
+pub mod narrate;
+pub mod query;
+pub mod worker;
+
+use crate::scenario::{self, Params};
+use crate::seed000;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(v).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn params_of(v: JsValue) -> Result<Params, JsValue> {
+    serde_wasm_bindgen::from_value(v)
+        .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))
+}
+
+/// Tells the page about a panic: an event named `midpoint-panic` on the global object (the
+/// window, or the worker's scope) carrying the message, after logging it to the console.
+fn panic_hook(info: &std::panic::PanicHookInfo) {
+    console_error_panic_hook::hook(info);
+    let msg = info.to_string();
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&JsValue::from_str(&msg));
+    if let Ok(ev) = web_sys::CustomEvent::new_with_event_init_dict("midpoint-panic", &init) {
+        if let Ok(target) = js_sys::global().dyn_into::<web_sys::EventTarget>() {
+            let _ = target.dispatch_event(&ev);
+        }
+    }
+}
+
+/// Runs once when the module is instantiated: routes Rust panics to the console and to a
+/// `midpoint-panic` event the page turns into a visible message.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(panic_hook));
+}
 
 /// The crate version, so the page can show which build it is running.
 #[wasm_bindgen]
@@ -9,8 +55,114 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// Runs once when the module is instantiated: route Rust panics to the browser console.
-#[wasm_bindgen(start)]
-pub fn start() {
-    console_error_panic_hook::set_once();
+#[derive(Serialize)]
+struct PresetJs {
+    name: String,
+    description: String,
+    /// What seed 000 measured for this cell's "kept", if it published it.
+    seed: Option<String>,
+    /// The same, without its comment ("~100 %").
+    seed_short: Option<String>,
+    /// Whether the page lists it among the main cells.
+    main: bool,
+    params: Params,
+}
+
+fn engine_label(p: &Params) -> String {
+    p.to_pairs()
+        .into_iter()
+        .find(|(k, _)| k == "engine")
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+/// The presets the page can run, each with its description and the "kept" figure seed 000
+/// measured.
+#[wasm_bindgen]
+pub fn presets() -> Result<JsValue, JsValue> {
+    let rows = seed000::rows(false);
+    let main = [
+        "seed000-hot4485-b2b",
+        "seed000-hot4485-b2b-t0",
+        "seed000-hot4485-pause2000",
+        "seed000-hot4485-b2b-depth128",
+        "seed000-hot224-b2b",
+        "seed000-cold",
+        "small-demo",
+    ];
+    let default_engine = engine_label(&Params::default());
+    let mut v: Vec<PresetJs> = scenario::presets()
+        .into_iter()
+        // The page follows MySQL 8.4 and draws one instance of at most 1 GiB: presets beyond
+        // that are for the command line.
+        .filter(|p| {
+            engine_label(&p.params) == default_engine && query::page_limits(&p.params).1.is_empty()
+        })
+        .map(|p| {
+            let seed = rows
+                .iter()
+                .find(|r| {
+                    r.preset == p.name
+                        && r.metric == seed000::Metric::Kept
+                        && r.overrides.is_empty()
+                })
+                .map(|r| r.seed_value.clone())
+                .filter(|s| s != "not published");
+            let seed_short = seed
+                .as_ref()
+                .map(|s| s.split(" (").next().unwrap_or(s).to_string());
+            PresetJs {
+                seed_short,
+                main: main.contains(&p.name.as_str()),
+                name: p.name,
+                description: p.description,
+                seed,
+                params: p.params,
+            }
+        })
+        .collect();
+    v.sort_by_key(|p| main.iter().position(|m| *m == p.name).unwrap_or(main.len()));
+    to_js(&v)
+}
+
+/// The sliders for these parameters: InnoDB variable, unit, default, range and stops.
+#[wasm_bindgen]
+pub fn controls(params: JsValue) -> Result<JsValue, JsValue> {
+    to_js(&controls::controls(&params_of(params)?))
+}
+
+/// Reads the page URL's query string: the parameters (clamped, with messages for every bad
+/// value or unknown key) and the view options.
+#[wasm_bindgen]
+pub fn parse_query(query: &str) -> Result<JsValue, JsValue> {
+    to_js(&query::parse(query))
+}
+
+/// Every parameter as a URL query string (without `?`).
+#[wasm_bindgen]
+pub fn params_query(params: JsValue) -> Result<String, JsValue> {
+    Ok(query::to_query(&params_of(params)?))
+}
+
+#[derive(Serialize)]
+struct SetResult {
+    params: Params,
+    messages: Vec<String>,
+}
+
+/// Sets one parameter (by URL key) to a value, within the page's limits; returns the new
+/// parameters and any message about what was used instead.
+#[wasm_bindgen]
+pub fn set_param(params: JsValue, key: &str, value: &str) -> Result<JsValue, JsValue> {
+    let mut p = params_of(params)?;
+    let mut messages = Vec::new();
+    if let Some(m) = query::apply(&mut p, key, value) {
+        messages.push(m);
+    }
+    let (p, notes) = query::page_limits(&p);
+    messages.extend(notes);
+    to_js(&SetResult {
+        params: p,
+        messages,
+    })
 }

@@ -1,0 +1,272 @@
+//! The page's sliders: for each, the InnoDB variable it stands for, its unit, MySQL's default
+//! and range, and the stops the slider moves through.
+
+use super::narrate::thousands;
+use crate::pool::page_cleaner::Cadence;
+use crate::scenario::{fmt_num, range_of, Params, SEED000_ACTIVITY_MEAN_S};
+use serde::Serialize;
+
+/// One stop of a slider: the parameter value and how it reads.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stop {
+    /// The value as the URL writes it.
+    pub value: String,
+    /// The value for people, with its unit.
+    pub label: String,
+}
+
+/// One slider.
+#[derive(Clone, Debug, Serialize)]
+pub struct Control {
+    /// The parameter (URL key).
+    pub key: &'static str,
+    /// The name shown: the InnoDB variable, or what the workload knob is.
+    pub name: &'static str,
+    /// True when `name` is a MySQL server variable.
+    pub server_variable: bool,
+    /// One line on what it does.
+    pub help: &'static str,
+    /// MySQL's default and range (or the seed's values, for workload knobs).
+    pub facts: String,
+    /// The stops.
+    pub stops: Vec<Stop>,
+    /// The stop nearest the current value.
+    pub index: usize,
+    /// The current value with its unit (it may lie between stops when it came from the URL).
+    pub value_label: String,
+}
+
+fn nearest(stops: &[f64], x: f64) -> usize {
+    let mut best = 0;
+    for (i, &s) in stops.iter().enumerate() {
+        if (s - x).abs() < (stops[best] - x).abs() {
+            best = i;
+        }
+    }
+    best
+}
+
+fn log_nearest(stops: &[f64], x: f64) -> usize {
+    let lx = (x.max(0.5)).ln();
+    let mut best = 0;
+    for (i, &s) in stops.iter().enumerate() {
+        if (s.max(0.5).ln() - lx).abs() < (stops[best].max(0.5).ln() - lx).abs() {
+            best = i;
+        }
+    }
+    best
+}
+
+#[allow(clippy::too_many_arguments)]
+fn num_control(
+    key: &'static str,
+    name: &'static str,
+    server_variable: bool,
+    help: &'static str,
+    facts: String,
+    stops: &[f64],
+    x: f64,
+    unit: &str,
+    log: bool,
+) -> Control {
+    let label = |v: f64| {
+        if unit.is_empty() {
+            thousands(v)
+        } else {
+            format!("{} {unit}", thousands(v))
+        }
+    };
+    Control {
+        key,
+        name,
+        server_variable,
+        help,
+        facts,
+        stops: stops
+            .iter()
+            .map(|&v| Stop {
+                value: fmt_num(v),
+                label: label(v),
+            })
+            .collect(),
+        index: if log {
+            log_nearest(stops, x)
+        } else {
+            nearest(stops, x)
+        },
+        value_label: label(x),
+    }
+}
+
+fn range_facts(key: &str, what: &str) -> String {
+    let r = range_of(key).expect("range");
+    let d = r
+        .innodb_default
+        .map(|d| format!("MySQL 8.4 default {} {}; ", thousands(d), r.unit))
+        .unwrap_or_default();
+    format!(
+        "{d}range {} – {} {}{what}",
+        thousands(r.min),
+        thousands(r.max),
+        r.unit
+    )
+}
+
+/// Label of a page-cleaner cadence.
+pub fn cadence_label(c: &Cadence) -> String {
+    match c {
+        Cadence::EverySecond => "every second".into(),
+        Cadence::Never => "never".into(),
+        Cadence::AfterActivity { mean_interval_ms } => {
+            format!(
+                "after activity, every ~{} s",
+                fmt_num(*mean_interval_ms as f64 / 1000.0)
+            )
+        }
+    }
+}
+
+/// The page's sliders for these parameters.
+pub fn controls(p: &Params) -> Vec<Control> {
+    let mut v = Vec::new();
+    v.push(num_control(
+        "lru_scan_depth",
+        "innodb_lru_scan_depth",
+        true,
+        "How many free pages the page cleaner's LRU batch tops the free list up to: the most one refill can evict.",
+        range_facts("lru_scan_depth", " per instance"),
+        &[
+            100.0, 128.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0, 2048.0, 3072.0,
+            4096.0, 6144.0, 8192.0,
+        ],
+        p.lru_scan_depth as f64,
+        "pages",
+        true,
+    ));
+    v.push(num_control(
+        "old_blocks_time",
+        "innodb_old_blocks_time",
+        true,
+        "An old page is made young only if touched this long after its first access. 0 turns the test off.",
+        range_facts("old_blocks_time", ""),
+        &[
+            0.0, 50.0, 100.0, 250.0, 500.0, 750.0, 1000.0, 1500.0, 2000.0, 3000.0, 5000.0,
+            10000.0,
+        ],
+        p.old_blocks_time as f64,
+        "ms",
+        false,
+    ));
+    let pct_stops: Vec<f64> = (5..=95).map(|x| x as f64).collect();
+    v.push(num_control(
+        "old_blocks_pct",
+        "innodb_old_blocks_pct",
+        true,
+        "The old sublist's share of the LRU list (±20 pages): where new pages go in.",
+        range_facts("old_blocks_pct", ""),
+        &pct_stops,
+        p.old_blocks_pct as f64,
+        "%",
+        false,
+    ));
+    v.push(num_control(
+        "scan_pause_ms",
+        "pause between scans",
+        false,
+        "Workload: how long the looping scan waits between passes.",
+        "Workload, not a server variable; seed 000 ran 0, 500 and 2,000 ms".into(),
+        &[
+            0.0, 100.0, 250.0, 500.0, 1000.0, 1500.0, 2000.0, 3000.0, 5000.0, 10000.0,
+        ],
+        p.scan_pause_ms as f64,
+        "ms",
+        false,
+    ));
+    let mut hot: Vec<f64> = [
+        25.0, 50.0, 100.0, 224.0, 500.0, 897.0, 1500.0, 2000.0, 3000.0, 4485.0,
+    ]
+    .into_iter()
+    .filter(|&x| x < p.hot_table_pages as f64)
+    .collect();
+    hot.push(p.hot_table_pages as f64);
+    v.push(num_control(
+        "hot_pages",
+        "hot set size",
+        false,
+        "Workload: the point lookups read random rows of the hot table's first this-many pages.",
+        format!(
+            "Workload; seed 000 ran 224, 897 and 4,485 pages; at most the hot table ({} pages)",
+            thousands(p.hot_table_pages as f64)
+        ),
+        &hot,
+        p.hot_pages as f64,
+        "pages",
+        true,
+    ));
+    let mut pool = num_control(
+        "pool_mb",
+        "innodb_buffer_pool_size",
+        true,
+        "The buffer pool. Each 128 MiB chunk holds 8,191 usable 16 KiB frames.",
+        format!(
+            "MySQL 8.4 default 128 MiB; this page: 8 – {} MiB, one instance",
+            super::query::PAGE_MAX_POOL_MB
+        ),
+        &[8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0],
+        p.pool_mb as f64,
+        "MiB",
+        true,
+    );
+    pool.value_label = format!(
+        "{} MiB ({} frames)",
+        thousands(p.pool_mb as f64),
+        thousands(p.frames_per_instance() as f64)
+    );
+    v.push(pool);
+    // The cadence: one slider from "every second" to "never".
+    let means = [1.0, 2.0, 5.0, 10.0, SEED000_ACTIVITY_MEAN_S, 30.0, 60.0];
+    let mut stops = vec![Stop {
+        value: "every-second".into(),
+        label: cadence_label(&Cadence::EverySecond),
+    }];
+    for m in means {
+        let c = Cadence::AfterActivity {
+            mean_interval_ms: (m * 1000.0) as u32,
+        };
+        let mut label = cadence_label(&c);
+        if m == SEED000_ACTIVITY_MEAN_S {
+            label.push_str(" (seed 000, calibrated)");
+        }
+        stops.push(Stop {
+            value: c.label(),
+            label,
+        });
+    }
+    stops.push(Stop {
+        value: "never".into(),
+        label: cadence_label(&Cadence::Never),
+    });
+    let index = match p.cleaner {
+        Cadence::EverySecond => 0,
+        Cadence::Never => stops.len() - 1,
+        Cadence::AfterActivity { mean_interval_ms } => {
+            1 + log_nearest(&means, mean_interval_ms as f64 / 1000.0)
+        }
+    };
+    let value_label = stops
+        .get(index)
+        .filter(|s| s.value == p.cleaner.label())
+        .map(|s| s.label.clone())
+        .unwrap_or_else(|| cadence_label(&p.cleaner));
+    v.push(Control {
+        key: "cleaner",
+        name: "page-cleaner LRU batches",
+        server_variable: false,
+        help: "When the page cleaner runs its once-a-second LRU batch: every second on a server with writes; only after some activity on a read-only one.",
+        facts: "Server behaviour, not a variable: InnoDB skips the batch in rounds it deems idle".into(),
+        stops,
+        index,
+        value_label,
+    });
+    v
+}

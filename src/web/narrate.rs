@@ -1,0 +1,292 @@
+//! The narration: what one step of the simulation did, in words, from the pool's counters
+//! before and after it.
+
+use crate::clock::{to_secs, Micros};
+use crate::pool::lru::{OLD_RATIO_DIV, OLD_TOLERANCE};
+use crate::pool::PageId;
+use crate::sim::{Event, Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
+
+/// A number with thousands separators ("16,382"); fractions keep up to 3 decimals.
+pub fn thousands(x: f64) -> String {
+    if !x.is_finite() {
+        return "–".into();
+    }
+    let neg = x < 0.0;
+    let a = x.abs();
+    let int = a.trunc() as u64;
+    let frac = a - a.trunc();
+    let digits = int.to_string();
+    let mut s = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            s.push(',');
+        }
+        s.push(ch);
+    }
+    if frac > 0.0005 {
+        let f = format!("{frac:.3}");
+        s.push_str(f.trim_start_matches('0').trim_end_matches('0'));
+    }
+    if neg {
+        format!("−{s}")
+    } else {
+        s
+    }
+}
+
+/// An integer count with thousands separators.
+pub fn n(x: impl Into<u64>) -> String {
+    thousands(x.into() as f64)
+}
+
+/// "1 page" / "2 pages".
+pub fn pages(x: u64) -> String {
+    if x == 1 {
+        "1 page".into()
+    } else {
+        format!("{} pages", n(x))
+    }
+}
+
+/// Seconds since the warm-up started, for the narration ("78.4213 s").
+pub fn t_label(at: Micros) -> String {
+    let s = to_secs(at) - to_secs(EPOCH);
+    format!("{s:.4} s")
+}
+
+/// The pool's counters at one moment (instance 0: the page simulates one instance).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub made_young: u64,
+    pub not_made_young: u64,
+    pub young_moved_to_head: u64,
+    pub pages_read: u64,
+    pub ra_pages_read: u64,
+    pub evicted_by_user: u64,
+    pub evicted_by_batch: u64,
+    pub slid_young: u64,
+    pub slid_old: u64,
+    pub free: u32,
+    pub lru: u32,
+    pub old: u32,
+}
+
+impl Counters {
+    /// Reads them from a simulation.
+    pub fn of(sim: &Simulation) -> Counters {
+        let st = sim.pool.stats();
+        let inst = &sim.pool.instances[0];
+        Counters {
+            made_young: st.made_young,
+            not_made_young: st.not_made_young,
+            young_moved_to_head: st.young_moved_to_head,
+            pages_read: st.pages_read,
+            ra_pages_read: st.ra_pages_read,
+            evicted_by_user: st.evicted_by_user,
+            evicted_by_batch: st.evicted_by_batch,
+            slid_young: inst.lru.slides.total_young(),
+            slid_old: inst.lru.slides.total_old(),
+            free: sim.pool.free_len(),
+            lru: sim.pool.lru_len(),
+            old: sim.pool.old_len(),
+        }
+    }
+}
+
+/// The table a page belongs to, for people.
+pub fn table_of(page: PageId, hot_pages: u32) -> &'static str {
+    match page.space {
+        HOT_SPACE if page.page_no < hot_pages => "hot-set page",
+        HOT_SPACE => "hot-table page (outside the hot set)",
+        SCAN_SPACE => "scanned-table page",
+        FILLER_SPACE => "filler-table page",
+        _ => "page",
+    }
+}
+
+/// How many of `k` midpoint inserts into a list of `len` pages with `old` old pages would
+/// make the boundary step toward the tail (each step turns one page young), with ratio `r`.
+/// The exact integer rule of `buf_LRU_old_adjust_len`.
+pub fn predicted_drain_slide(len: u32, old: u32, ratio: u32, k: u32) -> u32 {
+    if len < 512 {
+        return 0;
+    }
+    let (mut l, mut o, mut steps) = (len as u64, old as u64, 0u32);
+    let r = ratio as u64;
+    for _ in 0..k {
+        l += 1;
+        o += 1;
+        let target = (l * r / OLD_RATIO_DIV as u64).min(l.saturating_sub(25));
+        while o > target + OLD_TOLERANCE as u64 {
+            o -= 1;
+            steps += 1;
+        }
+    }
+    steps
+}
+
+/// Bulk demotion during a batch: for `k` evictions of old tail pages from a list of `len`
+/// pages with `old` old pages, the cumulative number of head-ward boundary steps after each.
+pub fn demotions_during(len: u32, old: u32, ratio: u32, k: u32) -> Vec<u32> {
+    let (mut l, mut o, mut m) = (len as i64, old as i64, 0u32);
+    let r = ratio as i64;
+    let mut v = Vec::with_capacity(k as usize);
+    for _ in 0..k {
+        l -= 1;
+        o -= 1;
+        if l >= 512 {
+            let target = (l * r / OLD_RATIO_DIV as i64).min(l - 25);
+            while o + (OLD_TOLERANCE as i64) < target {
+                o += 1;
+                m += 1;
+            }
+        }
+        v.push(m);
+    }
+    v
+}
+
+/// The boundary's part of one step, if it moved.
+fn slide_words(b: &Counters, a: &Counters) -> String {
+    let y = a.slid_young - b.slid_young;
+    let o = a.slid_old - b.slid_old;
+    let mut s = String::new();
+    if y > 0 {
+        s.push_str(&format!(
+            " The list grew, so the boundary stepped toward the tail and turned {} young (highlighted), without any reuse.",
+            pages(y)
+        ));
+    }
+    if o > 0 {
+        s.push_str(&format!(
+            " The boundary stepped toward the head and turned {} at the bottom of the young sublist old.",
+            pages(o)
+        ));
+    }
+    s
+}
+
+fn free_words(b: &Counters, a: &Counters) -> String {
+    let read = (a.pages_read - b.pages_read) + (a.ra_pages_read - b.ra_pages_read);
+    if read == 0 {
+        return String::new();
+    }
+    let user_evicted = a.evicted_by_user - b.evicted_by_user;
+    if user_evicted > 0 && a.free == 0 {
+        format!(
+            " The free list is empty, so {} evicted from the tail first (the list keeps its length, the boundary stays).",
+            if user_evicted == 1 {
+                "a page was".to_string()
+            } else {
+                format!("{} pages were", n(user_evicted))
+            }
+        )
+    } else {
+        format!(
+            " The {} took free frames (free list {} → {}).",
+            if read == 1 { "read" } else { "reads" },
+            n(b.free),
+            n(a.free)
+        )
+    }
+}
+
+/// Describes one step (not an LRU batch, which the explorer describes itself).
+pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> String {
+    let p = sim.params();
+    let at = t_label(sim.now());
+    match ev {
+        Event::Lookup { page, hit, .. } => {
+            let what = table_of(*page, p.hot_pages);
+            let mut s = format!("{at}: a lookup read {what} {}", n(page.page_no));
+            if !hit {
+                s.push_str(
+                    ": a miss. It was read from disk and inserted at the midpoint, old, right after LRU_old.",
+                );
+                s.push_str(&free_words(b, a));
+            } else if a.made_young > b.made_young {
+                s.push_str(&format!(
+                    ": a hit on an old page first touched at least {} ms ago, so it was made young: moved to the head (Pages made young +1).",
+                    n(p.old_blocks_time)
+                ));
+            } else if a.not_made_young > b.not_made_young {
+                s.push_str(&format!(
+                    ": a hit on an old page first touched less than {} ms ago, so it stays old (Pages not made young +1).",
+                    n(p.old_blocks_time)
+                ));
+            } else if a.young_moved_to_head > b.young_moved_to_head {
+                s.push_str(": a hit on a young page in the older three quarters of the young sublist, so it moved back to the head (InnoDB counts this nowhere).");
+            } else {
+                s.push_str(": a hit on a young page near the head; nothing moves.");
+            }
+            s.push_str(&slide_words(b, a));
+            s
+        }
+        Event::ScanPage { page, hit } => {
+            let mut s = format!(
+                "{at}: the scan read page {} of the scanned table ({} touches)",
+                n(page.page_no),
+                p.scan_touches_per_page
+            );
+            if *hit {
+                let young = sim
+                    .pool
+                    .frame_of(*page)
+                    .map(|g| !sim.pool.is_old(g))
+                    .unwrap_or(false);
+                s.push_str(if young {
+                    "; it was already in the pool."
+                } else {
+                    "; it was already in the pool (read ahead), old."
+                });
+            } else {
+                s.push_str(": a miss, read into the midpoint, old.");
+            }
+            let ra = a.ra_pages_read - b.ra_pages_read;
+            if ra > 0 {
+                s.push_str(&format!(
+                    " Linear read-ahead queued the next {} at the midpoint, unaccessed.",
+                    pages(ra)
+                ));
+            }
+            if a.made_young > b.made_young {
+                s.push_str(" It was made young (Pages made young +1).");
+            } else if a.young_moved_to_head > b.young_moved_to_head {
+                s.push_str(" It was young but far from the head (the quarter rule), so it moved to the head: not counted anywhere.");
+            } else if a.not_made_young > b.not_made_young && *hit {
+                s.push_str(&format!(
+                    " Its touches all came within {} ms of its first access: it stays old (Pages not made young +{}).",
+                    n(p.old_blocks_time),
+                    n(a.not_made_young - b.not_made_young)
+                ));
+            }
+            s.push_str(&free_words(b, a));
+            s.push_str(&slide_words(b, a));
+            s
+        }
+        Event::ScanResume => {
+            if sim.now() <= sim.scan_start() + 1 {
+                format!("{at}: the scan phase begins: SELECT SUM(v) FROM the scanned table, in a loop.")
+            } else {
+                format!("{at}: the scan starts its next pass after a {} ms pause.", n(p.scan_pause_ms))
+            }
+        }
+        Event::CleanerIdle => format!(
+            "{at}: page-cleaner round. Nothing bumped the server's activity counter last second, so InnoDB treats the server as idle and runs no LRU batch."
+        ),
+        Event::Activity => format!(
+            "{at}: something bumped the activity counter (a table handler closed, a statistics update). The page cleaner will run an LRU batch after its next round."
+        ),
+        Event::Sample => format!("{at}: a sample for the plot (hot set resident {}).", {
+            let s = sim.samples().last();
+            s.map(|s| n(s.hot_resident)).unwrap_or_default()
+        }),
+        Event::End => format!("{at}: the run is over."),
+        Event::LruBatch(_) => String::new(),
+    }
+}
+
+/// The old ratio for a percentage, as InnoDB computes it.
+pub fn ratio_of(pct: u32) -> u32 {
+    crate::pool::lru::old_ratio_from_pct(pct)
+}
