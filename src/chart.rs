@@ -213,7 +213,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::UpperRight)
         .background_style(theme.background.mix(0.85))
         .border_style(theme.grid)
         .label_font(label_font(theme))
