@@ -35,7 +35,8 @@ pub struct OpResult {
 }
 
 impl PointLookups {
-    /// One lookup at `now`. `slowdown` multiplies the CPU cost (CPU shared with a scan).
+    /// One lookup at `now`, uniform over the hot set. `slowdown` multiplies the CPU cost (CPU
+    /// shared with a scan).
     pub fn step(
         &self,
         pool: &mut BufferPool,
@@ -43,26 +44,9 @@ impl PointLookups {
         now: Micros,
         slowdown: f64,
     ) -> OpResult {
-        let page = PageId {
-            space: self.space,
-            page_no: rng.below(self.pages.max(1)),
-        };
-        match pool.fetch(page, FetchMode::Normal, now) {
-            Fetch::Done { hit, ready_at } => OpResult {
-                page,
-                hit,
-                next_at: ready_at + (self.cpu_us * slowdown).round().max(1.0) as Micros,
-            },
-            Fetch::NoFreeFrame { retry_at } => OpResult {
-                page,
-                hit: false,
-                next_at: retry_at.max(now + 1),
-            },
-        }
+        self.step_dist(pool, rng, now, slowdown, LookupDist::Uniform)
     }
-}
 
-impl PointLookups {
     /// The page number of the next lookup, drawn from `dist` over `0..pages`.
     pub fn pick(&self, rng: &mut Rng, dist: LookupDist) -> u32 {
         let n = self.pages.max(1);
@@ -83,7 +67,7 @@ impl PointLookups {
         }
     }
 
-    /// [`PointLookups::step`] with the page drawn from `dist` (uniform draws exactly as `step`).
+    /// [`PointLookups::step`] with the page drawn from `dist`.
     pub fn step_dist(
         &self,
         pool: &mut BufferPool,
@@ -92,14 +76,8 @@ impl PointLookups {
         slowdown: f64,
         dist: LookupDist,
     ) -> OpResult {
-        if dist == LookupDist::Uniform {
-            return self.step(pool, rng, now, slowdown);
-        }
-        let page = PageId {
-            space: self.space,
-            page_no: self.pick(rng, dist),
-        };
-        match pool.fetch(page, FetchMode::Normal, now) {
+        let (page, fetch) = self.access(pool, rng, now, dist);
+        match fetch {
             Fetch::Done { hit, ready_at } => OpResult {
                 page,
                 hit,
