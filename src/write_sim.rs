@@ -715,20 +715,25 @@ impl WriteSimulation {
         self.cpu.submit(th, at, work);
     }
 
+    /// The measurement window time `t` falls in: the baseline before the scan, or the
+    /// stretch with the scan running; `None` in the warm-up.
+    fn window_at(&mut self, t: Micros) -> Option<&mut Window> {
+        if t > self.scan_from && self.scan.is_some() {
+            Some(&mut self.with_scan)
+        } else if t > self.base_from && t <= self.scan_start {
+            Some(&mut self.base)
+        } else {
+            None
+        }
+    }
+
     fn client_step(&mut self, th: usize, t: Micros) {
         let cpu = self.p.cpu_us_per_step;
         if self.clients[th].pos >= self.clients[th].steps.len() {
             let start = self.clients[th].trx_start;
             if start > 0 {
                 let lat = t - start;
-                let w = if t > self.scan_from && self.scan.is_some() {
-                    Some(&mut self.with_scan)
-                } else if t > self.base_from && t <= self.scan_start {
-                    Some(&mut self.base)
-                } else {
-                    None
-                };
-                if let Some(w) = w {
+                if let Some(w) = self.window_at(t) {
                     w.trx += 1;
                     w.lat_sum += lat;
                 }
@@ -806,14 +811,7 @@ impl WriteSimulation {
         let t = self.now;
         let hot = self.bench.hot_pages();
         let kept = self.pool.resident_prefix(PK_SPACE, hot) as f64 / hot as f64;
-        let w = if t > self.scan_from && self.scan.is_some() {
-            Some(&mut self.with_scan)
-        } else if t > self.base_from && t <= self.scan_start {
-            Some(&mut self.base)
-        } else {
-            None
-        };
-        if let Some(w) = w {
+        if let Some(w) = self.window_at(t) {
             w.hot_sum += kept;
             w.samples += 1;
         }
