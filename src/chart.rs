@@ -55,6 +55,8 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&theme.text)
 }
 
+// Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
+#[allow(clippy::too_many_arguments)]
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
 /// pool, dashed) over time; the scan phase starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(

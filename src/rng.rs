@@ -26,7 +26,7 @@ impl Rng {
     /// Uniform in `0..n` (`n > 0`), by multiply-shift (Lemire), bias below 2^-32 for our sizes.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
     /// Uniform in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {

@@ -243,17 +243,16 @@ pub fn checks(p37: &[Point], p60: Option<&[Point]>) -> Vec<Check> {
             .find(|p| p.threads == pk60)
             .map(Point::benefit)
             .unwrap_or(f64::NAN);
+        let hi = p60.iter().map(Point::benefit).fold(0.0, f64::max);
+        let lo = p60.iter().map(Point::benefit).fold(f64::INFINITY, f64::min);
+        let flat60 = (hi - lo) / hi < 0.25;
         v.push(Check {
             figure: "old_blocks_pct 60 moves the peak of the benefit".into(),
             seed: "\"the peak is also shifted to 60 %\" (toward higher concurrency; no numbers)"
                 .into(),
             simulated: format!("{b60:.2}x at {pk60} threads (pct 37: {pb:.2}x at {pk})"),
             holds: None,
-            note: if {
-                let hi = p60.iter().map(Point::benefit).fold(0.0, f64::max);
-                let lo = p60.iter().map(Point::benefit).fold(f64::INFINITY, f64::min);
-                (hi - lo) / hi < 0.25
-            } {
+            note: if flat60 {
                 format!(
                     "does not match: with pct 60 the benefit is nearly flat ({:.2}-{:.2}x), so its maximum at {pk60} threads is not a peak; the model does not show the shift",
                     p60.iter().map(Point::benefit).fold(f64::INFINITY, f64::min),

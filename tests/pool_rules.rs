@@ -306,6 +306,6 @@ fn several_instances_stay_independent_and_valid() {
         }
         p.validate().unwrap();
     }
-    assert!(p.instances.iter().all(|i| i.lru.len() > 0));
+    assert!(p.instances.iter().all(|i| !i.lru.is_empty()));
     assert!(p.stats().ra_pages_read > 0);
 }

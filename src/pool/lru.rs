@@ -536,7 +536,10 @@ mod tests {
         let l = Lru::new(1, old_ratio_from_pct(37));
         assert_eq!(l.desired_old_len(16_382), 6_047);
         let l95 = Lru::new(1, old_ratio_from_pct(95));
-        assert_eq!(l95.desired_old_len(512), (512 * 972 / 1024).min(512 - 25));
+        assert_eq!(l95.desired_old_len(512), 486); // 512 * 972 / 1024
+        // At the maximum ratio the L - 25 term keeps five young pages beyond the dead band.
+        let lmax = Lru::new(1, OLD_RATIO_MAX);
+        assert_eq!(lmax.desired_old_len(512), 487);
     }
 
     #[test]
