@@ -298,6 +298,22 @@ export class Runner {
         }
         return takeFromExternrefTable0(ret[0]);
     }
+    /**
+     * The whole time series as CSV, every parameter in its header (the CLI's format).
+     * @returns {string}
+     */
+    samples_csv() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.runner_samples_csv(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
 }
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
@@ -339,6 +355,16 @@ export class SweepView {
         }
     }
     /**
+     * Each point's "kept" (NaN until computed), row-major: `[t * depths + d]`.
+     * @returns {Float64Array}
+     */
+    kept() {
+        const ret = wasm.sweepview_kept(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
      * An empty sweep over these scan depths and old_blocks_time values (ms).
      * @param {Uint32Array | number[]} depths
      * @param {Uint32Array | number[]} times
@@ -372,8 +398,73 @@ export class SweepView {
     set(depth, time, kept) {
         wasm.sweepview_set(this.__wbg_ptr, depth, time, kept);
     }
+    /**
+     * Records one computed point: a `SweepPoint` object as `sweep_point` returns it.
+     * @param {any} point
+     */
+    set_point(point) {
+        const ret = wasm.sweepview_set_point(this.__wbg_ptr, point);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * The sweep as CSV (the CLI's format: every parameter of `params` in the header; points
+     * not computed yet are `NaN`).
+     * @param {any} params
+     * @returns {string}
+     */
+    to_csv(params) {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ret = wasm.sweepview_to_csv(this.__wbg_ptr, params);
+            var ptr1 = ret[0];
+            var len1 = ret[1];
+            if (ret[3]) {
+                ptr1 = 0; len1 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred2_0 = ptr1;
+            deferred2_1 = len1;
+            return getStringFromWasm0(ptr1, len1);
+        } finally {
+            wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+        }
+    }
 }
 if (Symbol.dispose) SweepView.prototype[Symbol.dispose] = SweepView.prototype.free;
+
+/**
+ * The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
+ * string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
+ * @param {string[]} names
+ * @param {string[]} values
+ * @returns {string}
+ */
+export function attributes_query(names, values) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passArrayJsValueToWasm0(names, wasm.__wbindgen_malloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passArrayJsValueToWasm0(values, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+            if (ptr0) { wasm.__externref_drop_slice(ptr0, len0); wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
+            throw e;
+        }
+        const ret = wasm.attributes_query(ptr0, len0, ptr1, len1);
+        deferred3_0 = ret[0];
+        deferred3_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
 
 /**
  * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
@@ -382,6 +473,43 @@ if (Symbol.dispose) SweepView.prototype[Symbol.dispose] = SweepView.prototype.fr
  */
 export function controls(params) {
     const ret = wasm.controls(params);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The embed snippets (`{iframe, element, page}`) for these parameters, written out in full:
+ * `preset` names the preset they came from (or is empty), `view` carries view options
+ * (`ev=…&sweep_depths=…&sweep_times=…`), `page_url` is the page (`…/www/index.html`) and
+ * `script_url` the element's module (`…/www/embed.js`).
+ * @param {any} params
+ * @param {string} preset
+ * @param {string} view
+ * @param {string} page_url
+ * @param {string} script_url
+ * @returns {any}
+ */
+export function embed_snippets(params, preset, view, page_url, script_url) {
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
+    try {
+        ptr0 = passStringToWasm0(preset, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = passStringToWasm0(page_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+        ptr3 = passStringToWasm0(script_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len3 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.embed_snippets(params, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -485,6 +613,18 @@ export function start() {
  */
 export function sweep_point(params, depth, time) {
     const ret = wasm.sweep_point(params, depth, time);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The guided tour's steps: title, text, and how to set the simulation up for each.
+ * @returns {any}
+ */
+export function tour_steps() {
+    const ret = wasm.tour_steps();
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -1040,6 +1180,11 @@ function debugString(val) {
     }
 }
 
+function getArrayF64FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
+}
+
 function getArrayJsValueFromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     const mem = getDataViewMemory0();
@@ -1067,6 +1212,14 @@ function getDataViewMemory0() {
         cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
     }
     return cachedDataViewMemory0;
+}
+
+let cachedFloat64ArrayMemory0 = null;
+function getFloat64ArrayMemory0() {
+    if (cachedFloat64ArrayMemory0 === null || cachedFloat64ArrayMemory0.byteLength === 0) {
+        cachedFloat64ArrayMemory0 = new Float64Array(wasm.memory.buffer);
+    }
+    return cachedFloat64ArrayMemory0;
 }
 
 function getStringFromWasm0(ptr, len) {
@@ -1115,6 +1268,16 @@ function passArray32ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 4, 4) >>> 0;
     getUint32ArrayMemory0().set(arg, ptr / 4);
     WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}
+
+function passArrayJsValueToWasm0(array, malloc) {
+    const ptr = malloc(array.length * 4, 4) >>> 0;
+    for (let i = 0; i < array.length; i++) {
+        const add = addToExternrefTable0(array[i]);
+        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
+    }
+    WASM_VECTOR_LEN = array.length;
     return ptr;
 }
 
@@ -1196,6 +1359,7 @@ function __wbg_finalize_init(instance, module) {
     wasm = instance.exports;
     wasmModule = module;
     cachedDataViewMemory0 = null;
+    cachedFloat64ArrayMemory0 = null;
     cachedUint32ArrayMemory0 = null;
     cachedUint8ArrayMemory0 = null;
     cachedUint8ClampedArrayMemory0 = null;

@@ -8,7 +8,8 @@
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
-#      a python http.server on a free loopback port
+#      a python http.server on a free loopback port, and the single-file build
+#      (scripts/build-single.sh → dist/midpoint.html) opened from file://
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -121,6 +122,7 @@ CHROMEDRIVER="$CHROMEDRIVER" cargo test --target wasm32-unknown-unknown --test w
 # --- 5. Browser end-to-end tests ---------------------------------------------------------------
 section "5/5 browser end-to-end tests (node --test tests/browser)"
 npm ci --no-audit --no-fund --loglevel=error
+bash scripts/build-single.sh
 # A free loopback port (tiny race between closing it here and the server binding it).
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 python3 -m http.server "$port" --bind 127.0.0.1 >"$tmp/http.log" 2>&1 &

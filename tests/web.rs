@@ -198,3 +198,88 @@ fn bad_url_values_give_messages_and_usable_parameters() {
     assert_eq!(back.params, q.params);
     assert!(back.messages.is_empty());
 }
+
+#[wasm_bindgen_test]
+fn element_attributes_read_as_a_query() {
+    use midpoint::web::embed;
+    let names = [
+        "class",
+        "lru-scan-depth",
+        "preset",
+        "data-x",
+        "aria-label",
+        "Pool_MB",
+    ]
+    .map(String::from);
+    let values = ["x", "128", "small-demo", "1", "y", "64"].map(String::from);
+    let q = embed::attributes_query(&names, &values);
+    assert_eq!(q, "lru-scan-depth=128&preset=small-demo&pool_mb=64");
+    let parsed = query::parse(&q);
+    assert_eq!(parsed.params.lru_scan_depth, 128);
+    assert_eq!(parsed.params.pool_mb, 64);
+    assert_eq!(parsed.preset.as_deref(), Some("small-demo"));
+    assert!(parsed.messages.is_empty(), "{:?}", parsed.messages);
+}
+
+#[wasm_bindgen_test]
+fn embed_snippets_write_every_parameter() {
+    use midpoint::web::embed;
+    let p = Params::default();
+    let s = embed::snippets(
+        &p,
+        Some("small-demo"),
+        "ev=42&junk=<x>",
+        "https://e.org/www/index.html",
+        "https://e.org/www/embed.js",
+    );
+    for (k, _) in p.to_pairs() {
+        assert!(
+            s.element
+                .contains(&format!("\n  {}=\"", k.replace('_', "-"))),
+            "{k}"
+        );
+        assert!(s.iframe.contains(&format!("&amp;{k}=")), "{k}");
+        assert!(s.page.contains(&format!("&{k}=")), "{k}");
+    }
+    assert!(s.iframe.contains("?embed=1&amp;preset=small-demo&amp;"));
+    assert!(s.iframe.contains("&amp;ev=42\""));
+    assert!(!s.iframe.contains("junk") && !s.page.contains("junk"));
+    assert!(s.element.starts_with(
+        "<script type=\"module\" src=\"https://e.org/www/embed.js\"></script>\n<midpoint-explainer\n  preset=\"small-demo\""
+    ));
+}
+
+#[wasm_bindgen_test]
+fn tour_steps_name_presets_and_links_clamp() {
+    let steps = midpoint::web::tour::steps();
+    assert!((4..=8).contains(&steps.len()));
+    for s in &steps {
+        assert!(preset(s.preset).is_ok(), "{}", s.preset);
+    }
+    assert_eq!(query::parse("tour=3").tour, Some(3));
+    let q = query::parse("tour=0");
+    assert_eq!(q.tour, Some(1));
+    assert!(q.messages[0].contains("tour = 0 is not a step of the tour"));
+    let q = query::parse("tour=x");
+    assert_eq!(q.tour, Some(1));
+    assert!(q.messages[0].contains("not a step number"));
+}
+
+#[wasm_bindgen_test]
+fn csv_exports_list_every_parameter() {
+    let p = small();
+    let mut r = worker::Runner::new(js(&p)).unwrap();
+    while r.advance(1_000_000) < 1.0 {}
+    let csv = r.samples_csv();
+    for (k, v) in p.to_pairs() {
+        assert!(csv.contains(&format!("# {k}={v}\n")), "{k}");
+    }
+    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000]).unwrap();
+    let pt = worker::sweep_point(js(&p), 100, 0).unwrap();
+    v.set_point(pt).unwrap();
+    assert_eq!(v.done(), 1);
+    let csv = v.to_csv(js(&p)).unwrap();
+    assert!(csv.contains("# lru_scan_depth=128\n"));
+    assert!(csv.contains("\n100,0,"));
+    assert!(v.kept()[0].is_finite());
+}

@@ -25,13 +25,15 @@ function el(tag, attrs = {}, ...children) {
 
 /** A small pool of module workers sharing one compiled WASM module. */
 class Workers {
-  constructor(module, onPanic) {
+  constructor(module, url, type, onPanic) {
     this.module = module;
+    this.url = url;
+    this.type = type;
     this.onPanic = onPanic;
     this.nextId = 1;
   }
   spawn() {
-    const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    const w = new Worker(this.url, { type: this.type });
     w.postMessage({ type: "init", module: this.module });
     w.jobs = new Map();
     w.onmessage = (e) => {
@@ -65,14 +67,20 @@ class Workers {
 }
 
 export class MidpointApp {
-  constructor(root, { wasm, module }) {
+  constructor(root, { wasm, module, workerUrl, workerType = "module", base = null, embedded = false }) {
     this.root = root;
     this.wasm = wasm;
+    this.base = base;
+    this.embedded = embedded;
     this.id = `mp${nextId++}`;
     this.syncUrl = root.dataset.query === undefined;
     this.darkQuery = matchMedia("(prefers-color-scheme: dark)");
     this.motionQuery = matchMedia("(prefers-reduced-motion: reduce)");
-    this.workers = new Workers(module, (msg) => this.fatal(msg));
+    this.workers = new Workers(module, workerUrl ?? new URL("./worker.js", import.meta.url), workerType, (msg) => this.fatal(msg));
+    this.pendingRun = false;
+    this.offscreenPaused = false;
+    this.tourIndex = null;
+    this.tourSteps = mp.tour_steps();
     this.runWorker = null;
     this.runToken = 0;
     this.sweep = null;
@@ -89,8 +97,9 @@ export class MidpointApp {
     this.presetName = parsed.preset ?? null;
     this.view = parsed;
     this.presets = mp.presets();
+    this.embedView = !!parsed.embed || embedded;
     this.build();
-    if (parsed.embed) root.classList.add("mp-embed");
+    if (this.embedView) root.classList.add("mp-embed");
     this.showNotes(parsed.messages);
     this.newExplorer(0);
     this.renderControls(true);
@@ -101,7 +110,8 @@ export class MidpointApp {
     this.scheduleRun(0);
 
     const autoplay = parsed.autoplay ?? !this.motionQuery.matches;
-    if (parsed.ev !== undefined && parsed.ev !== null) this.ex.seek_event(parsed.ev);
+    if (parsed.tour) this.tourGo(parsed.tour - 1, false);
+    else if (parsed.ev !== undefined && parsed.ev !== null) this.ex.seek_event(parsed.ev);
     else if (autoplay) this.ex.play();
 
     this.bindEvents();
@@ -122,7 +132,24 @@ export class MidpointApp {
         <button type="button" class="mp-small" data-act="dismiss">Dismiss</button>
       </div>
       <section class="mp-card mp-figure" aria-labelledby="${id}-h1">
-        <h2 class="mp-h" id="${id}-h1">The buffer pool, frame by frame</h2>
+        <div class="mp-head">
+          <h2 class="mp-h" id="${id}-h1">The buffer pool, frame by frame</h2>
+          <div class="mp-headacts">
+            <button type="button" class="mp-small" data-act="tour">Tell me the story</button>
+            <a class="mp-full" target="_blank" rel="noopener" hidden>Open the full explainer <span aria-hidden="true">↗</span></a>
+          </div>
+        </div>
+        <section class="mp-tour" aria-labelledby="${id}-tourh" hidden>
+          <p class="mp-tour-count"></p>
+          <h3 class="mp-tour-h" id="${id}-tourh" tabindex="-1"></h3>
+          <p class="mp-tour-text"></p>
+          <p class="mp-tour-look"></p>
+          <div class="mp-tour-nav">
+            <button type="button" data-act="tour-back"><span aria-hidden="true">←</span> Back</button>
+            <button type="button" data-act="tour-next" class="mp-primary">Next <span aria-hidden="true">→</span></button>
+            <button type="button" class="mp-small" data-act="tour-end">Leave the tour</button>
+          </div>
+        </section>
         <div class="mp-toolbar" role="toolbar" aria-label="Simulation controls">
           <div class="mp-group">
             <button type="button" data-act="play" aria-keyshortcuts="Space"><span aria-hidden="true" class="mp-ico">▶</span> <span class="mp-lbl">Play</span></button>
@@ -178,12 +205,26 @@ export class MidpointApp {
         </div>
         <div class="mp-sliders"></div>
         <p class="mp-cli">The same run on the command line: <code></code></p>
-        <p class="mp-share"><button type="button" class="mp-small" data-act="copy">Copy a link to this view</button> <span class="mp-copied" role="status"></span></p>
+        <p class="mp-share"><button type="button" class="mp-small" data-act="copy">Copy a link to this view</button> <button type="button" class="mp-small" data-act="embed" aria-haspopup="dialog">Embed…</button> <span class="mp-copied" role="status"></span></p>
+        <dialog class="mp-dialog" aria-labelledby="${id}-embh">
+          <h2 class="mp-h" id="${id}-embh">Embed this view</h2>
+          <p>Both snippets carry every parameter of the current state, so the embed keeps showing this run even if the defaults change.</p>
+          <label for="${id}-emb-iframe">An <code>&lt;iframe&gt;</code> (works anywhere HTML is allowed)</label>
+          <textarea id="${id}-emb-iframe" class="mp-snippet" readonly rows="4" spellcheck="false"></textarea>
+          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-iframe">Copy the iframe</button> <span class="mp-copied-iframe" role="status"></span></p>
+          <label for="${id}-emb-el">A custom element (one script per page; several figures can share it)</label>
+          <textarea id="${id}-emb-el" class="mp-snippet" readonly rows="8" spellcheck="false"></textarea>
+          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-element">Copy the element</button> <span class="mp-copied-element" role="status"></span></p>
+          <p class="mp-dlgrow"><button type="button" data-act="embed-close">Close</button></p>
+        </dialog>
       </section>
       <section class="mp-card mp-plots" aria-label="Plots">
         <figure class="mp-plot">
           <canvas class="mp-residency" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas>
-          <figcaption class="mp-runcap">Computing the full run…</figcaption>
+          <figcaption><p class="mp-runcap">Computing the full run…</p>
+            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-run" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-run">Download PNG</button></p>
+            <details class="mp-data" data-table="run"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
+          </figcaption>
         </figure>
         <figure class="mp-plot">
           <canvas class="mp-sweep" role="img" aria-label="Plot: hot set kept against innodb_lru_scan_depth, one line per innodb_old_blocks_time"></canvas>
@@ -195,6 +236,8 @@ export class MidpointApp {
               <span class="mp-sweepmsg" role="status"></span>
             </div>
             <p class="mp-sweepnote"></p>
+            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-sweep" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-sweep">Download PNG</button></p>
+            <details class="mp-data" data-table="sweep"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
           </figcaption>
         </figure>
       </section>
@@ -236,7 +279,26 @@ export class MidpointApp {
       progress: $(".mp-progress"),
       sweepMsg: $(".mp-sweepmsg"),
       sweepNote: $(".mp-sweepnote"),
+      tourBtn: $('[data-act="tour"]'),
+      full: $(".mp-full"),
+      tour: $(".mp-tour"),
+      tourCount: $(".mp-tour-count"),
+      tourH: $(".mp-tour-h"),
+      tourText: $(".mp-tour-text"),
+      tourLook: $(".mp-tour-look"),
+      tourBack: $('[data-act="tour-back"]'),
+      tourNext: $('[data-act="tour-next"]'),
+      embedBtn: $('[data-act="embed"]'),
+      dialog: $(".mp-dialog"),
+      snipIframe: $(`#${id}-emb-iframe`),
+      snipEl: $(`#${id}-emb-el`),
+      csvRun: $('[data-act="csv-run"]'),
+      csvSweep: $('[data-act="csv-sweep"]'),
+      runTable: $('[data-table="run"]'),
+      sweepTable: $('[data-table="sweep"]'),
     };
+    if (!this.base) this.el.embedBtn.hidden = true;
+    if (this.embedView && this.base) this.el.full.hidden = false;
     this.ctx = this.el.pool.getContext("2d");
     for (const [i, label] of mp.Explorer.speed_labels().entries()) {
       this.el.speed.append(el("option", { value: i, text: label }));
@@ -351,16 +413,38 @@ export class MidpointApp {
     this.el.cli.textContent = cmd;
   }
 
+  /** View options of the current state: the paused moment and a custom sweep. */
+  viewQuery() {
+    const parts = [];
+    if (this.tourIndex === null && this.status && this.status.mode === "paused" && this.status.events > 0) parts.push(`ev=${this.status.events}`);
+    if (this.view.sweep_custom) {
+      parts.push(`sweep_depths=${this.view.sweep_depths.join(",")}`, `sweep_times=${this.view.sweep_times.join(",")}`);
+    }
+    return parts.join("&");
+  }
+
+  /** The embed snippets and the full page's URL for the current state (null without a base). */
+  snippets() {
+    if (!this.base) return null;
+    return mp.embed_snippets(
+      this.params,
+      this.samePreset()?.name ?? "",
+      this.viewQuery(),
+      new URL("index.html", this.base).href,
+      new URL("embed.js", this.base).href,
+    );
+  }
+
   writeUrl() {
+    if (this.embedView && this.base) this.el.full.href = this.snippets().page;
     if (!this.syncUrl) return;
     let q = mp.params_query(this.params);
     const p = this.samePreset();
     if (p) q = `preset=${encodeURIComponent(p.name)}&${q}`;
     if (this.view.embed) q += "&embed=1";
-    if (this.status && this.status.mode === "paused" && this.status.events > 0) q += `&ev=${this.status.events}`;
-    if (this.view.sweep_custom) {
-      q += `&sweep_depths=${this.view.sweep_depths.join(",")}&sweep_times=${this.view.sweep_times.join(",")}`;
-    }
+    if (this.tourIndex !== null) q += `&tour=${this.tourIndex + 1}`;
+    const vq = this.viewQuery();
+    if (vq) q += `&${vq}`;
     const url = `${location.pathname}?${q}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) {
       history.replaceState(history.state, "", url);
@@ -399,6 +483,8 @@ export class MidpointApp {
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
     this.run = null;
+    this.runCsv = null;
+    if (this.el.csvRun) this.el.csvRun.disabled = true;
     this.layout();
     if (t > 0) this.ex.seek_time(t);
     this.lastSeq = -1;
@@ -460,6 +546,8 @@ export class MidpointApp {
 
   drawSweep() {
     if (!this.sweepView) return;
+    this.el.csvSweep.disabled = this.sweepView.done() === 0;
+    if (this.el.sweepTable.open) this.fillTables();
     try {
       this.sweepView.draw(this.el.sweep, this.plotScale, this.params.lru_scan_depth, this.params.old_blocks_time, this.darkQuery.matches);
     } catch (e) {
@@ -469,8 +557,13 @@ export class MidpointApp {
 
   tick(t) {
     if (this.dead) return;
+    if (!this.visible) {
+      // Off screen: no frames at all until the IntersectionObserver sees it again.
+      this.looping = false;
+      return;
+    }
+    this.looping = true;
     requestAnimationFrame(this.loop);
-    if (!this.visible) return;
     try {
       const flags = this.ex.frame(t);
       if (flags & 1) this.ex.draw(this.ctx);
@@ -552,6 +645,12 @@ export class MidpointApp {
   }
 
   async startRun() {
+    // An embed off screen does no work: the run starts when it scrolls into view.
+    if (!this.visible) {
+      this.pendingRun = true;
+      return;
+    }
+    this.pendingRun = false;
     const token = ++this.runToken;
     if (this.runWorker?.jobs.size) {
       this.runWorker.terminate();
@@ -565,6 +664,8 @@ export class MidpointApp {
       });
       if (token !== this.runToken || this.dead) return;
       this.run = m.result;
+      this.runCsv = m.csv;
+      this.el.csvRun.disabled = !m.csv;
       this.ex.set_run(m.result);
       this.dirtyResidency = true;
       this.captionRun(m);
@@ -587,6 +688,7 @@ export class MidpointApp {
         `lookups ${fmt.format(Math.round(r.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(r.lookups_per_s))}/s during it. ` +
         `(${fmt.format(r.page_accesses)} page accesses, computed in ${(m.ms / 1000).toFixed(1)} s in a worker.)`,
     );
+    this.fillTables();
   }
 
   sweepKey() {
@@ -662,7 +764,7 @@ export class MidpointApp {
       try {
         const m = await this.workers.run(w, { kind: "sweep", params: sw.params, depth, time });
         if (this.sweep !== sw) return;
-        sw.entry.view.set(depth, time, m.result.kept);
+        sw.entry.view.set_point(m.result);
         sw.entry.done_points.push(`${depth}/${time}`);
         sw.msSum += m.ms;
         sw.count += 1;
@@ -754,6 +856,42 @@ export class MidpointApp {
       case "cancel":
         this.stopSweep();
         return;
+      case "tour":
+        this.tourGo(0, true);
+        return;
+      case "tour-next":
+        if (this.tourIndex !== null && this.tourIndex + 1 < this.tourSteps.length) this.tourGo(this.tourIndex + 1, true);
+        return;
+      case "tour-back":
+        if (this.tourIndex) this.tourGo(this.tourIndex - 1, true);
+        return;
+      case "tour-end":
+        this.tourEnd();
+        return;
+      case "embed":
+        this.openEmbed();
+        return;
+      case "embed-close":
+        this.el.dialog.close();
+        return;
+      case "copy-iframe":
+        this.copyText(this.el.snipIframe.value, ".mp-copied-iframe");
+        return;
+      case "copy-element":
+        this.copyText(this.el.snipEl.value, ".mp-copied-element");
+        return;
+      case "csv-run":
+        if (this.runCsv) this.download(`${this.fileStem()}-run.csv`, new Blob([this.runCsv], { type: "text/csv" }));
+        return;
+      case "csv-sweep":
+        this.download(`${this.fileStem()}-sweep.csv`, new Blob([this.sweepView.to_csv(this.params)], { type: "text/csv" }));
+        return;
+      case "png-run":
+        this.downloadCanvas(this.el.residency, `${this.fileStem()}-residency.png`);
+        return;
+      case "png-sweep":
+        this.downloadCanvas(this.el.sweep, `${this.fileStem()}-sweep.png`);
+        return;
       default:
         return;
     }
@@ -817,8 +955,10 @@ export class MidpointApp {
       }
     }).observe(this.el.stage);
     new IntersectionObserver((entries) => {
-      for (const en of entries) this.visible = en.isIntersecting || document.fullscreenElement != null;
+      for (const en of entries) this.setVisible(en.isIntersecting || document.fullscreenElement != null);
     }).observe(this.root);
+    for (const d of [this.el.runTable, this.el.sweepTable]) d.addEventListener("toggle", () => d.open && this.fillTables());
+    this.el.dialog.addEventListener("close", () => this.el.embedBtn.focus());
     window.addEventListener("midpoint-panic", (e) => this.fatal(String(e.detail)));
   }
 
@@ -881,6 +1021,153 @@ export class MidpointApp {
       out.textContent = this.status?.mode === "paused" && this.status.events > 0 ? "Copied: the link opens at this moment." : "Copied.";
     } catch {
       out.textContent = url;
+    }
+  }
+
+  // ---- visibility ------------------------------------------------------------------------
+
+  /** On screen or not: off screen, playback pauses and nothing is drawn or computed. */
+  setVisible(v) {
+    if (v === this.visible) return;
+    this.visible = v;
+    if (this.dead || !this.ex) return;
+    if (!v) {
+      if (this.status?.mode === "playing") {
+        this.ex.pause();
+        this.offscreenPaused = true;
+      }
+      return;
+    }
+    if (this.offscreenPaused) {
+      this.offscreenPaused = false;
+      this.ex.play();
+    }
+    if (this.pendingRun) this.startRun();
+    this.dirtyResidency = true;
+    if (!this.looping) requestAnimationFrame(this.loop);
+  }
+
+  // ---- the guided tour -------------------------------------------------------------------
+
+  /** Sets the simulation up for tour step `i` (0-based) and shows its text. */
+  tourGo(i, focus) {
+    const step = this.tourSteps[i];
+    if (!step || this.dead) return;
+    this.tourIndex = i;
+    const p = this.presets.find((x) => x.name === step.preset);
+    this.presetName = step.preset;
+    this.presetKey = null;
+    this.params = p ? p.params : mp.parse_query(`preset=${step.preset}`).params;
+    this.applyParams(false);
+    this.renderControls(true);
+    this.ex.pause();
+    if (step.action === "time") this.ex.seek_time(step.t_s);
+    else if (step.action === "batch") this.ex.next_batch();
+    else if (step.action === "watch") this.ex.watch();
+    const e = this.el;
+    e.tour.hidden = false;
+    e.tourBtn.hidden = true;
+    e.tourCount.textContent = `The story, step ${i + 1} of ${this.tourSteps.length}`;
+    e.tourH.textContent = step.title;
+    e.tourText.textContent = step.text;
+    e.tourLook.textContent = `Look: ${step.look}`;
+    e.tourBack.disabled = i === 0;
+    e.tourNext.disabled = i + 1 === this.tourSteps.length;
+    this.root.dataset.tour = String(i + 1);
+    this.updateStatus();
+    this.writeUrl();
+    if (focus) e.tourH.focus();
+  }
+
+  tourEnd() {
+    this.tourIndex = null;
+    delete this.root.dataset.tour;
+    this.el.tour.hidden = true;
+    this.el.tourBtn.hidden = false;
+    this.el.tourBtn.focus();
+    this.writeUrl();
+  }
+
+  // ---- embedding and export --------------------------------------------------------------
+
+  openEmbed() {
+    const s = this.snippets();
+    if (!s) return;
+    this.el.snipIframe.value = s.iframe;
+    this.el.snipEl.value = s.element;
+    for (const c of [".mp-copied-iframe", ".mp-copied-element"]) this.root.querySelector(c).textContent = "";
+    this.el.dialog.showModal();
+  }
+
+  async copyText(text, outSel) {
+    const out = this.root.querySelector(outSel);
+    try {
+      await navigator.clipboard.writeText(text);
+      out.textContent = "Copied.";
+    } catch {
+      out.textContent = "Select the text above and copy it (the clipboard is not available here).";
+    }
+  }
+
+  fileStem() {
+    const p = this.samePreset();
+    return `midpoint-${p ? p.name : "custom"}`;
+  }
+
+  download(name, blob) {
+    const url = URL.createObjectURL(blob);
+    const a = el("a", { href: url, download: name, hidden: true });
+    this.root.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  downloadCanvas(canvas, name) {
+    canvas.toBlob((b) => b && this.download(name, b), "image/png");
+  }
+
+  /** The plots' text alternative: tables of the residency samples and of the sweep points. */
+  fillTables() {
+    const hot = this.params.hot_pages;
+    const runBox = this.el.runTable.querySelector(".mp-tablebox");
+    if (this.el.runTable.open || !runBox.firstChild) {
+      runBox.textContent = "";
+      if (!this.run) runBox.append(el("p", { text: "The full run is still being computed." }));
+      else {
+        const pts = this.run.points;
+        const every = Math.max(1, Math.ceil(pts.length / 60));
+        const rows = pts.filter((_, i) => i % every === 0 || i === pts.length - 1);
+        const t = el("table", { class: "mp-table" });
+        t.append(
+          el("caption", { text: `Hot-set residency over the run (${fmt.format(hot)} hot pages), every ${rows.length > 1 ? Math.round((rows[1].t - rows[0].t) * 10) / 10 : 0} s` }),
+          el("thead", {}, el("tr", {}, ...["Time (s)", "Hot pages resident", "Share of the hot set", "Scanned-table pages young"].map((h) => el("th", { scope: "col", text: h })))),
+        );
+        const body = el("tbody");
+        for (const q of rows) {
+          body.append(el("tr", {}, el("td", { text: q.t.toFixed(1) }), el("td", { text: fmt.format(q.hot) }), el("td", { text: pct(q.hot / Math.max(1, hot)) }), el("td", { text: fmt.format(q.scan_young) })));
+        }
+        t.append(body);
+        runBox.append(t);
+      }
+    }
+    const sweepBox = this.el.sweepTable.querySelector(".mp-tablebox");
+    if ((this.el.sweepTable.open || !sweepBox.firstChild) && this.sweepView) {
+      sweepBox.textContent = "";
+      const kept = this.sweepView.kept();
+      const depths = this.view.sweep_depths;
+      const times = this.view.sweep_times;
+      const t = el("table", { class: "mp-table" });
+      t.append(
+        el("caption", { text: "Share of the hot set kept, by innodb_lru_scan_depth (rows) and innodb_old_blocks_time (columns); – not computed yet" }),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "lru_scan_depth" }), ...times.map((x) => el("th", { scope: "col", text: `old_blocks_time ${fmt.format(x)} ms` })))),
+      );
+      const body = el("tbody");
+      depths.forEach((d, di) => {
+        body.append(el("tr", {}, el("th", { scope: "row", text: fmt.format(d) }), ...times.map((_, ti) => el("td", { text: pct(kept[ti * depths.length + di]) }))));
+      });
+      t.append(body);
+      sweepBox.append(t);
     }
   }
 

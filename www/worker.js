@@ -3,7 +3,8 @@
 //   in:  {type: "init", module}                      the compiled WebAssembly.Module
 //        {id, kind: "run", params, maxPoints}        a full run (progress messages on the way)
 //        {id, kind: "sweep", params, depth, time}    one sweep point
-//   out: {type: "ready"} | {id, type: "progress", frac} | {id, type: "done", result, ms}
+//   out: {type: "ready"} | {id, type: "progress", frac} | {id, type: "done", result, ms, csv?}
+//        (csv: a run's whole time series, every parameter in its header)
 //        | {id, type: "error", message} | {type: "panic", message}
 import init, { Runner, sweep_point } from "../pkg/midpoint.js";
 
@@ -44,8 +45,9 @@ self.onmessage = async (e) => {
         }
       }
       const result = r.result(m.maxPoints ?? 1500);
+      const csv = r.samples_csv();
       r.free();
-      self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
+      self.postMessage({ id: m.id, type: "done", result, csv, ms: performance.now() - t0 });
     } else {
       throw new Error(`unknown job kind ${m.kind}`);
     }

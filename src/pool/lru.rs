@@ -537,7 +537,7 @@ mod tests {
         assert_eq!(l.desired_old_len(16_382), 6_047);
         let l95 = Lru::new(1, old_ratio_from_pct(95));
         assert_eq!(l95.desired_old_len(512), 486); // 512 * 972 / 1024
-        // At the maximum ratio the L - 25 term keeps five young pages beyond the dead band.
+                                                   // At the maximum ratio the L - 25 term keeps five young pages beyond the dead band.
         let lmax = Lru::new(1, OLD_RATIO_MAX);
         assert_eq!(lmax.desired_old_len(512), 487);
     }

@@ -267,6 +267,16 @@ pub fn samples_of(points: &[Point]) -> Vec<Sample> {
         .collect()
 }
 
+/// A sweep point as `sweep_point` hands it to JavaScript (the core's type only serializes).
+#[derive(Deserialize)]
+struct PointJs {
+    lru_scan_depth: u32,
+    old_blocks_time: u32,
+    kept: f64,
+    young_leak_pages_per_s: f64,
+    lookups_per_s: f64,
+}
+
 /// The sweep's points as they arrive, and its drawing.
 #[wasm_bindgen]
 pub struct SweepView {
@@ -312,6 +322,35 @@ impl SweepView {
                 q.kept = kept;
             }
         }
+    }
+
+    /// Records one computed point: a `SweepPoint` object as `sweep_point` returns it.
+    pub fn set_point(&mut self, point: JsValue) -> Result<(), JsValue> {
+        let p: PointJs = serde_wasm_bindgen::from_value(point)
+            .map_err(|e| JsValue::from_str(&format!("bad sweep point: {e}")))?;
+        for q in &mut self.result.points {
+            if q.lru_scan_depth == p.lru_scan_depth && q.old_blocks_time == p.old_blocks_time {
+                q.kept = p.kept;
+                q.young_leak_pages_per_s = p.young_leak_pages_per_s;
+                q.lookups_per_s = p.lookups_per_s;
+            }
+        }
+        Ok(())
+    }
+
+    /// The sweep as CSV (the CLI's format: every parameter of `params` in the header; points
+    /// not computed yet are `NaN`).
+    pub fn to_csv(&self, params: JsValue) -> Result<String, JsValue> {
+        let p: Params = serde_wasm_bindgen::from_value(params)
+            .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))?;
+        let mut r = self.result.clone();
+        r.base = p;
+        Ok(r.to_csv())
+    }
+
+    /// Each point's "kept" (NaN until computed), row-major: `[t * depths + d]`.
+    pub fn kept(&self) -> Vec<f64> {
+        self.result.points.iter().map(|q| q.kept).collect()
     }
 
     /// Points computed so far.

@@ -3,14 +3,17 @@
 //!
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
 //! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
-//! [`worker::Runner`], [`worker::sweep_point`].
+//! [`worker::Runner`], [`worker::sweep_point`], [`attributes_query`], [`embed_snippets`],
+//! [`tour_steps`].
 
 pub mod charts;
 pub mod controls;
+pub mod embed;
 pub mod explorer;
 pub mod grid;
 pub mod narrate;
 pub mod query;
+pub mod tour;
 pub mod worker;
 
 use crate::scenario::{self, Params};
@@ -165,4 +168,39 @@ pub fn set_param(params: JsValue, key: &str, value: &str) -> Result<JsValue, JsV
         params: p,
         messages,
     })
+}
+
+/// The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
+/// string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
+#[wasm_bindgen]
+pub fn attributes_query(names: Vec<String>, values: Vec<String>) -> String {
+    embed::attributes_query(&names, &values)
+}
+
+/// The embed snippets (`{iframe, element, page}`) for these parameters, written out in full:
+/// `preset` names the preset they came from (or is empty), `view` carries view options
+/// (`ev=…&sweep_depths=…&sweep_times=…`), `page_url` is the page (`…/www/index.html`) and
+/// `script_url` the element's module (`…/www/embed.js`).
+#[wasm_bindgen]
+pub fn embed_snippets(
+    params: JsValue,
+    preset: &str,
+    view: &str,
+    page_url: &str,
+    script_url: &str,
+) -> Result<JsValue, JsValue> {
+    let p = params_of(params)?;
+    to_js(&embed::snippets(
+        &p,
+        Some(preset),
+        view,
+        page_url,
+        script_url,
+    ))
+}
+
+/// The guided tour's steps: title, text, and how to set the simulation up for each.
+#[wasm_bindgen]
+pub fn tour_steps() -> Result<JsValue, JsValue> {
+    to_js(&tour::steps())
 }

@@ -33,6 +33,8 @@ pub struct Parsed {
     pub sweep_times: Vec<u32>,
     /// Whether the URL set either sweep list.
     pub sweep_custom: bool,
+    /// `?tour=N`: open the guided tour at step N (1-based, clamped to the tour's steps).
+    pub tour: Option<u32>,
 }
 
 /// Decodes `%XX` escapes and `+` in a query component.
@@ -265,6 +267,7 @@ pub fn parse(query: &str) -> Parsed {
         sweep_depths: crate::sweep::DEFAULT_DEPTHS.to_vec(),
         sweep_times: crate::sweep::DEFAULT_TIMES.to_vec(),
         sweep_custom: false,
+        tour: None,
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -284,6 +287,28 @@ pub fn parse(query: &str) -> Parsed {
                     shown(v)
                 )),
             },
+            "tour" => {
+                let n = super::tour::steps().len() as u32;
+                match v.trim().parse::<f64>() {
+                    Ok(x) if x.is_finite() => {
+                        let y = x.round().clamp(1.0, n as f64) as u32;
+                        if y as f64 != x {
+                            messages.push(format!(
+                                "tour = {} is not a step of the tour (1 ..= {n}); using {y}",
+                                shown(v)
+                            ));
+                        }
+                        out.tour = Some(y);
+                    }
+                    _ => messages.push(format!(
+                        "tour = '{}' is not a step number (1 ..= {n}); starting the tour at 1",
+                        shown(v)
+                    )),
+                }
+                if out.tour.is_none() {
+                    out.tour = Some(1);
+                }
+            }
             "sweep_depths" => match parse_list("sweep_depths", v, 100, 1 << 20) {
                 Ok(l) => {
                     out.sweep_depths = l;
@@ -336,7 +361,8 @@ pub fn to_query(p: &Params) -> String {
         .join("&")
 }
 
-fn encode(v: &str) -> String {
+/// Percent-encodes a query value (or an HTML attribute's value, which needs no more).
+pub fn encode(v: &str) -> String {
     let mut out = String::new();
     for b in v.bytes() {
         match b {

@@ -54,6 +54,11 @@ impl Runner {
         (now as f64 / span).min(0.999_999)
     }
 
+    /// The whole time series as CSV, every parameter in its header (the CLI's format).
+    pub fn samples_csv(&self) -> String {
+        crate::metrics::samples_csv(self.sim.params(), &self.sim.report().samples)
+    }
+
     /// The summary, with at most `max_points` points of the time series.
     pub fn result(&self, max_points: u32) -> Result<JsValue, JsValue> {
         let r = self.sim.report();

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Build dist/midpoint.html: the whole explainer in one self-contained HTML file that works
+# opened from disk (file://), with no server and no network.
+#
+#   scripts/build-single.sh [OUT]     (OUT defaults to dist/midpoint.html; dist/ is git-ignored)
+#
+# It packs the committed pkg/ (run scripts/build-wasm.sh first after changing src/) and www/:
+#   - style.css goes into a <style> element;
+#   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
+#     from there instead of fetching pkg/midpoint_bg.wasm;
+#   - the ES modules (pkg/midpoint.js, www/boot.js, www/app.js) become data: URLs in an import
+#     map, their relative imports rewritten to the map's bare names; www/main.js is the inline
+#     module that starts the page;
+#   - the worker (www/worker.js, with pkg/midpoint.js in front of it as one module) goes in as
+#     source text, MIDPOINT_INLINE.worker, as a classic script (Chromium does not start module
+#     workers from the blob: URLs of a file:// page): boot.js starts workers from a Blob URL of
+#     it, so full runs and sweeps still run off the main thread.
+# No JS build tool: this script only concatenates and encodes. The output is deterministic.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out="${1:-dist/midpoint.html}"
+mkdir -p "$(dirname "$out")"
+
+python3 - "$out" <<'PY'
+import base64, json, re, sys
+
+out = sys.argv[1]
+read = lambda p: open(p, encoding="utf-8").read()
+pkg = read("pkg/midpoint.js")
+wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii")
+
+def rewrite(src, mapping, name):
+    for old, new in mapping.items():
+        pattern = f'from "{old}";'
+        if pattern not in src:
+            sys.exit(f"build-single: {name} no longer imports {old}: update scripts/build-single.sh")
+        src = src.replace(pattern, f'from "{new}";')
+    return src
+
+boot = rewrite(read("www/boot.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www/boot.js")
+app = rewrite(read("www/app.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www/app.js")
+main = rewrite(read("www/main.js"), {"./boot.js": "midpoint-boot", "./app.js": "midpoint-app"}, "www/main.js")
+worker_src = read("www/worker.js")
+worker_import = 'import init, { Runner, sweep_point } from "../pkg/midpoint.js";'
+if worker_import not in worker_src:
+    sys.exit("build-single: www/worker.js changed its import line: update scripts/build-single.sh")
+# One classic script (Chromium refuses module workers from blob: URLs of a file:// page): the
+# bindings without their export keywords, then the worker with the bindings' own names.
+classic = re.sub(r"^export (class|function|async function|const|let) ", r"\1 ", pkg, flags=re.M)
+classic = re.sub(r"^export \{[^}]*\};?\s*$", "", classic, flags=re.M)
+classic = classic.replace("import.meta.url", "self.location.href")
+if re.search(r"^\s*(export|import)\b", classic, flags=re.M):
+    sys.exit("build-single: pkg/midpoint.js has an import or export this script cannot flatten")
+worker = classic + "\n// ---- www/worker.js ----\n" + worker_src.replace(worker_import, "const init = __wbg_init;")
+
+def data_url(js):
+    return "data:text/javascript;base64," + base64.b64encode(js.encode("utf-8")).decode("ascii")
+
+def script_json(v):
+    # JSON inside a <script> element: "</" must not close it.
+    return json.dumps(v).replace("</", "<\\/")
+
+importmap = {"imports": {"midpoint-pkg": data_url(pkg), "midpoint-boot": data_url(boot), "midpoint-app": data_url(app)}}
+inline = {"wasm": wasm, "worker": worker}
+
+html = read("www/index.html")
+css = read("www/style.css")
+link = '<link rel="stylesheet" href="style.css">'
+entry = '<script type="module" src="main.js"></script>'
+for s in (link, entry):
+    if s not in html:
+        sys.exit(f"build-single: www/index.html no longer has {s}: update scripts/build-single.sh")
+html = html.replace(link, "<style>\n" + css.replace("</", "<\\/") + "</style>")
+html = html.replace(
+    entry,
+    "<script>globalThis.MIDPOINT_INLINE = " + script_json(inline) + ";</script>\n"
+    + '  <script type="importmap">' + script_json(importmap) + "</script>\n"
+    + '  <script type="module">\n' + main.replace("</script", "<\\/script") + "</script>",
+)
+html = html.replace(
+    "Static page, no tracking, works\n      offline once loaded.",
+    "This is the single-file build: it works\n      offline, opened straight from disk.",
+)
+with open(out, "w", encoding="utf-8") as f:
+    f.write(html)
+print(f"build-single: wrote {out} ({len(html.encode('utf-8')) // 1024} KiB)")
+PY

@@ -1,0 +1,90 @@
+//! "Tell me the story": a guided tour in a handful of steps. Each step names a preset and a
+//! moment (a virtual time to seek to, or "just before the next LRU batch", or "watch the next
+//! refill and drain"), and says in a few sentences what to look at there. The page sets the
+//! simulation up through the same Explorer API and URL state as everything else (`?tour=N`).
+
+use serde::Serialize;
+
+/// How a step brings the simulation to its moment.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Seek to `t_s` virtual seconds and pause.
+    Time,
+    /// Run at full speed to just before the page cleaner's next LRU batch.
+    Batch,
+    /// Run to the next LRU batch, then show the refill and the drain in slow motion; the
+    /// figure pauses once the free list is empty again.
+    Watch,
+}
+
+/// One step of the tour.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// A short heading.
+    pub title: &'static str,
+    /// What happens and what to look at (plain text).
+    pub text: &'static str,
+    /// What to look at in the figure (plain text).
+    pub look: &'static str,
+    /// The preset the step runs.
+    pub preset: &'static str,
+    /// How it reaches its moment.
+    pub action: Action,
+    /// For [`Action::Time`]: the virtual time, seconds since the warm-up began.
+    pub t_s: f64,
+}
+
+/// The tour's steps, in order (the URL numbers them from 1).
+pub fn steps() -> Vec<Step> {
+    vec![
+        Step {
+            title: "Midpoint insertion",
+            text: "The LRU list runs from the head (recently used, young) to the tail, where pages are evicted. Its last 37 % (innodb_old_blocks_pct, give or take 20 pages) is the old sublist, and LRU_old points at its first page. A page read from disk does not go to the head: it goes in right after LRU_old, old. The table scan has just started, and the pages it reads land there, at the midpoint.",
+            look: "The LRU_old line, and below it the faded, hatched cells of the old sublist, where the scan's reads go in. The hot set (orange) is young, near the head.",
+            preset: "seed000-hot4485-b2b",
+            action: Action::Time,
+            t_s: 61.0,
+        },
+        Step {
+            title: "innodb_old_blocks_time stops the scan",
+            text: "A touch moves an old page to the head only if it comes at least innodb_old_blocks_time (1,000 ms) after the page's first access. A scan touches a page several times within a millisecond and moves on, so its pages fail that test and should age out of the old sublist without ever becoming young.",
+            look: "The counters: Pages not made young (InnoDB's count of touches that failed the time test) runs far ahead of Pages made young.",
+            preset: "seed000-hot4485-b2b",
+            action: Action::Time,
+            t_s: 70.0,
+        },
+        Step {
+            title: "The free list and the page cleaner",
+            text: "A read takes a frame from the free list if there is one, and otherwise evicts the page at the tail. Once a second the page cleaner's LRU batch evicts pages from the tail until the free list holds innodb_lru_scan_depth (1,024) frames, but only in rounds InnoDB deems active: on a read-only server, after some incidental activity. The simulator draws that activity at random, every 17 s on average. The figure is paused just before such a batch.",
+            look: "The free list (grey cells after the tail) is empty: every read evicts at the tail. Press Step (or →) to run the batch.",
+            preset: "seed000-hot4485-b2b",
+            action: Action::Batch,
+            t_s: 0.0,
+        },
+        Step {
+            title: "A refill, and the boundary slides over the scan's pages",
+            text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by about 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is about 606 pages each way.",
+            look: "The ringed cells: scan pages the boundary turned young since the batch, with no time test and no count in Pages made young. Pink rings: pages the batch turned old.",
+            preset: "seed000-hot4485-b2b",
+            action: Action::Watch,
+            t_s: 0.0,
+        },
+        Step {
+            title: "The young sublist becomes an LRU contest",
+            text: "Pages made young by the slide never got the clock stamp a page gets when it is moved to the head, so their next touch moves them to the head, with no time test. The scan comes back to each page about once a second, so once young, a scan page stays young. The young sublist becomes a contest between scan pages, back every second, and hot pages, each read every 1.5 to 3 seconds. The scan wins, and every hot page it pushes out comes back as a disk read.",
+            look: "Near the end of the run: blue scan pages fill much of the young sublist, and the hot set resident counter has fallen (the test kept 41 % of it at the default settings).",
+            preset: "seed000-hot4485-b2b",
+            action: Action::Time,
+            t_s: 200.0,
+        },
+        Step {
+            title: "What innodb_lru_scan_depth and a pause do",
+            text: "innodb_lru_scan_depth caps each refill, and the slide per refill is 0.63 k − 40: about 41 pages at 128 instead of 606. At 128 the test kept 91–93 % of the hot set. A pause between scans longer than the hot pages' reuse gap lets the hot set win the contest instead (a 2 s pause kept 89 %). innodb_old_blocks_time = 0 makes it worse: scan pages then go straight to the head (7 % kept).",
+            look: "The same moment with innodb_lru_scan_depth = 128: few ringed pages, and the hot set mostly resident. Try the Preset menu and the sliders below to compare.",
+            preset: "seed000-hot4485-b2b-depth128",
+            action: Action::Time,
+            t_s: 200.0,
+        },
+    ]
+}

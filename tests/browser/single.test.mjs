@@ -1,0 +1,59 @@
+// The single-file build (dist/midpoint.html, made by scripts/build-single.sh, which
+// scripts/test.sh runs first) opened from disk: file://, no server, no network.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { after, before, test } from "node:test";
+import { launch, screenshot } from "./helpers.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const file = path.join(root, "dist", "midpoint.html");
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("dist/midpoint.html works from file:// with no network: draws, steps, runs in a worker", async () => {
+  assert.ok(existsSync(file), "run scripts/build-single.sh first");
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(`console error: ${m.text()}`));
+  page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith("file:") && !u.startsWith("data:") && !u.startsWith("blob:")) requests.push(u);
+  });
+  try {
+    await page.goto(`${pathToFileURL(file).href}?autoplay=0`);
+    await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+    const debug = () => page.evaluate(() => window.__midpoint.debug());
+    const d0 = await debug();
+    assert.equal(d0.cells, 16382);
+    const inked = await page.evaluate(() => {
+      const c = document.querySelector(".mp-pool");
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
+      return n;
+    });
+    assert.ok(inked > 50_000, "the pool is drawn");
+    await page.click('[data-act="step"]');
+    await page.waitForFunction((ev) => window.__midpoint.debug().events === ev + 1, d0.events);
+    // The full run comes back from a Blob-URL worker.
+    await page.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 20_000 });
+    assert.match(await page.textContent(".mp-runcap"), /Kept: \d+ %/);
+    assert.equal(await page.locator('[data-act="embed"]').isHidden(), true, "no embed snippets for a file on disk");
+    assert.deepEqual(requests, [], "no network requests");
+    assert.deepEqual(errors, [], errors.join("\n"));
+    await screenshot(page, "single-file");
+  } finally {
+    await context.close();
+  }
+});

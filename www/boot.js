@@ -1,0 +1,45 @@
+// Loads the WASM module once per page, for the full page (main.js) and for the
+// <midpoint-explainer> element (embed.js) alike. The single-file build (scripts/build-single.sh)
+// sets globalThis.MIDPOINT_INLINE = { wasm: base64, worker: source } before this runs: the
+// module then compiles from those bytes, and workers start from a Blob URL of that source.
+import init from "../pkg/midpoint.js";
+
+let booted = null;
+
+async function compile(inline) {
+  if (inline) {
+    const bin = atob(inline.wasm);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return WebAssembly.compile(bytes);
+  }
+  const url = new URL("../pkg/midpoint_bg.wasm", import.meta.url);
+  try {
+    return await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    // A server that does not send application/wasm: compile from the bytes.
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    return WebAssembly.compile(await res.arrayBuffer());
+  }
+}
+
+/** Resolves to { wasm, module, workerUrl, workerType, base, single } once the module is ready. */
+export function boot() {
+  booted ??= (async () => {
+    if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
+    const inline = globalThis.MIDPOINT_INLINE ?? null;
+    const module = await compile(inline);
+    const wasm = await init({ module_or_path: module });
+    const workerUrl = inline
+      ? URL.createObjectURL(new Blob([inline.worker], { type: "text/javascript" }))
+      : new URL("./worker.js", import.meta.url).href;
+    // Where the full page lives, for embeds' links back to it (none in the single file).
+    const base = inline ? null : new URL("./", import.meta.url).href;
+    // The inline worker is a classic script: Chromium does not start module workers from the
+    // blob: URL of a file:// page.
+    const workerType = inline ? "classic" : "module";
+    return { wasm, module, workerUrl, workerType, base, single: !!inline };
+  })();
+  return booted;
+}

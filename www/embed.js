@@ -1,0 +1,59 @@
+// <midpoint-explainer>: the explainer widget as a custom element, for blogs and course pages.
+//
+//   <script type="module" src="https://…/www/embed.js"></script>
+//   <midpoint-explainer preset="seed000-hot4485-b2b" lru-scan-depth="128"></midpoint-explainer>
+//
+// Every attribute but HTML's own (class, id, style, aria-*, data-*…) is read as a URL
+// parameter of the full page (dashes or underscores, with or without innodb_), with the same
+// clamping messages. Each element runs its own simulation in its own shadow root; an element
+// off screen pauses its playback and its drawing.
+import * as mp from "../pkg/midpoint.js";
+import { boot } from "./boot.js";
+import { MidpointApp } from "./app.js";
+
+const styleUrl = new URL("./style.css", import.meta.url).href;
+
+class MidpointExplainer extends HTMLElement {
+  connectedCallback() {
+    if (this.started) return;
+    this.started = true;
+    this.start().catch((e) => {
+      console.error(e);
+      const p = document.createElement("p");
+      p.className = "mp-alert";
+      p.setAttribute("role", "alert");
+      p.textContent = `The simulator could not start: ${e?.message ?? e}. It needs a browser with WebAssembly and ES modules.`;
+      this.shadowRoot?.append(p);
+    });
+  }
+
+  async start() {
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = styleUrl;
+    const loaded = new Promise((resolve) => {
+      link.onload = resolve;
+      link.onerror = resolve;
+    });
+    const root = document.createElement("div");
+    shadow.replaceChildren(link, root);
+    const [env] = await Promise.all([boot(), loaded]);
+    const names = this.getAttributeNames();
+    root.dataset.query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
+    this.app = new MidpointApp(root, { ...env, embedded: true });
+    this.dataset.ready = "1";
+    this.dispatchEvent(new CustomEvent("midpoint-ready", { bubbles: true }));
+  }
+
+  disconnectedCallback() {
+    this.app?.setVisible(false);
+  }
+
+  /** Counts and state, as window.__midpoint.debug() gives for the full page. */
+  debug() {
+    return this.app?.debug();
+  }
+}
+
+if (!customElements.get("midpoint-explainer")) customElements.define("midpoint-explainer", MidpointExplainer);
