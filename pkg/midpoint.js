@@ -436,6 +436,219 @@ export class SweepView {
 if (Symbol.dispose) SweepView.prototype[Symbol.dispose] = SweepView.prototype.free;
 
 /**
+ * A write-path run, advanced in slices, taking periodic snapshots of instance 0.
+ */
+export class WriteRunner {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        WriteRunnerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_writerunner_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.writerunner_advance(this.__wbg_ptr, max_events);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+    /**
+     * Every moment's cells, concatenated (`frames` bytes each).
+     * @returns {Uint8Array}
+     */
+    cells() {
+        const ret = wasm.writerunner_cells(this.__wbg_ptr);
+        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v1;
+    }
+    /**
+     * A run of one of the page's write presets with `innodb_lru_scan_depth` and
+     * `innodb_doublewrite_pages` set.
+     * @param {string} preset
+     * @param {number} depth
+     * @param {number} dblwr_pages
+     */
+    constructor(preset, depth, dblwr_pages) {
+        const val2 = +depth;
+        const val3 = +dblwr_pages;
+        const ptr0 = passStringToWasm0(preset, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.writerunner_new(ptr0, len0, val2, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        WriteRunnerFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The summary (counters, moments, doublewrite writes).
+     * @returns {any}
+     */
+    result() {
+        const ret = wasm.writerunner_result(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+}
+if (Symbol.dispose) WriteRunner.prototype[Symbol.dispose] = WriteRunner.prototype.free;
+
+/**
+ * The section's drawings: the pool at a moment, the doublewrite chart, the trade-off.
+ */
+export class WriteView {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        WriteViewFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_writeview_free(ptr, 0);
+    }
+    /**
+     * Trade-off points computed.
+     * @returns {number}
+     */
+    depth_done() {
+        const ret = wasm.writeview_depth_done(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * The trade-off's points as CSV-like rows for the data table: depth, tps with scan, tps
+     * without, waits/s (NaN until computed), flattened.
+     * @returns {Float64Array}
+     */
+    depth_rows() {
+        const ret = wasm.writeview_depth_rows(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
+     * The trade-off's depths.
+     * @returns {Uint32Array}
+     */
+    static depths() {
+        const ret = wasm.writeview_depths();
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Draws the doublewrite chart, with a cursor at moment `k`.
+     * @param {HTMLCanvasElement} canvas
+     * @param {number} dpr
+     * @param {number} k
+     * @param {boolean} dark
+     */
+    draw_dblwr(canvas, dpr, k, dark) {
+        const ret = wasm.writeview_draw_dblwr(this.__wbg_ptr, canvas, dpr, k, dark);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Draws the trade-off, ringing `current` depth.
+     * @param {HTMLCanvasElement} canvas
+     * @param {number} dpr
+     * @param {number} current
+     * @param {boolean} dark
+     */
+    draw_depth(canvas, dpr, current, dark) {
+        const ret = wasm.writeview_draw_depth(this.__wbg_ptr, canvas, dpr, current, dark);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Draws instance 0 at moment `k` on a canvas `width` device pixels wide (at most
+     * `max_height` high); returns the canvas height used.
+     * @param {HTMLCanvasElement} canvas
+     * @param {CanvasRenderingContext2D} ctx
+     * @param {number} k
+     * @param {number} width
+     * @param {number} max_height
+     * @param {number} dpr
+     * @param {boolean} dark
+     * @returns {number}
+     */
+    draw_pool(canvas, ctx, k, width, max_height, dpr, dark) {
+        const ret = wasm.writeview_draw_pool(this.__wbg_ptr, canvas, ctx, k, width, max_height, dpr, dark);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0] >>> 0;
+    }
+    /**
+     * Moment `k` as text: time, dirty, being written, free, old.
+     * @param {number} k
+     * @returns {any}
+     */
+    moment(k) {
+        const ret = wasm.writeview_moment(this.__wbg_ptr, k);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Moments in the run (0 without one).
+     * @returns {number}
+     */
+    moments() {
+        const ret = wasm.writeview_moments(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * An empty view (no run, no trade-off points).
+     */
+    constructor() {
+        const ret = wasm.writeview_new();
+        this.__wbg_ptr = ret;
+        WriteViewFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * Records one trade-off point (as `write_depth_point` returns it).
+     * @param {any} point
+     */
+    set_depth_point(point) {
+        const ret = wasm.writeview_set_depth_point(this.__wbg_ptr, point);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Takes a finished run: its result object and its cells.
+     * @param {any} result
+     * @param {Uint8Array | number[]} cells
+     */
+    set_run(result, cells) {
+        const ptr0 = passArray8ToWasm0(cells, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.writeview_set_run(this.__wbg_ptr, result, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+}
+if (Symbol.dispose) WriteView.prototype[Symbol.dispose] = WriteView.prototype.free;
+
+/**
  * The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
  * string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
  * @param {string[]} names
@@ -646,6 +859,31 @@ export function version() {
     } finally {
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
+}
+
+/**
+ * One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
+ * @param {number} depth
+ * @returns {any}
+ */
+export function write_depth_point(depth) {
+    const ret = wasm.write_depth_point(depth);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The write presets for the page's picker, with their scan depth and doublewrite pages.
+ * @returns {any}
+ */
+export function write_presets() {
+    const ret = wasm.write_presets();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 function __wbg_get_imports() {
     const import0 = {
@@ -1008,6 +1246,9 @@ function __wbg_get_imports() {
         __wbg_set_font_aa0c0c514c73a5fa: function(arg0, arg1, arg2) {
             arg0.font = getStringFromWasm0(arg1, arg2);
         },
+        __wbg_set_height_ae0610d318c3428c: function(arg0, arg1) {
+            arg0.height = arg1 >>> 0;
+        },
         __wbg_set_lineWidth_12f039d09cd36dad: function(arg0, arg1) {
             arg0.lineWidth = arg1;
         },
@@ -1022,6 +1263,9 @@ function __wbg_get_imports() {
         },
         __wbg_set_textContent_0177b2a6d9293c2c: function(arg0, arg1, arg2) {
             arg0.textContent = arg1 === 0 ? undefined : getStringFromWasm0(arg1, arg2);
+        },
+        __wbg_set_width_5f89a551b5472887: function(arg0, arg1) {
+            arg0.width = arg1 >>> 0;
         },
         __wbg_stack_575c4e0918581b9c: function(arg0, arg1) {
             const ret = arg1.stack;
@@ -1115,6 +1359,12 @@ const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
 const SweepViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_sweepview_free(ptr, 1));
+const WriteRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_writerunner_free(ptr, 1));
+const WriteViewFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_writeview_free(ptr, 1));
 
 function addToExternrefTable0(obj) {
     const idx = wasm.__externref_table_alloc();
@@ -1196,6 +1446,11 @@ function getArrayJsValueFromWasm0(ptr, len) {
     return result;
 }
 
+function getArrayU32FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint32ArrayMemory0().subarray(ptr / 4, ptr / 4 + len);
+}
+
 function getArrayU8FromWasm0(ptr, len) {
     ptr = ptr >>> 0;
     return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
@@ -1267,6 +1522,13 @@ function isLikeNone(x) {
 function passArray32ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 4, 4) >>> 0;
     getUint32ArrayMemory0().set(arg, ptr / 4);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}
+
+function passArray8ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 1, 1) >>> 0;
+    getUint8ArrayMemory0().set(arg, ptr / 1);
     WASM_VECTOR_LEN = arg.length;
     return ptr;
 }

@@ -42,7 +42,7 @@ boot = rewrite(read("www/boot.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www
 app = rewrite(read("www/app.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www/app.js")
 main = rewrite(read("www/main.js"), {"./boot.js": "midpoint-boot", "./app.js": "midpoint-app"}, "www/main.js")
 worker_src = read("www/worker.js")
-worker_import = 'import init, { Runner, sweep_point } from "../pkg/midpoint.js";'
+worker_import = 'import init, { Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
 if worker_import not in worker_src:
     sys.exit("build-single: www/worker.js changed its import line: update scripts/build-single.sh")
 # One classic script (Chromium refuses module workers from blob: URLs of a file:// page): the

@@ -573,6 +573,10 @@ impl WriteSimulation {
     pub fn events(&self) -> u64 {
         self.events
     }
+    /// When the run ends (virtual time, µs).
+    pub fn end(&self) -> Micros {
+        self.end
+    }
 
     /// A warm, clean pool: random table pages first (they end up at the tail), then the
     /// secondary index, then the hot set at the head; the free list topped up as an active

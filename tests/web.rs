@@ -283,3 +283,41 @@ fn csv_exports_list_every_parameter() {
     assert!(csv.contains("\n100,0,"));
     assert!(v.kept()[0].is_finite());
 }
+
+/// The write-path section's drawings: a short write run, instance 0's cells with dirty pages,
+/// the doublewrite chart, and the trade-off with one point.
+#[wasm_bindgen_test]
+fn write_path_run_and_drawings() {
+    use midpoint::web::write::{WriteRunner, WriteView, W_DIRTY};
+    let mut r = WriteRunner::build("seed001-16thd-dblwr16", 312, 16).unwrap();
+    let mut frac = 0.0;
+    while frac < 1.0 {
+        frac = r.run_slice(200_000).unwrap();
+    }
+    let s = r.summary();
+    assert!(s.dblwr_writes_per_s > 0.0 && s.tps > 0.0);
+    assert!(!s.writes.is_empty() && s.writes.iter().all(|w| w.1 >= 1 && w.1 <= 16));
+    let cells = r.cells();
+    assert_eq!(cells.len(), s.frames as usize * s.moments.len());
+    assert!(cells.iter().any(|&b| b & 3 == W_DIRTY));
+    assert!(WriteRunner::build("small-demo", 312, 16).is_err());
+
+    let mut v = WriteView::new();
+    v.set_run(serde_wasm_bindgen::to_value(&s).unwrap(), cells)
+        .unwrap();
+    let (c, ctx) = canvas(400, 300);
+    let h = v.draw_pool(&c, &ctx, 1_000, 400, 300, 1.0, false).unwrap();
+    assert!(h <= 300 && inked(&pixels(&c, &ctx)) > 1_000);
+    let (c2, ctx2) = canvas(500, 280);
+    v.draw_dblwr(&c2, 1.0, 3, false).unwrap();
+    assert!(inked(&pixels(&c2, &ctx2)) > 1_000);
+    let (c3, ctx3) = canvas(500, 280);
+    v.draw_depth(&c3, 1.0, 128, true).unwrap();
+    let empty = pixels(&c3, &ctx3);
+    // One real trade-off point, as the worker computes it.
+    let p = midpoint::web::write::write_depth_point(128).unwrap();
+    v.set_depth_point(p).unwrap();
+    assert_eq!(v.depth_done(), 1);
+    v.draw_depth(&c3, 1.0, 128, true).unwrap();
+    assert!(changed(&empty, &pixels(&c3, &ctx3)) > 50);
+}

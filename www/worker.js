@@ -3,10 +3,13 @@
 //   in:  {type: "init", module}                      the compiled WebAssembly.Module
 //        {id, kind: "run", params, maxPoints}        a full run (progress messages on the way)
 //        {id, kind: "sweep", params, depth, time}    one sweep point
+//        {id, kind: "write", preset, depth, pages}   a write-path run (progress on the way;
+//                                                    result + cells, instance 0 per moment)
+//        {id, kind: "write-depth", depth}            one point of the write-path trade-off
 //   out: {type: "ready"} | {id, type: "progress", frac} | {id, type: "done", result, ms, csv?}
 //        (csv: a run's whole time series, every parameter in its header)
 //        | {id, type: "error", message} | {type: "panic", message}
-import init, { Runner, sweep_point } from "../pkg/midpoint.js";
+import init, { Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
 
 let ready = null;
 
@@ -48,6 +51,24 @@ self.onmessage = async (e) => {
       const csv = r.samples_csv();
       r.free();
       self.postMessage({ id: m.id, type: "done", result, csv, ms: performance.now() - t0 });
+    } else if (m.kind === "write") {
+      const r = new WriteRunner(m.preset, m.depth, m.pages);
+      let frac = 0;
+      let last = 0;
+      while ((frac = r.advance(50_000)) < 1) {
+        const now = performance.now();
+        if (now - last > 100) {
+          self.postMessage({ id: m.id, type: "progress", frac });
+          last = now;
+        }
+      }
+      const result = r.result();
+      const cells = r.cells();
+      r.free();
+      self.postMessage({ id: m.id, type: "done", result, cells, ms: performance.now() - t0 }, [cells.buffer]);
+    } else if (m.kind === "write-depth") {
+      const result = write_depth_point(m.depth);
+      self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else {
       throw new Error(`unknown job kind ${m.kind}`);
     }

@@ -4,7 +4,8 @@
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
 //! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
 //! [`worker::Runner`], [`worker::sweep_point`], [`attributes_query`], [`embed_snippets`],
-//! [`tour_steps`].
+//! [`tour_steps`], and the write path's [`write::write_presets`], [`write::WriteRunner`],
+//! [`write::write_depth_point`], [`write::WriteView`].
 
 pub mod charts;
 pub mod controls;
@@ -15,6 +16,7 @@ pub mod narrate;
 pub mod query;
 pub mod tour;
 pub mod worker;
+pub mod write;
 
 use crate::scenario::{self, Params};
 use crate::seed000;

@@ -1,0 +1,77 @@
+// End-to-end test of the page's "Write path" section: a small write preset run in a worker, its
+// counters and the dirty-page canvas, and at least one point of the lru_scan_depth trade-off.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { launch, openPage, screenshot } from "./helpers.mjs";
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+describe("the write-path section", () => {
+  test("runs a write preset, shows the counters, draws dirty pages and a trade-off point", async () => {
+    const t0 = Date.now();
+    const { page, errors } = await openPage(browser, "/www/index.html?autoplay=0");
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+      const sec = page.locator(".mp-write");
+      await sec.scrollIntoViewIfNeeded();
+      assert.match(await sec.locator("h2").textContent(), /Write path/);
+      // Only write presets in the picker.
+      const names = await sec.locator('[data-wctl="preset"] option').allTextContents();
+      assert.ok(names.includes("seed001-16thd-dblwr16") && names.every((n) => /^(seed001-|seed003-rw-|writeheavy-depth-)/.test(n)), names.join());
+      await sec.locator('[data-wctl="preset"]').selectOption("seed001-16thd-dblwr16");
+      assert.match(await sec.locator(".mp-wsliders output").nth(1).textContent(), /^16 pages/);
+      await sec.locator('[data-wact="run"]').click();
+      await sec.locator('[data-wact="depth"]').click();
+      await page.waitForFunction(() => document.querySelector(".mp-write").dataset.ran === "1", null, { timeout: 12_000 });
+      const dblwr = await sec.locator('[data-w="dblwr"]').textContent();
+      assert.match(dblwr, /^[\d,]+$/, `doublewrite writes/s: ${dblwr}`);
+      assert.ok(Number(dblwr.replace(/,/g, "")) > 0);
+      assert.match(await sec.locator('[data-w="lat"]').textContent(), /^\d+\.\d\d ms$/);
+      assert.match(await sec.locator('[data-w="wf"]').textContent(), /^\d+\.\d$/);
+      assert.match(await sec.locator('[data-w="tps"]').textContent(), /^[\d,]+/);
+      // The dirty-page canvas: dirty (vermillion) cells at the last moment.
+      const px = await page.evaluate(() => {
+        const c = document.querySelector(".mp-wcanvas");
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        let dirty = 0, inked = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) inked++;
+          if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) dirty++;
+        }
+        return { dirty, inked, w: c.width, h: c.height };
+      });
+      assert.ok(px.inked > 5_000, `the pool canvas is drawn: ${JSON.stringify(px)}`);
+      assert.ok(px.dirty > 100, `dirty pages are marked: ${JSON.stringify(px)}`);
+      assert.match(await sec.locator(".mp-wmout").textContent(), /t = [\d.]+ s · [\d,]+ dirty/);
+      // Earlier moments can be picked.
+      await sec.locator(".mp-wmoment input").fill("5");
+      assert.match(await sec.locator(".mp-wmout").textContent(), /t = [\d.]+ s/);
+      // The trade-off: at least one depth computed.
+      await page.waitForFunction(() => Number(document.querySelector(".mp-write").dataset.depthPoints ?? 0) >= 1, null, { timeout: 12_000 });
+      const row = await sec.locator(".mp-dtable tr").nth(1).allTextContents();
+      assert.ok(row.length > 0);
+      await sec.screenshot({ path: (await screenshot(page, "write-path-full")).replace("write-path-full", "write-path") });
+      assert.deepEqual(errors, [], errors.join("\n"));
+      console.log(`write-path test: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("is not in embed mode", async () => {
+    const { page, errors } = await openPage(browser, "/www/index.html?embed=1&autoplay=0");
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+      assert.equal(await page.locator(".mp-write").count(), 0);
+      assert.deepEqual(errors, [], errors.join("\n"));
+    } finally {
+      await page.close();
+    }
+  });
+});
