@@ -51,6 +51,22 @@ fn label_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&theme.text)
 }
 
+/// The series legend every chart shares: a translucent box in the given corner.
+fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+    theme: Theme,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(theme.background.mix(0.85))
+        .border_style(theme.grid)
+        .label_font(label_font(theme))
+        .draw()
+        .map_err(e)
+}
+
 fn caption_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&theme.text)
 }
@@ -127,14 +143,7 @@ pub fn draw_residency<DB: DrawingBackend>(
             )))
             .map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)?;
+    draw_legend(&mut chart, SeriesLabelPosition::LowerLeft, theme)?;
     root.present().map_err(e)
 }
 
@@ -213,14 +222,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
             }
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)?;
+    draw_legend(&mut chart, SeriesLabelPosition::UpperRight, theme)?;
     root.present().map_err(e)
 }
 
@@ -448,14 +450,7 @@ pub fn draw_depth_tradeoff<DB: DrawingBackend>(
                 .map_err(e)?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)?;
+    draw_legend(&mut chart, SeriesLabelPosition::LowerRight, theme)?;
     root.present().map_err(e)
 }
 
@@ -549,14 +544,7 @@ pub fn draw_dblwr_fill<DB: DrawingBackend>(
             ))
             .map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)?;
+    draw_legend(&mut chart, SeriesLabelPosition::LowerRight, theme)?;
     root.present().map_err(e)
 }
 

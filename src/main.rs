@@ -434,25 +434,27 @@ fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
     let json = a.get_flag("json");
     let quick = a.get_flag("quick");
     let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
+    // Prints the rows as JSON or as the Markdown table.
+    fn show<T: serde::Serialize>(
+        json: bool,
+        rows: &T,
+        markdown: impl FnOnce(&T) -> String,
+    ) -> Result<(), String> {
+        eprintln!();
+        if json {
+            print_json(rows)
+        } else {
+            print!("{}", markdown(rows));
+            Ok(())
+        }
+    }
     match which {
-        "001" | "1" => {
-            let rows = midpoint::seed001::run(progress);
-            eprintln!();
-            if json {
-                print_json(&rows)?;
-            } else {
-                print!("{}", midpoint::seed001::markdown(&rows));
-            }
-        }
-        "003-rw" | "3-rw" => {
-            let rows = midpoint::seed001::seed003_rw(progress);
-            eprintln!();
-            if json {
-                print_json(&rows)?;
-            } else {
-                print!("{}", midpoint::seed001::seed003_rw_markdown(&rows));
-            }
-        }
+        "001" | "1" => show(json, &midpoint::seed001::run(progress), |r| {
+            midpoint::seed001::markdown(r)
+        }),
+        "003-rw" | "3-rw" => show(json, &midpoint::seed001::seed003_rw(progress), |r| {
+            midpoint::seed001::seed003_rw_markdown(r)
+        }),
         "002" | "2" => {
             let threads: Vec<u32> = if quick {
                 vec![1, 3, 5, 8, 12, 16, 19]
@@ -462,50 +464,27 @@ fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
             let p37 = seed002::sweep(37, &threads, 1, progress);
             eprintln!();
             let p60 = seed002::sweep(60, &threads, 1, progress);
-            eprintln!();
             let checks = seed002::checks(&p37, Some(&p60));
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&(p37, p60, checks)).map_err(|e| e.to_string())?
-                );
-            } else {
-                print!("{}", seed002::markdown(&p37, Some(&p60), &checks));
-            }
+            show(json, &(p37, p60, checks), |(p37, p60, checks)| {
+                seed002::markdown(p37, Some(p60), checks)
+            })
         }
         "003" | "3" => {
             let seeds = parse_count(a, "seeds", 1, 50)?;
-            let rows = seed003::run(seeds, 1, progress);
-            eprintln!();
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
-                );
-            } else {
-                print!("{}", seed003::markdown(&rows));
-            }
+            show(json, &seed003::run(seeds, 1, progress), |r| {
+                seed003::markdown(r)
+            })
         }
         "mariadb" => {
             let seeds = parse_count(a, "seeds", 1, 50)?;
-            let rows = engine::compare(seeds, progress);
-            eprintln!();
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
-                );
-            } else {
-                print!("{}", engine::compare_markdown(&rows));
-            }
+            show(json, &engine::compare(seeds, progress), |r| {
+                engine::compare_markdown(r)
+            })
         }
-        other => {
-            return Err(format!(
-                "--seed = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
-            ))
-        }
+        other => Err(format!(
+            "--seed = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
+        )),
     }
-    Ok(())
 }
 
 fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
