@@ -671,3 +671,54 @@ mod tests {
         l.validate().unwrap();
     }
 }
+
+#[cfg(test)]
+mod validator_tests {
+    use super::*;
+
+    fn list() -> Lru {
+        let mut l = Lru::new(2000, old_ratio_from_pct(37));
+        for f in 0..1500 {
+            l.add_block(f, true);
+        }
+        l.validate().unwrap();
+        l
+    }
+
+    #[test]
+    fn catches_a_young_page_below_an_old_one() {
+        let mut l = list();
+        let t = l.tail();
+        l.old[t as usize] = false;
+        assert!(l.validate().unwrap_err().contains("young frame"));
+    }
+
+    #[test]
+    fn catches_a_wrong_old_len() {
+        let mut l = list();
+        l.old_len += 1;
+        assert!(l.validate().unwrap_err().contains("LRU_old_len"));
+    }
+
+    #[test]
+    fn catches_a_broken_prev_link() {
+        let mut l = list();
+        let h = l.head();
+        let n = l.next(h);
+        l.prev[n as usize] = NIL;
+        assert!(l.validate().unwrap_err().contains("prev link"));
+    }
+
+    #[test]
+    fn catches_the_boundary_outside_its_dead_band() {
+        let mut l = list();
+        // Move LRU_old 25 pages toward the head by hand, flags and length included.
+        for _ in 0..25 {
+            let p = l.prev[l.old_ptr as usize];
+            l.old_ptr = p;
+            l.old[p as usize] = true;
+            l.old_len += 1;
+        }
+        assert!(l.validate().unwrap_err().contains("outside"));
+    }
+}

@@ -74,3 +74,66 @@ impl BufferPool {
         self.validate_write_path()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::pool::{BufferPool, FetchMode, PageId, PoolConfig};
+
+    fn pool() -> BufferPool {
+        let mut p = BufferPool::new(
+            PoolConfig {
+                frames_per_instance: 700,
+                read_latency_us: 0,
+                read_ahead_threshold: 0,
+                ..PoolConfig::default()
+            },
+            &[2000],
+        );
+        for n in 0..600 {
+            p.fetch(
+                PageId {
+                    space: 0,
+                    page_no: n,
+                },
+                FetchMode::Normal,
+                1,
+            );
+        }
+        p.validate().unwrap();
+        p
+    }
+
+    #[test]
+    fn catches_a_frame_both_free_and_in_the_lru() {
+        let mut p = pool();
+        let t = p.instances[0].lru.tail();
+        p.instances[0].free.push(t);
+        assert!(p.validate().is_err());
+    }
+
+    #[test]
+    fn catches_a_frame_in_neither_place() {
+        let mut p = pool();
+        p.instances[0].free.pop();
+        assert!(p
+            .validate()
+            .unwrap_err()
+            .contains("neither free nor in the LRU"));
+    }
+
+    #[test]
+    fn catches_a_page_table_entry_pointing_at_the_wrong_frame() {
+        let mut p = pool();
+        let a = PageId {
+            space: 0,
+            page_no: 1,
+        };
+        let b = PageId {
+            space: 0,
+            page_no: 2,
+        };
+        let fb = p.frame_of(b).unwrap();
+        p.set_frame_of(a, fb);
+        assert!(p.validate().is_err());
+    }
+}
