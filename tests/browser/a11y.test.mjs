@@ -4,21 +4,14 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, describe, test } from "node:test";
-import { baseUrl, launch, openPage, screenshot } from "./helpers.mjs";
+import { describe, test } from "node:test";
+import { baseUrl, useBrowser, pageReady, openPage, screenshot } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 const PAGE = "/www/index.html";
-const ready = (page) =>
-  page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+const ready = pageReady;
 const debug = (page) => page.evaluate(() => window.__midpoint.debug());
 function until(page, pred, arg, timeout = 15_000) {
   return page.waitForFunction(
@@ -49,7 +42,7 @@ async function tabTo(page, pred, max = 40) {
 
 describe("the guided tour", () => {
   test("?tour=1 opens step 1; Next/Back/Leave work from the keyboard and move focus", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?tour=1`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?tour=1`);
     try {
       await ready(page);
       await page.locator(".mp-tour").waitFor({ state: "visible" });
@@ -94,7 +87,7 @@ describe("the guided tour", () => {
   });
 
   test("a bad step number gets a clear message", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?tour=99`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?tour=99`);
     try {
       await ready(page);
       await page.locator(".mp-notes").waitFor({ state: "visible" });
@@ -110,7 +103,7 @@ describe("the guided tour", () => {
 
 describe("accessibility", () => {
   test("keyboard only: Tab to the controls, Enter/Space activate, shortcuts on the figure", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?preset=small-demo&autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?preset=small-demo&autoplay=0`);
     try {
       await ready(page);
       const tabs = await tabTo(page, (e) => e.dataset.act === "play");
@@ -143,7 +136,7 @@ describe("accessibility", () => {
   });
 
   test("reduced motion: no autoplay", async () => {
-    const page = await browser.newPage({ reducedMotion: "reduce" });
+    const page = await shared.browser.newPage({ reducedMotion: "reduce" });
     try {
       await page.goto(`${baseUrl}${PAGE}?preset=small-demo`);
       await ready(page);
@@ -157,7 +150,7 @@ describe("accessibility", () => {
   });
 
   test("dark mode: the page and an embedded element are dark", async () => {
-    const page = await browser.newPage({ colorScheme: "dark" });
+    const page = await shared.browser.newPage({ colorScheme: "dark" });
     try {
       await page.goto(`${baseUrl}${PAGE}?preset=small-demo&autoplay=0`);
       await ready(page);
@@ -172,7 +165,7 @@ describe("accessibility", () => {
   });
 
   test("the plots have a text alternative: a summary and data tables", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?preset=small-demo&autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?preset=small-demo&autoplay=0`);
     try {
       await ready(page);
       await until(page, (d) => d.hasRun);

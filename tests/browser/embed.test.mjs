@@ -4,17 +4,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, describe, test } from "node:test";
-import { launch, openPage, screenshot } from "./helpers.mjs";
+import { describe, test } from "node:test";
+import { useBrowser, openPage, screenshot } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 function noErrors(errors) {
   assert.deepEqual(errors, [], `errors on the page:\n${errors.join("\n")}`);
@@ -51,7 +45,7 @@ const paramNames = (page) =>
 
 describe("embedding", () => {
   test("two custom elements and an iframe run independently, with no console errors", async () => {
-    const { page, errors } = await openPage(browser, "/www/embed-test.html", { viewport: { width: 900, height: 900 } });
+    const { page, errors } = await openPage(shared.browser, "/www/embed-test.html", { viewport: { width: 900, height: 900 } });
     try {
       await page.waitForFunction(() => [...document.querySelectorAll("midpoint-explainer")].every((e) => e.dataset.ready === "1"));
       const frame = page.frameLocator("#third");
@@ -94,7 +88,7 @@ describe("embedding", () => {
   });
 
   test("attributes with bad values get the page's clamping messages", async () => {
-    const { page, errors } = await openPage(browser, "/www/embed-test.html", { viewport: { width: 900, height: 900 } });
+    const { page, errors } = await openPage(shared.browser, "/www/embed-test.html", { viewport: { width: 900, height: 900 } });
     try {
       await page.evaluate(() => {
         const e = document.createElement("midpoint-explainer");
@@ -116,7 +110,7 @@ describe("embedding", () => {
   });
 
   test("embed mode in a 700×600 frame: only the widget, and a link to the full page", async () => {
-    const { page, errors } = await openPage(browser, "/www/index.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
+    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
       viewport: { width: 700, height: 600 },
     });
     try {
@@ -142,7 +136,7 @@ describe("embedding", () => {
   });
 
   test("the Embed dialog shows both snippets with every parameter, and copies them", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
+    const ctx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
     const page = await ctx.newPage();
     const errors = [];
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
@@ -181,7 +175,7 @@ describe("embedding", () => {
 describe("export", () => {
   test("CSV of the run and of the sweep list every parameter; PNG downloads are PNGs", async () => {
     const tiny = "preset=small-demo&scan_s=20&warmup_s=5&kept_window_s=10&sweep_depths=100,1024&sweep_times=0,1000";
-    const { page, errors } = await openPage(browser, `/www/index.html?autoplay=0&${tiny}`);
+    const { page, errors } = await openPage(shared.browser, `/www/index.html?autoplay=0&${tiny}`);
     try {
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       const names = await paramNames(page);

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { after, before } from "node:test";
 
 /** Root URL of the served repository (scripts/test.sh sets MIDPOINT_URL), without trailing /. */
 export const baseUrl = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
@@ -24,6 +25,28 @@ export const chromiumArgs = [
 ];
 
 const artifactsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
+
+/**
+ * One browser for a whole test file: registers node:test's before/after hooks that launch and
+ * close it, and returns a holder whose `browser` is set once the hook has run.
+ */
+export function useBrowser() {
+  const shared = { browser: undefined };
+  before(async () => {
+    shared.browser = await launch();
+  });
+  after(async () => {
+    await shared.browser?.close();
+  });
+  return shared;
+}
+
+/** Wait (up to 15 s) until the page says its WASM is loaded and the first frame drawn. */
+export function pageReady(page) {
+  return page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, {
+    timeout: 15_000,
+  });
+}
 
 /** Launch headless Chromium. Close it with `await browser.close()`. */
 export function launch() {

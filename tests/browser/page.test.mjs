@@ -4,25 +4,15 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before, describe, test } from "node:test";
-import { baseUrl, launch, openPage, screenshot } from "./helpers.mjs";
+import { describe, test } from "node:test";
+import { baseUrl, useBrowser, pageReady, openPage, screenshot } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 const PAGE = "/www/index.html";
 
-async function ready(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, {
-    timeout: 15_000,
-  });
-}
+const ready = pageReady;
 
 const debug = (page) => page.evaluate(() => window.__midpoint.debug());
 
@@ -55,7 +45,7 @@ function noErrors(errors) {
 
 describe("the explainer page", () => {
   test("loads without console errors and draws the pool", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0`);
     try {
       await ready(page);
       await until(page, (d) => d.hasRun);
@@ -76,7 +66,7 @@ describe("the explainer page", () => {
   });
 
   test("a step changes the pool; the next LRU batch and its drain turn cells young", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0`);
     try {
       await ready(page);
       // Run at full speed to just before the next refill.
@@ -111,7 +101,7 @@ describe("the explainer page", () => {
       assert.ok(drained.slid_young_scan > 400, `scan pages turned young: ${drained.slid_young_scan}`);
       // The URL records the paused moment, and opening it comes back to the same state.
       await page.waitForFunction((ev) => new URLSearchParams(location.search).get("ev") === String(ev), drained.events);
-      const again = await browser.newPage();
+      const again = await shared.browser.newPage();
       try {
         await again.goto(page.url());
         await ready(again);
@@ -130,7 +120,7 @@ describe("the explainer page", () => {
   });
 
   test("watching a refill and drain animates it and pauses when the free list is empty", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?preset=small-demo&autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?preset=small-demo&autoplay=0`);
     try {
       await ready(page);
       await page.click('[data-act="watch"]');
@@ -149,7 +139,7 @@ describe("the explainer page", () => {
   });
 
   test("the scan-depth slider (keyboard) changes the residency plot and the URL", async () => {
-    const { page, errors } = await openPage(browser, `${PAGE}?autoplay=0`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0`);
     try {
       await ready(page);
       await until(page, (d) => d.hasRun);
@@ -183,7 +173,7 @@ describe("the explainer page", () => {
   ];
   for (const [q, message, inUrl] of bad) {
     test(`bad URL input ?${q} gives a clear message and a usable page`, async () => {
-      const { page, errors } = await openPage(browser, `${PAGE}?autoplay=0&${q}`);
+      const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0&${q}`);
       try {
         await ready(page);
         await page.locator(".mp-notes").waitFor({ state: "visible" });
@@ -205,7 +195,7 @@ describe("the explainer page", () => {
 
   test("the sweep runs in workers, draws points as they arrive, and can be cancelled", async () => {
     const tiny = "preset=small-demo&scan_s=20&warmup_s=5&kept_window_s=10&sweep_depths=100,1024&sweep_times=0,1000";
-    const { page, errors } = await openPage(browser, `${PAGE}?autoplay=0&${tiny}`);
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0&${tiny}`);
     try {
       await ready(page);
       const empty = await dataUrl(page, ".mp-sweep");
@@ -220,7 +210,7 @@ describe("the explainer page", () => {
       await page.close();
     }
     // A full-size sweep: progress appears, Cancel stops it, the page stays responsive.
-    const full = await openPage(browser, `${PAGE}?autoplay=0`);
+    const full = await openPage(shared.browser, `${PAGE}?autoplay=0`);
     try {
       await ready(full.page);
       await full.page.click('[data-act="sweep"]');
@@ -240,7 +230,7 @@ describe("the explainer page", () => {
   });
 
   test("a panic inside the module shows a visible message", async () => {
-    const { page } = await openPage(browser, `${PAGE}?autoplay=0`);
+    const { page } = await openPage(shared.browser, `${PAGE}?autoplay=0`);
     try {
       await ready(page);
       await page.evaluate(() =>
@@ -254,7 +244,7 @@ describe("the explainer page", () => {
   });
 
   test("phone width, dark theme, embed mode and accessibility", async () => {
-    const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, colorScheme: "dark", deviceScaleFactor: 2 });
+    const phone = await shared.browser.newPage({ viewport: { width: 375, height: 740 }, colorScheme: "dark", deviceScaleFactor: 2 });
     const errors = [];
     phone.on("console", (m) => m.type() === "error" && errors.push(m.text()));
     phone.on("pageerror", (e) => errors.push(e.message));

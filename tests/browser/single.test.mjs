@@ -4,23 +4,17 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { after, before, test } from "node:test";
-import { launch, screenshot } from "./helpers.mjs";
+import { test } from "node:test";
+import { useBrowser, screenshot } from "./helpers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const file = path.join(root, "dist", "midpoint.html");
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 test("dist/midpoint.html works from file:// with no network: draws, steps, runs in a worker", async () => {
   assert.ok(existsSync(file), "run scripts/build-single.sh first");
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
+  const context = await shared.browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
   const page = await context.newPage();
   const errors = [];
   const requests = [];

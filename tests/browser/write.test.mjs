@@ -1,23 +1,17 @@
 // End-to-end test of the page's "Write path" section: a small write preset run in a worker, its
 // counters and the dirty-page canvas, and at least one point of the lru_scan_depth trade-off.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { launch, openPage, screenshot } from "./helpers.mjs";
+import { describe, test } from "node:test";
+import { useBrowser, pageReady, openPage, screenshot } from "./helpers.mjs";
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const shared = useBrowser();
 
 describe("the write-path section", () => {
   test("runs a write preset, shows the counters, draws dirty pages and a trade-off point", async () => {
     const t0 = Date.now();
-    const { page, errors } = await openPage(browser, "/www/index.html?autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/index.html?autoplay=0");
     try {
-      await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+      await pageReady(page);
       const sec = page.locator(".mp-write");
       await sec.scrollIntoViewIfNeeded();
       assert.match(await sec.locator("h2").textContent(), /Write path/);
@@ -65,9 +59,9 @@ describe("the write-path section", () => {
   });
 
   test("is not in embed mode", async () => {
-    const { page, errors } = await openPage(browser, "/www/index.html?embed=1&autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&autoplay=0");
     try {
-      await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 15_000 });
+      await pageReady(page);
       assert.equal(await page.locator(".mp-write").count(), 0);
       assert.deepEqual(errors, [], errors.join("\n"));
     } finally {
