@@ -6,10 +6,12 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint::chart;
+use midpoint::experiments::{
+    self, depth_sweep, mariadb, seed000, seed001, seed002, seed003, seed003_rw,
+};
 use midpoint::metrics::RunReport;
 use midpoint::replay;
 use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
-use midpoint::seed000;
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
 use std::process::ExitCode;
@@ -116,7 +118,7 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
                 .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
-                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help("which seed: 000, 001 (MySQL bug #115328, the doublewrite buffer), 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), 003-rw (its read-write half), or mariadb (seed 000's experiment on MariaDB 10.11 beside MySQL 8.4)")),
+                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help(seed_help())),
         )
         .subcommand(
             Command::new("calibrate")
@@ -378,21 +380,82 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
+/// `reproduce --seed CODE`: an experiment's figures beside the simulated ones, as Markdown
+/// tables under the experiment's title (or as JSON).
 fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
-    match a.get_one::<String>("seed").map(String::as_str) {
-        Some("000") | Some("0") | None => {}
-        Some(other) => return cmd_reproduce_other(a, other),
+    let which = a
+        .get_one::<String>("seed")
+        .map(String::as_str)
+        .unwrap_or("000");
+    let exp = experiments::find(which)?;
+    let json = a.get_flag("json");
+    let quick = a.get_flag("quick");
+    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
+    // Prints the rows as JSON, or the Markdown tables under the experiment's title.
+    let show = |rows: serde_json::Result<String>, markdown: String| -> Result<(), String> {
+        eprintln!();
+        if json {
+            println!("{}", rows.map_err(|e| e.to_string())?);
+        } else {
+            println!("## {}\n", exp.title);
+            print!("{markdown}");
+        }
+        Ok(())
+    };
+    match exp.code {
+        "000" => {
+            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let r = seed000::run_rows(&seed000::rows(!quick), seeds, progress);
+            show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
+        }
+        "001" => {
+            let r = seed001::run(progress);
+            show(serde_json::to_string_pretty(&r), seed001::markdown(&r))
+        }
+        "003-rw" => {
+            let r = seed003_rw::seed003_rw(progress);
+            show(
+                serde_json::to_string_pretty(&r),
+                seed003_rw::seed003_rw_markdown(&r),
+            )
+        }
+        "002" => {
+            let threads: Vec<u32> = if quick {
+                vec![1, 3, 5, 8, 12, 16, 19]
+            } else {
+                (1..=19).collect()
+            };
+            let p37 = seed002::sweep(37, &threads, 1, progress);
+            eprintln!();
+            let p60 = seed002::sweep(60, &threads, 1, progress);
+            let checks = seed002::checks(&p37, Some(&p60));
+            let md = seed002::markdown(&p37, Some(&p60), &checks);
+            show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
+        }
+        "003" => {
+            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let r = seed003::run(seeds, 1, progress);
+            show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
+        }
+        "mariadb" => {
+            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let r = mariadb::compare(seeds, progress);
+            show(
+                serde_json::to_string_pretty(&r),
+                mariadb::compare_markdown(&r),
+            )
+        }
+        other => Err(format!("--seed = '{other}': no reproduction")),
     }
-    let seeds = parse_count(a, "seeds", 1, 50)?;
-    let rows = seed000::rows(!a.get_flag("quick"));
-    let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
-    eprintln!();
-    if a.get_flag("json") {
-        print_json(&results)?;
-    } else {
-        print!("{}", seed000::markdown(&results));
-    }
-    Ok(())
+}
+
+/// `--seed`'s help: every experiment's code and title.
+fn seed_help() -> String {
+    let list: Vec<String> = experiments::ALL
+        .iter()
+        .map(|e| format!("{} ({})", e.code, e.title))
+        .collect();
+    format!("which experiment: {}", list.join("; "))
 }
 
 /// `run --preset <write-path preset>`: one write-path run.
@@ -410,81 +473,22 @@ fn cmd_write_run(a: &ArgMatches, wp: midpoint::write_sim::WritePreset) -> Result
     if a.get_flag("json") {
         print_json(&r)?;
     } else {
-        print!("{}", midpoint::seed001::report_text(&wp.name, &r));
+        print!("{}", experiments::write_report::report_text(&wp.name, &r));
     }
     Ok(())
 }
 
 /// `depth-sweep`: the write-heavy `lru_scan_depth` trade-off.
 fn cmd_depth_sweep(a: &ArgMatches) -> Result<(), String> {
-    let depths = parse_list(a, "depths", midpoint::seed001::DEPTHS, 100, 1_000_000)?;
-    let rows = midpoint::seed001::depth_sweep(&depths, |d, n| eprint!("\r{d}/{n} runs"));
+    let depths = parse_list(a, "depths", depth_sweep::DEPTHS, 100, 1_000_000)?;
+    let rows = depth_sweep::depth_sweep(&depths, |d, n| eprint!("\r{d}/{n} runs"));
     eprintln!();
     if a.get_flag("json") {
         print_json(&rows)?;
     } else {
-        print!("{}", midpoint::seed001::depth_markdown(&rows));
+        print!("{}", depth_sweep::depth_markdown(&rows));
     }
     Ok(())
-}
-
-/// `reproduce --seed 002|003|mariadb`: the other seeds' tables beside the seed's figures.
-fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
-    use midpoint::{engine, seed002, seed003};
-    let json = a.get_flag("json");
-    let quick = a.get_flag("quick");
-    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
-    // Prints the rows as JSON or as the Markdown table.
-    fn show<T: serde::Serialize>(
-        json: bool,
-        rows: &T,
-        markdown: impl FnOnce(&T) -> String,
-    ) -> Result<(), String> {
-        eprintln!();
-        if json {
-            print_json(rows)
-        } else {
-            print!("{}", markdown(rows));
-            Ok(())
-        }
-    }
-    match which {
-        "001" | "1" => show(json, &midpoint::seed001::run(progress), |r| {
-            midpoint::seed001::markdown(r)
-        }),
-        "003-rw" | "3-rw" => show(json, &midpoint::seed001::seed003_rw(progress), |r| {
-            midpoint::seed001::seed003_rw_markdown(r)
-        }),
-        "002" | "2" => {
-            let threads: Vec<u32> = if quick {
-                vec![1, 3, 5, 8, 12, 16, 19]
-            } else {
-                (1..=19).collect()
-            };
-            let p37 = seed002::sweep(37, &threads, 1, progress);
-            eprintln!();
-            let p60 = seed002::sweep(60, &threads, 1, progress);
-            let checks = seed002::checks(&p37, Some(&p60));
-            show(json, &(p37, p60, checks), |(p37, p60, checks)| {
-                seed002::markdown(p37, Some(p60), checks)
-            })
-        }
-        "003" | "3" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
-            show(json, &seed003::run(seeds, 1, progress), |r| {
-                seed003::markdown(r)
-            })
-        }
-        "mariadb" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
-            show(json, &engine::compare(seeds, progress), |r| {
-                engine::compare_markdown(r)
-            })
-        }
-        other => Err(format!(
-            "--seed = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
-        )),
-    }
 }
 
 fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
@@ -493,18 +497,11 @@ fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
     println!("Cold start, 4,485-page hot set, back-to-back scans, old_blocks_time 1000, {seeds} runs per row.");
     println!("Seed 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
     println!();
-    println!("| mean activity interval | net young growth (pages/s) | scanned table young at end | kept | refills |");
-    println!("|---:|---:|---:|---:|---:|");
-    for s in intervals {
-        let rows = seed000::calibration_row(s as f64, seeds);
-        println!(
-            "| {s} s | {:.1} | {:.0} | {:.1} % | {:.1} |",
-            rows.net_growth,
-            rows.scan_young_end,
-            rows.kept * 100.0,
-            rows.refills
-        );
-    }
+    let rows: Vec<seed000::CalibrationRow> = intervals
+        .into_iter()
+        .map(|s| seed000::calibration_row(s as f64, seeds))
+        .collect();
+    print!("{}", seed000::calibration_markdown(&rows));
     Ok(())
 }
 

@@ -125,6 +125,70 @@ pub fn mean_over(samples: &[Sample], from: f64, to: f64, f: impl Fn(&Sample) -> 
     }
 }
 
+/// Mean, min, max and median of a set of figures (one per run, per sample, ...). Values that
+/// are not finite (`NaN`: the run could not tell) are left out and counted in `skipped`; with no
+/// finite value left, every statistic is `NaN`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Finite values summarised.
+    pub n: usize,
+    /// Values left out because they were not finite.
+    pub skipped: usize,
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    /// The middle value; the mean of the two middle values for an even count.
+    pub median: f64,
+}
+
+impl Summary {
+    /// Summarises `values` (the mean is their sum in order, divided by their count).
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Summary {
+        let mut v = Vec::new();
+        let mut skipped = 0;
+        for x in values {
+            if x.is_finite() {
+                v.push(x);
+            } else {
+                skipped += 1;
+            }
+        }
+        if v.is_empty() {
+            return Summary {
+                n: 0,
+                skipped,
+                mean: f64::NAN,
+                min: f64::NAN,
+                max: f64::NAN,
+                median: f64::NAN,
+            };
+        }
+        let mean = v.iter().sum::<f64>() / v.len() as f64;
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        v.sort_by(f64::total_cmp);
+        let mid = v.len() / 2;
+        let median = if v.len() % 2 == 1 {
+            v[mid]
+        } else {
+            (v[mid - 1] + v[mid]) / 2.0
+        };
+        Summary {
+            n: v.len(),
+            skipped,
+            mean,
+            min,
+            max,
+            median,
+        }
+    }
+}
+
+/// The mean of the finite values (`NaN` if none): shorthand for `Summary::of(values).mean`.
+pub fn mean(values: impl IntoIterator<Item = f64>) -> f64 {
+    Summary::of(values).mean
+}
+
 /// The time series as CSV: the parameters as comment lines, then one row per sample.
 pub fn samples_csv(params: &Params, samples: &[Sample]) -> String {
     let mut s = params.csv_header("run");
@@ -153,4 +217,27 @@ pub fn samples_csv(params: &Params, samples: &[Sample]) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_of_runs() {
+        let s = Summary::of([3.0, 1.0, f64::NAN, 2.0, 10.0]);
+        assert_eq!((s.n, s.skipped), (4, 1));
+        assert_eq!(s.mean, 4.0);
+        assert_eq!((s.min, s.max), (1.0, 10.0));
+        assert_eq!(s.median, 2.5);
+        assert_eq!(Summary::of([5.0, 1.0, 3.0]).median, 3.0);
+    }
+
+    #[test]
+    fn stats_of_nothing_is_nan() {
+        let s = Summary::of([f64::NAN]);
+        assert_eq!((s.n, s.skipped), (0, 1));
+        assert!(s.mean.is_nan() && s.min.is_nan() && s.max.is_nan() && s.median.is_nan());
+        assert!(mean(std::iter::empty()).is_nan());
+    }
 }

@@ -1,33 +1,20 @@
 //! Seed 000's figures at full size (256 MB pool, 746 MB table, 60 s warm-up, 150 s of scans),
 //! three runs per cell as in the seed. Each row names the seed figure it checks; a test fails
-//! when the mean of the three runs leaves the row's band.
+//! when the mean of the three runs leaves the row's band (the shared checker of
+//! `midpoint::experiments::figure`).
 
-use midpoint::seed000::{markdown, rows, run_rows, RowResult};
+use midpoint::experiments::figure::{describe_failures, failed, held};
+use midpoint::experiments::seed000::{checks, markdown, rows, run_rows, RowResult};
 
 fn check(results: &[RowResult], min_checked: usize) {
-    let bad: Vec<&RowResult> = results
-        .iter()
-        .filter(|r| r.within_band == Some(false))
-        .collect();
+    let c = checks(results);
     assert!(
-        bad.is_empty(),
+        failed(&c).is_empty(),
         "figures out of band:\n{}\nfull table:\n{}",
-        bad.iter()
-            .map(|r| format!(
-                "- {} (seed {}): simulated {:.3} not in {:?}",
-                r.row.figure, r.row.seed_value, r.mean, r.row.band
-            ))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        describe_failures(&c),
         markdown(results)
     );
-    assert!(
-        results
-            .iter()
-            .filter(|r| r.within_band == Some(true))
-            .count()
-            >= min_checked
-    );
+    assert!(held(&c) >= min_checked, "{}", markdown(results));
 }
 
 #[test]
@@ -35,17 +22,17 @@ fn seed000_figures_are_within_their_bands() {
     let results = run_rows(&rows(false), 3, |_, _| {});
     check(&results, 18);
     // "At every size and pause it keeps more than turning it off does."
-    for pair in results.iter().filter(|r| r.row.preset.ends_with("-t0")) {
+    for pair in results.iter().filter(|r| r.preset.ends_with("-t0")) {
         let with = results
             .iter()
-            .find(|r| r.row.preset == pair.row.preset.trim_end_matches("-t0"))
+            .find(|r| r.preset == pair.preset.trim_end_matches("-t0"))
             .expect("every -t0 cell has its old_blocks_time 1000 twin");
         assert!(
-            with.mean >= pair.mean,
+            with.stats.mean >= pair.stats.mean,
             "{}: kept {:.3} with old_blocks_time 1000 but {:.3} with 0",
-            with.row.preset,
-            with.mean,
-            pair.mean
+            with.preset,
+            with.stats.mean,
+            pair.stats.mean
         );
     }
 }

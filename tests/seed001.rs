@@ -1,5 +1,5 @@
-//! Seed 001 (MySQL bug #115328), scaled down (see `src/seed001.rs`), plus seed 003's read-write
-//! half and the write-heavy `lru_scan_depth` trade-off.
+//! Seed 001 (MySQL bug #115328), scaled down (see `src/experiments/seed001.rs`), plus seed 003's
+//! read-write half and the write-heavy `lru_scan_depth` trade-off.
 //!
 //! What matches and is asserted: the doublewrite file's counters (the bug: 8.3× fewer writes at
 //! 9.7× the average latency with 128 pages than with 16; band 4..12 and 4..16). What does not
@@ -7,23 +7,33 @@
 //! threads, 12.5 % on 64; the simulator has 128 pages a few per cent faster). Only the size is
 //! checked: the two settings stay within 12 % of each other, as in the bug.
 
-use midpoint::seed001::{checks, depth_sweep, run, seed003_rw};
+use midpoint::experiments::depth_sweep::depth_sweep;
+use midpoint::experiments::figure::{describe_failures, failed, Measured};
+use midpoint::experiments::seed001::{checks, run};
+use midpoint::experiments::seed003_rw::{self, seed003_rw};
 
 #[test]
 fn seed001_doublewrite_counters_match_the_bug() {
     let rows = run(|_, _| {});
     let c = checks(&rows);
-    let dblwr: Vec<_> = c.iter().filter(|x| x.0.starts_with("dblwr")).collect();
+    let dblwr: Vec<_> = c
+        .iter()
+        .filter(|x| x.figure.what.starts_with("dblwr"))
+        .cloned()
+        .collect();
     assert_eq!(dblwr.len(), 2);
-    for (label, seed, sim, band, ok) in &dblwr {
-        assert!(
-            ok,
-            "{label}: seed {seed:.2}, simulated {sim:.2}, band {band:?}"
-        );
-    }
-    for (label, _seed, sim, _band, _ok) in c.iter().filter(|x| x.0.contains("throughput")) {
+    assert!(failed(&dblwr).is_empty(), "{}", describe_failures(&dblwr));
+    let throughput: Vec<_> = c
+        .iter()
+        .filter(|x| x.figure.what.contains("throughput"))
+        .collect();
+    assert_eq!(throughput.len(), 2);
+    for x in throughput {
         // Figure: 22,852 vs 24,259 and 35,491 vs 40,553 queries/s. Size only (see above).
-        assert!((0.88..=1.12).contains(sim), "{label}: {sim:.3}");
+        let Measured::Number(sim) = x.measured else {
+            panic!("{x:?}")
+        };
+        assert!((0.88..=1.12).contains(&sim), "{}: {sim:.3}", x.figure.what);
     }
     for r in &rows {
         // Bytes: each page goes once through the doublewrite file, in batches of at most
@@ -39,12 +49,13 @@ fn seed001_doublewrite_counters_match_the_bug() {
 
 #[test]
 fn seed003_read_write_scan_costs_about_the_seeds_loss() {
-    // Figure: a concurrent scan costs read-write sysbench 42 % with the Plugin's defaults.
-    // Tolerance: ±15 points. (The seed's 34 % with old_blocks_pct 5 / old_blocks_time 1 is not
-    // reproduced: the simulator loses more with it; see the README.)
+    // Figure: a concurrent scan costs read-write sysbench 42 % with the Plugin's defaults; band
+    // and reason in `seed003_rw::checks`. (The seed's 34 % with old_blocks_pct 5 /
+    // old_blocks_time 1 is shown, not checked: the simulator loses more with it; see the README.)
     let rows = seed003_rw(|_, _| {});
-    let d = &rows[0].report;
-    assert!((0.27..=0.57).contains(&d.scan_loss), "{d:?}");
+    let c = seed003_rw::checks(&rows);
+    assert_eq!(c.iter().filter(|x| x.holds.is_some()).count(), 1);
+    assert!(failed(&c).is_empty(), "{}", describe_failures(&c));
     for r in &rows {
         assert!(r.report.tps > 0.0 && r.report.tps_with_scan > 0.0);
         assert!(r.report.scan_loss > 0.0 && r.report.scan_loss < 1.0);

@@ -4,18 +4,19 @@
 //! old_blocks_pct 60 shift are shown by `midpoint reproduce --seed 002`, not checked: the model
 //! does not show them clearly (see the README).
 
-use midpoint::seed002::{checks, sweep, SEED};
+use midpoint::experiments::figure::{describe_failures, failed, held};
+use midpoint::experiments::seed002::{checks, sweep, SEED};
 
 #[test]
 fn seed002_shapes_hold() {
     let pts = sweep(37, &[1, 8, 19], 2, |_, _| {});
     let c = checks(&pts, None);
-    let failed: Vec<_> = c.iter().filter(|c| c.holds == Some(false)).collect();
     assert!(
-        failed.is_empty(),
-        "seed-002 figures that no longer hold: {failed:#?}"
+        failed(&c).is_empty(),
+        "seed-002 figures that no longer hold:\n{}",
+        describe_failures(&c)
     );
-    assert!(c.iter().filter(|c| c.holds == Some(true)).count() >= 3);
+    assert!(held(&c) >= 3);
 }
 
 #[test]

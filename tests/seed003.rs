@@ -3,18 +3,19 @@
 //! reduced duration. The sizes of the losses do not match (see the README); the checks are the
 //! seed's shapes: the tuned settings lose less, so they keep more throughput.
 
-use midpoint::seed003::{checks, run};
+use midpoint::experiments::figure::{describe_failures, failed, held};
+use midpoint::experiments::seed003::{checks, run};
 
 #[test]
 fn seed003_tuned_settings_lose_less_than_the_defaults() {
     let rows = run(1, 2, |_, _| {});
     let c = checks(&rows);
-    let failed: Vec<_> = c.iter().filter(|c| c.holds == Some(false)).collect();
     assert!(
-        failed.is_empty(),
-        "seed-003 figures that no longer hold: {failed:#?}"
+        failed(&c).is_empty(),
+        "seed-003 figures that no longer hold:\n{}",
+        describe_failures(&c)
     );
-    assert!(c.iter().filter(|c| c.holds == Some(true)).count() >= 2);
+    assert!(held(&c) >= 2);
     for r in &rows {
         // A scan never makes the lookups faster, and every run measured something.
         assert!(r.qps_without > 0.0 && r.qps_with > 0.0, "{r:?}");

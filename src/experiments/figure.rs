@@ -1,0 +1,213 @@
+//! One published figure, what it is checked against, and the one checker every experiment,
+//! `midpoint reproduce` and the tests share.
+
+use serde::Serialize;
+
+/// What a figure is to the simulator: restated input, fitted value, or prediction. Only
+/// predictions say something the model was not told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// A parameter sets it (the figure's `basis` names which).
+    Input,
+    /// The calibration fitted the model to it (the figure's `basis` says how).
+    Calibration,
+    /// Everything else: what the model says without being told.
+    Prediction,
+}
+
+/// What the simulated figure must do to hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expect {
+    /// Lie in `lo ..= hi`.
+    Within { lo: f64, hi: f64 },
+    /// A claim (a direction, an ordering) that must be true.
+    Holds,
+    /// Shown beside the seed, not checked.
+    Shown,
+}
+
+/// One published figure and how it is checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figure {
+    /// What the seed measured or stated, in words.
+    pub what: String,
+    /// The seed's value, as the seed gives it.
+    pub seed_value: String,
+    /// Input, calibration or prediction.
+    pub role: Role,
+    /// For an input or a calibrated figure: which parameter or fit sets it.
+    pub basis: String,
+    /// What must hold.
+    pub expect: Expect,
+    /// Why the band (or the claim) is what it is.
+    pub reason: String,
+    /// Why it does not match, where it does not; empty otherwise.
+    pub note: String,
+}
+
+impl Figure {
+    /// A predicted figure checked against `lo ..= hi`, with the reason for the band.
+    pub fn within(what: &str, seed_value: &str, lo: f64, hi: f64, reason: &str) -> Figure {
+        Figure {
+            what: what.into(),
+            seed_value: seed_value.into(),
+            role: Role::Prediction,
+            basis: String::new(),
+            expect: Expect::Within { lo, hi },
+            reason: reason.into(),
+            note: String::new(),
+        }
+    }
+
+    /// A predicted claim that must hold.
+    pub fn holds(what: &str, seed_value: &str, reason: &str) -> Figure {
+        Figure {
+            expect: Expect::Holds,
+            ..Figure::within(what, seed_value, 0.0, 0.0, reason)
+        }
+    }
+
+    /// A figure shown, not checked; `note` says why.
+    pub fn shown(what: &str, seed_value: &str, note: &str) -> Figure {
+        Figure {
+            expect: Expect::Shown,
+            note: note.into(),
+            ..Figure::within(what, seed_value, 0.0, 0.0, "")
+        }
+    }
+
+    /// Marks the figure as set by a parameter (`basis`: which, and how).
+    pub fn input(mut self, basis: &str) -> Figure {
+        self.role = Role::Input;
+        self.basis = basis.into();
+        self
+    }
+
+    /// Marks the figure as fitted by the calibration (`basis`: how).
+    pub fn calibration(mut self, basis: &str) -> Figure {
+        self.role = Role::Calibration;
+        self.basis = basis.into();
+        self
+    }
+
+    /// Adds the note saying why it does not match.
+    pub fn note(mut self, note: &str) -> Figure {
+        self.note = note.into();
+        self
+    }
+
+    /// The band, if the figure has one.
+    pub fn band(&self) -> Option<(f64, f64)> {
+        match self.expect {
+            Expect::Within { lo, hi } => Some((lo, hi)),
+            _ => None,
+        }
+    }
+}
+
+/// What the simulation gave for a figure.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measured {
+    /// A number in the figure's unit (`NaN`: the runs could not tell).
+    Number(f64),
+    /// Whether a claim held in the runs.
+    Claim(bool),
+}
+
+/// A figure beside its simulated value, checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Check {
+    pub figure: Figure,
+    /// The simulated value, formatted for the table.
+    pub simulated: String,
+    pub measured: Measured,
+    /// `Some(true)`: holds; `Some(false)`: does not; `None`: shown, not checked.
+    pub holds: Option<bool>,
+}
+
+/// The checker: whether `measured` satisfies the figure's expectation. A number outside its
+/// band, a number that is not finite, a false claim, or a measurement of the wrong kind fails.
+pub fn holds(expect: &Expect, measured: Measured) -> Option<bool> {
+    match (expect, measured) {
+        (Expect::Shown, _) => None,
+        (Expect::Within { lo, hi }, Measured::Number(v)) => {
+            Some(v.is_finite() && *lo <= v && v <= *hi)
+        }
+        (Expect::Holds, Measured::Claim(b)) => Some(b),
+        _ => Some(false),
+    }
+}
+
+/// Checks one figure.
+pub fn check(figure: Figure, measured: Measured, simulated: String) -> Check {
+    let holds = holds(&figure.expect, measured);
+    Check {
+        figure,
+        simulated,
+        measured,
+        holds,
+    }
+}
+
+/// The checks that failed.
+pub fn failed(checks: &[Check]) -> Vec<&Check> {
+    checks.iter().filter(|c| c.holds == Some(false)).collect()
+}
+
+/// How many checks held.
+pub fn held(checks: &[Check]) -> usize {
+    checks.iter().filter(|c| c.holds == Some(true)).count()
+}
+
+/// The failed checks, one line each, for a test's failure message.
+pub fn describe_failures(checks: &[Check]) -> String {
+    failed(checks)
+        .iter()
+        .map(|c| {
+            format!(
+                "- {} (seed {}): simulated {} ({:?}), expected {:?}",
+                c.figure.what, c.figure.seed_value, c.simulated, c.measured, c.figure.expect
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checker() {
+        let f = Figure::within("kept", "41 %", 0.30, 0.55, "test");
+        assert_eq!(holds(&f.expect, Measured::Number(0.41)), Some(true));
+        assert_eq!(holds(&f.expect, Measured::Number(0.55)), Some(true));
+        assert_eq!(holds(&f.expect, Measured::Number(0.56)), Some(false));
+        assert_eq!(holds(&f.expect, Measured::Number(f64::NAN)), Some(false));
+        assert_eq!(holds(&f.expect, Measured::Claim(true)), Some(false));
+        let c = Figure::holds("faster", "yes", "direction");
+        assert_eq!(holds(&c.expect, Measured::Claim(true)), Some(true));
+        assert_eq!(holds(&c.expect, Measured::Claim(false)), Some(false));
+        let s = Figure::shown("peak", "5", "shown");
+        assert_eq!(holds(&s.expect, Measured::Number(1.0)), None);
+        let checks = vec![
+            check(f, Measured::Number(0.9), "90 %".into()),
+            check(c, Measured::Claim(true), "yes".into()),
+        ];
+        assert_eq!(failed(&checks).len(), 1);
+        assert_eq!(held(&checks), 1);
+        assert!(describe_failures(&checks).contains("kept (seed 41 %): simulated 90 %"));
+    }
+
+    #[test]
+    fn roles() {
+        let f = Figure::within("warm-up lookups", "~5,000", 4500.0, 5500.0, "r")
+            .input("lookup_cpu_us = 200");
+        assert_eq!(f.role, Role::Input);
+        assert_eq!(f.band(), Some((4500.0, 5500.0)));
+        assert_eq!(Figure::holds("x", "y", "z").band(), None);
+    }
+}
