@@ -98,6 +98,19 @@ impl Figure {
         self
     }
 
+    /// Lowers the band's upper end to `max`, a physical limit (the hot set's size, ...).
+    pub fn cap(mut self, max: f64) -> Figure {
+        if let Expect::Within { hi, .. } = &mut self.expect {
+            *hi = hi.min(max);
+        }
+        self
+    }
+
+    /// Whether the figure counts toward "in band": a checked prediction.
+    pub fn counts(&self) -> bool {
+        self.role == Role::Prediction && self.expect != Expect::Shown
+    }
+
     /// The band, if the figure has one.
     pub fn band(&self) -> Option<(f64, f64)> {
         match self.expect {

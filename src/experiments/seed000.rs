@@ -7,7 +7,7 @@
 //! band and the band's reason. `midpoint reproduce` prints them as a table; `tests/seed000.rs`
 //! fails when a checked figure leaves its band. `midpoint calibrate` shows the one fit.
 
-use super::figure::{check, Check, Figure, Measured};
+use super::figure::{check, Check, Figure, Measured, Role};
 use super::table::{Align, Table};
 use crate::metrics::{mean, RunReport, Summary};
 use crate::pool::page_cleaner::Cadence;
@@ -110,7 +110,56 @@ fn row(figure: Figure, preset: &str, metric: Metric) -> Row {
 
 const NOT_PUBLISHED: &str = "not published";
 
-/// The table's rows. `long` adds the 10-minute runs.
+/// The stated tolerance for a share (kept, hot set cached) the seed gives as one number without
+/// a spread: ±0.10, inside the ±0.15 the project allows at most.
+pub const SHARE_TOLERANCE: f64 = 0.10;
+/// The stated tolerance for a count, rate or time the seed gives as one number without a spread:
+/// ±30 % of the figure, inside the ±50 % the project allows at most.
+pub const COUNT_TOLERANCE: f64 = 0.30;
+
+/// A share the seed gives as one number: ±[`SHARE_TOLERANCE`], and never beyond 0 % or 100 %.
+fn share(what: &str, seed_value: &str, figure: f64) -> Figure {
+    let lo = (figure - SHARE_TOLERANCE).max(0.0);
+    let hi = (figure + SHARE_TOLERANCE).min(1.0);
+    let clamp = match (lo == 0.0, hi == 1.0) {
+        (true, _) => ", cut at 0 %",
+        (_, true) => ", cut at 100 %",
+        _ => "",
+    };
+    Figure::within(
+        what,
+        seed_value,
+        lo,
+        hi,
+        &format!(
+            "stated tolerance: {:.0} % ± {:.0} points{clamp}",
+            figure * 100.0,
+            SHARE_TOLERANCE * 100.0
+        ),
+    )
+}
+
+/// A count, rate or time the seed gives as one number: ±[`COUNT_TOLERANCE`] of it.
+fn count(what: &str, seed_value: &str, figure: f64) -> Figure {
+    Figure::within(
+        what,
+        seed_value,
+        figure * (1.0 - COUNT_TOLERANCE),
+        figure * (1.0 + COUNT_TOLERANCE),
+        &format!(
+            "stated tolerance: {figure} ± {:.0} %",
+            COUNT_TOLERANCE * 100.0
+        ),
+    )
+}
+
+/// A figure the seed gives as a range over its runs or over time: the band is that range.
+fn spread(what: &str, seed_value: &str, lo: f64, hi: f64) -> Figure {
+    Figure::within(what, seed_value, lo, hi, "the seed's own spread")
+}
+
+/// The table's rows. `long` adds the 10-minute runs. Predictions first (the kept grid, then the
+/// rest), then the figures an input sets or the calibration fitted.
 pub fn rows(long: bool) -> Vec<Row> {
     use Metric::*;
     let mut v = Vec::new();
@@ -129,19 +178,18 @@ pub fn rows(long: bool) -> Vec<Row> {
                     if t0 { 0 } else { 1000 }
                 );
                 let figure = match (hot, pause, t0) {
-                    (4485, "b2b", false) => Figure::within(&what, "41 %", 0.30, 0.55,
-                        "stated tolerance around the seed's 41 % (-0.11/+0.14); the seed gives no spread for it"),
-                    (4485, "b2b", true) => Figure::within(&what, "7 %", 0.0, 0.20,
-                        "stated tolerance around the seed's 7 %; one-sided: reaches 0"),
-                    (4485, "pause2000", false) => Figure::within(&what, "89 %", 0.80, 0.98,
-                        "stated tolerance around the seed's 89 % (-0.09/+0.09)"),
-                    (224, _, false) => Figure::within(&what, "~100 % (\"nothing displaced it\")", 0.97, 1.0,
-                        "the seed's \"nothing displaced it\": at most 3 % lost; one-sided: reaches 100 %"),
-                    (897, "b2b", false) => Figure::shown(
+                    (4485, "b2b", false) => share(&what, "41 %", 0.41),
+                    (4485, "b2b", true) => share(&what, "7 %", 0.07),
+                    (4485, "pause2000", false) => share(&what, "89 %", 0.89),
+                    (224, _, false) => share(&what, "~100 % (\"nothing displaced it\")", 1.0),
+                    (897, "b2b", false) => Figure::within(
                         &what,
                         "< 50 % (\"still lost more than half\")",
-                        "does not match: the simulated 897-page set comes back every ~0.37 s and always wins the young-sublist contest; the seed itself could not explain its loss (\"return time isn't the whole story\")",
-                    ),
+                        0.0,
+                        0.50,
+                        "the seed states a bound, not a number: less than half kept",
+                    )
+                    .note("does not match: the simulated 897-page set comes back every ~0.37 s and always wins the young-sublist contest; the seed itself could not explain its loss (\"return time isn't the whole story\")"),
                     _ => Figure::shown(&what, NOT_PUBLISHED, ""),
                 };
                 v.push(row(figure, &name, Kept));
@@ -149,211 +197,190 @@ pub fn rows(long: bool) -> Vec<Row> {
         }
     }
     v.push(row(
-        Figure::within(
+        spread(
             "kept with innodb_lru_scan_depth 128 (4,485 pages, back to back)",
             "91-93 %",
-            0.85,
-            0.99,
-            "the seed's range 91-93 %, widened by a stated tolerance of 0.06",
-        ),
+            0.91,
+            0.93,
+        )
+        .note("does not match: the simulation keeps a few points more than either of the seed's two runs, as it keeps more hot pages after 140 s (next row): its leak at depth 128 is slower than the server's, for a reason not traced yet"),
         "seed000-hot4485-b2b-depth128",
         Kept,
     ));
     v.push(row(
-        Figure::within(
-            "hot pages cached after 140 s of scanning at depth 128",
-            "3,830 (still shrinking)",
-            3000.0,
-            4485.0,
-            "stated tolerance around the seed's 3,830; one-sided: reaches the whole hot set",
-        ),
+        Figure {
+            reason: "stated tolerance: 3830 ± 30 %, and no more than the hot set's 4,485 pages"
+                .into(),
+            ..count(
+                "hot pages cached after 140 s of scanning at depth 128",
+                "3,830 (still shrinking)",
+                3830.0,
+            )
+        }
+        .cap(4485.0),
         "seed000-hot4485-b2b-depth128",
         HotPagesRangeAfter(140.0),
     ));
     v.push(row(
-        Figure::within(
-            "pages turned young per refill at depth 1024 (reference: 1024 - 378 - 40)",
-            "606",
-            500.0,
-            660.0,
-            "the reference's arithmetic, not a measured figure: 606 -106/+54",
+        count(
+            "scan pages turned young per refill at depth 1024 (the seed: about 63 % of a refill; the largest refill it caught was about 900 pages)",
+            "~550 per ~900-page refill",
+            550.0,
         ),
         "seed000-hot4485-b2b",
         SlidPerRefill,
     ));
     v.push(row(
-        Figure::within(
-            "pages turned young per refill at depth 128 (reference: ~41)",
-            "~41",
-            20.0,
-            70.0,
-            "the reference's arithmetic, not a measured figure: ~41 -21/+29",
+        Figure::shown(
+            "scan pages turned young per refill at depth 128 (the reference's arithmetic: ~41)",
+            "not measured",
+            "shown: the seed measured no refill at depth 128",
         ),
         "seed000-hot4485-b2b-depth128",
         SlidPerRefill,
     ));
     v.push(row(
-        Figure::within(
-            "scanned table's young pages, growth per second (cold start; the calibration target)",
-            "~35 pages/s",
-            25.0,
-            45.0,
-            "stated tolerance: ±10 pages/s around ~35",
-        )
-        .calibration("the page-cleaner cadence (after-activity:17) was chosen to give it (`midpoint calibrate`)"),
-        "seed000-cold",
-        NetYoungGrowth,
-    ));
-    v.push(row(
-        Figure::within(
-            "scanned table's young pages after 150 s (cold start)",
-            "~5,700",
-            4000.0,
-            7000.0,
-            "stated tolerance around ~5,700 (-1,700/+1,300)",
-        )
-        .calibration("the calibration target's growth rate summed over the 150 s of scanning"),
-        "seed000-cold",
-        ScanYoungEnd,
-    ));
-    v.push(row(
-        Figure::within(
+        share(
             "kept, cold start (\"still fully cached at the end of 150 seconds\")",
             "100 %",
-            0.95,
             1.0,
-            "the seed's \"still fully cached\": at most 5 % lost; one-sided: reaches 100 %",
         ),
         "seed000-cold",
         Kept,
     ));
     v.push(row(
-        Figure::within(
-            "scanned table's young pages, growth per second (warm start)",
-            "~35 pages/s",
-            25.0,
-            45.0,
-            "stated tolerance: ±10 pages/s around ~35",
-        ),
-        "seed000-hot4485-b2b",
-        NetYoungGrowth,
-    ));
-    v.push(row(
-        Figure::within(
+        share(
             "warm start: hot set cached 40 s into the scan",
             "~80 %",
-            0.60,
-            0.95,
-            "stated tolerance around ~80 % (-0.20/+0.15)",
+            0.80,
         ),
         "seed000-hot4485-b2b",
         HotResidentAt(40.0),
     ));
     v.push(row(
-        Figure::shown(
+        spread(
             "warm start: hot set cached after 140 s of scanning",
             "7-15 %",
-            "does not match: the simulated warm start loses its hot set more slowly after the first minute; the cadence is calibrated on the cold start, and the seed's warm runs (just after loading 750 MB) may have seen more page-cleaner rounds than its cold runs",
-        ),
+            0.07,
+            0.15,
+        )
+        .note("does not match: the simulated warm start loses its hot set more slowly after the first minute; the cadence is calibrated on the cold start, and the seed's warm runs (just after loading 750 MB) may have seen more page-cleaner rounds than its cold runs"),
         "seed000-hot4485-b2b",
         HotResidentAt(140.0),
     ));
-    v.push(row(
-        Figure::within(
-            "lookups per second in the warm-up (no scan)",
-            "~5,000",
-            4500.0,
-            5500.0,
-            "stated tolerance: ±10 % around ~5,000",
-        )
-        .input("lookup_cpu_us = 200 µs per lookup gives 5,000 lookups/s"),
-        "seed000-hot4485-b2b",
-        LookupsWarmup,
-    ));
-    v.push(row(
-        Figure::within(
-            "lookups per second once hot pages come from disk (last 30 s)",
-            "~1,500",
-            1300.0,
-            2000.0,
-            "stated tolerance around ~1,500 (-200/+500)",
-        )
-        .input(
-            "lookup_cpu_us and the read latency: 2 × 200 + 270 µs per missing lookup gives 1,493/s",
-        ),
-        "seed000-hot4485-b2b",
-        LookupsLast30,
-    ));
-    v.push(row(
-        Figure::within(
-            "seconds per back-to-back pass of the 746 MB table",
-            "0.5-2, ~1 on average",
-            0.5,
-            2.0,
-            "the seed's own range, 0.5-2 s per pass",
-        )
-        .input("scan_cpu_us_per_page, derived from the seed's machine"),
-        "seed000-hot4485-b2b",
-        SecondsPerPass,
-    ));
-    v.push(row(
-        Figure::within(
-            "free list during the warm-up",
-            "~1,000 (just under lru_scan_depth)",
-            900.0,
-            1024.0,
-            "the seed's \"just under lru_scan_depth\": 900 up to the depth; one-sided: reaches the depth",
-        )
-        .input("lru_scan_depth = 1024: the warm-up's LRU batch fills the free list to it"),
-        "seed000-hot4485-b2b",
-        FreeDuringWarmup,
-    ));
     if long {
         v.push(row(
-            Figure::within(
-                "10-minute cold run: the filler's young pages run out",
-                "~120 s into the scan",
-                60.0,
-                240.0,
-                "stated tolerance: half to twice the seed's ~120 s",
-            ),
+            count(
+                "10-minute cold run: the filler's young pages run out (s into the scan)",
+                "~120 s",
+                120.0,
+            )
+            .note("does not match: the simulated filler's young pages last longer than the seed's two minutes and vary widely between runs; why is not traced yet"),
             "seed000-cold-10min",
             FillerYoungGoneAt,
         ));
         v.push(row(
-            Figure::within(
+            spread(
                 "10-minute cold run: hot pages cached in the last 5 minutes",
                 "100-1,300",
-                0.0,
-                1800.0,
-                "the seed's range 100-1,300, widened by a stated tolerance; one-sided: reaches 0",
+                100.0,
+                1300.0,
             ),
             "seed000-cold-10min",
             HotPagesRangeAfter(300.0),
         ));
         v.push(row(
-            Figure::within(
+            count(
                 "10-minute cold run: scanned table's young pages at the end",
                 "~10,150",
-                9000.0,
-                10400.0,
-                "stated tolerance around ~10,150 (-1,150/+250; the young sublist holds ~10,300)",
+                10150.0,
             ),
             "seed000-cold-10min",
             ScanYoungEnd,
         ));
         v.push(row(
-            Figure::within(
+            spread(
                 "10-minute warm run: hot pages cached in the last 5 minutes",
                 "100-1,300",
-                0.0,
-                1800.0,
-                "the seed's range 100-1,300, widened by a stated tolerance; one-sided: reaches 0",
+                100.0,
+                1300.0,
             ),
             "seed000-warm-10min",
             HotPagesRangeAfter(300.0),
         ));
     }
+    // Inputs and calibration: shown and checked, but they say nothing the model was not told.
+    v.push(row(
+        count(
+            "scanned table's young pages, growth per second (cold start)",
+            "~35 pages/s",
+            35.0,
+        )
+        .calibration("the target: the page-cleaner cadence (after-activity:17) was chosen to give it (`midpoint calibrate`)"),
+        "seed000-cold",
+        NetYoungGrowth,
+    ));
+    v.push(row(
+        count(
+            "scanned table's young pages after 150 s (cold start)",
+            "~5,700",
+            5700.0,
+        )
+        .calibration("the target's growth rate, summed over the 150 s of scanning"),
+        "seed000-cold",
+        ScanYoungEnd,
+    ));
+    v.push(row(
+        count(
+            "scanned table's young pages, growth per second (warm start)",
+            "~35 pages/s",
+            35.0,
+        )
+        .input("the warm start, not the model's dynamics: it begins with ~5,200 young scan pages and the young sublist caps them at ~10,300, so any cadence gives about this rate (README, \"Calibration\")"),
+        "seed000-hot4485-b2b",
+        NetYoungGrowth,
+    ));
+    v.push(row(
+        count(
+            "lookups per second in the warm-up (no scan)",
+            "~5,000",
+            5000.0,
+        )
+        .input("lookup_cpu_us = 200: 5,000 lookups/s on an idle server"),
+        "seed000-hot4485-b2b",
+        LookupsWarmup,
+    ));
+    v.push(row(
+        count(
+            "lookups per second once hot pages come from disk (last 30 s)",
+            "~1,500",
+            1500.0,
+        )
+        .input("lookup_cpu_us and the read latency: 2 × 200 + 270 µs per missing lookup, 1,493/s"),
+        "seed000-hot4485-b2b",
+        LookupsLast30,
+    ));
+    v.push(row(
+        spread(
+            "seconds per back-to-back pass of the 746 MB table",
+            "0.5-2, ~1 on average",
+            0.5,
+            2.0,
+        )
+        .input("scan_cpu_us_per_page = 15, derived from the seed's machine"),
+        "seed000-hot4485-b2b",
+        SecondsPerPass,
+    ));
+    v.push(row(
+        count(
+            "free list during the warm-up",
+            "~1,000 (just under lru_scan_depth)",
+            1000.0,
+        )
+        .input("lru_scan_depth = 1024: the warm-up's LRU batch fills the free list to it"),
+        "seed000-hot4485-b2b",
+        FreeDuringWarmup,
+    ));
     v
 }
 
@@ -528,32 +555,102 @@ fn fmt_metric(m: Metric, v: f64) -> String {
     }
 }
 
-/// The table as Markdown.
+fn fmt_band(m: Metric, f: &Figure) -> String {
+    match f.band() {
+        Some((lo, hi)) => format!(
+            "{} to {} ({})",
+            fmt_metric(m, lo),
+            fmt_metric(m, hi),
+            f.reason
+        ),
+        None => "-".into(),
+    }
+}
+
+fn verdict(c: &Check) -> String {
+    let note = &c.figure.note;
+    match (c.holds, note.is_empty()) {
+        (Some(true), true) => "in band".into(),
+        (Some(true), false) => format!("in band ({note})"),
+        (Some(false), true) => "OUT OF BAND".into(),
+        (Some(false), false) => format!("OUT OF BAND: {note}"),
+        (None, false) => note.clone(),
+        (None, true) => "shown".into(),
+    }
+}
+
+/// The predictions that count toward "in band": (in band, checked).
+pub fn score(results: &[RowResult]) -> (usize, usize) {
+    let counted: Vec<&RowResult> = results.iter().filter(|r| r.check.figure.counts()).collect();
+    let held = counted
+        .iter()
+        .filter(|r| r.check.holds == Some(true))
+        .count();
+    (held, counted.len())
+}
+
+/// The tables as Markdown: the predictions (what counts), then the figures an input sets or
+/// the calibration fitted.
 pub fn markdown(results: &[RowResult]) -> String {
+    let (held, checked) = score(results);
+    let mut s = format!(
+        "Predictions: {held} of {checked} checked figures in band; only these count. Rows out of band stay so, with the reason.\n\n"
+    );
     let mut t = Table::new([
         ("seed 000 figure", Align::Left),
         ("seed", Align::Right),
         ("simulated (mean; min-max)", Align::Right),
+        ("band (reason)", Align::Left),
         ("lookups/s in scans", Align::Right),
         ("check", Align::Left),
     ]);
-    for r in results {
+    for r in results
+        .iter()
+        .filter(|r| r.check.figure.role == Role::Prediction)
+    {
         let f = &r.check.figure;
-        let verdict = match r.check.holds {
-            Some(true) => "in band".to_string(),
-            Some(false) => "OUT OF BAND".to_string(),
-            None if !f.note.is_empty() => f.note.clone(),
-            None => "shown".into(),
-        };
         t.row([
             f.what.clone(),
             f.seed_value.clone(),
             r.check.simulated.clone(),
+            fmt_band(r.metric, f),
             format!("{:.0}", r.lookups_per_s),
-            verdict,
+            verdict(&r.check),
         ]);
     }
-    t.markdown()
+    s.push_str(&t.markdown());
+    let inputs: Vec<&RowResult> = results
+        .iter()
+        .filter(|r| r.check.figure.role != Role::Prediction)
+        .collect();
+    if !inputs.is_empty() {
+        s.push_str("\nInputs and calibration: figures a parameter sets or the calibration fitted. Checked, but they do not count.\n\n");
+        let mut t = Table::new([
+            ("seed 000 figure", Align::Left),
+            ("seed", Align::Right),
+            ("simulated (mean; min-max)", Align::Right),
+            ("band (reason)", Align::Left),
+            ("set by", Align::Left),
+            ("check", Align::Left),
+        ]);
+        for r in inputs {
+            let f = &r.check.figure;
+            let by = match f.role {
+                Role::Calibration => format!("calibration: {}", f.basis),
+                _ => format!("input: {}", f.basis),
+            };
+            t.row([
+                f.what.clone(),
+                f.seed_value.clone(),
+                r.check.simulated.clone(),
+                fmt_band(r.metric, f),
+                by,
+                verdict(&r.check),
+            ]);
+        }
+        s.push_str(&t.markdown());
+    }
+    s
 }
 
 // ---- The calibration. ----
