@@ -29,6 +29,10 @@ fn seed001_doublewrite_counters_match_the_bug() {
         .collect();
     assert_eq!(throughput.len(), 2);
     for x in throughput {
+        // The direction is a known mismatch, explained beside the figure: it stays out of band
+        // until the model gets it right (then the note and the README must change).
+        assert_eq!(x.holds, Some(false), "{x:?}");
+        assert!(x.figure.note.starts_with("does not match"), "{x:?}");
         // Figure: 22,852 vs 24,259 and 35,491 vs 40,553 queries/s. Size only (see above).
         let Measured::Number(sim) = x.measured else {
             panic!("{x:?}")

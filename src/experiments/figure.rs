@@ -3,6 +3,13 @@
 
 use serde::Serialize;
 
+/// The stated tolerance for a share (kept, hot set cached) the seed gives as one number without
+/// a spread: ±0.10, inside the ±0.15 the project allows at most.
+pub const SHARE_TOLERANCE: f64 = 0.10;
+/// The stated tolerance for a count, rate or time the seed gives as one number without a spread:
+/// ±30 % of the figure, inside the ±50 % the project allows at most.
+pub const COUNT_TOLERANCE: f64 = 0.30;
+
 /// What a figure is to the simulator: restated input, fitted value, or prediction. Only
 /// predictions say something the model was not told.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -7,7 +7,7 @@
 //! band and the band's reason. `midpoint reproduce` prints them as a table; `tests/seed000.rs`
 //! fails when a checked figure leaves its band. `midpoint calibrate` shows the one fit.
 
-use super::figure::{check, Check, Figure, Measured, Role};
+use super::figure::{check, Check, Figure, Measured, Role, COUNT_TOLERANCE, SHARE_TOLERANCE};
 use super::table::{Align, Table};
 use crate::metrics::{mean, RunReport, Summary};
 use crate::pool::page_cleaner::Cadence;
@@ -109,13 +109,6 @@ fn row(figure: Figure, preset: &str, metric: Metric) -> Row {
 }
 
 const NOT_PUBLISHED: &str = "not published";
-
-/// The stated tolerance for a share (kept, hot set cached) the seed gives as one number without
-/// a spread: ±0.10, inside the ±0.15 the project allows at most.
-pub const SHARE_TOLERANCE: f64 = 0.10;
-/// The stated tolerance for a count, rate or time the seed gives as one number without a spread:
-/// ±30 % of the figure, inside the ±50 % the project allows at most.
-pub const COUNT_TOLERANCE: f64 = 0.30;
 
 /// A share the seed gives as one number: ±[`SHARE_TOLERANCE`], and never beyond 0 % or 100 %.
 fn share(what: &str, seed_value: &str, figure: f64) -> Figure {

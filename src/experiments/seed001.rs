@@ -88,14 +88,16 @@ pub fn checks(rows: &[Seed001Row]) -> Vec<Check> {
         if let (Some(a), Some(b)) = (cell(rows, threads, 128), cell(rows, threads, 16)) {
             let seed = a.seed_qps / b.seed_qps;
             let sim = a.report.qps / b.report.qps;
-            v.push(num(
+            let mut c = num(
                 format!("{threads} threads: throughput 128 / 16 pages"),
                 seed,
                 sim,
                 seed - 0.10,
                 0.995,
                 "the direction (128 pages slower: below 0.995) and a rough size (at most 0.10 below the seed's ratio)",
-            ));
+            );
+            c.figure.note = "does not match: the simulator has 128 pages a few per cent faster, not slower (see the README)".into();
+            v.push(c);
         }
     }
     if let (Some(a), Some(b)) = (cell(rows, 16, 128), cell(rows, 16, 16)) {
