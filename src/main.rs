@@ -114,7 +114,7 @@ fn cli() -> Command {
         )
         .subcommand(
             Command::new("reproduce")
-                .about("Run seed 000's experiments and print each published figure beside the simulated one")
+                .about("Run a published experiment (seed 000 unless --seed says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
                 .arg(json.clone())
                 .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
                 .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
@@ -453,7 +453,7 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
 fn seed_help() -> String {
     let list: Vec<String> = experiments::ALL
         .iter()
-        .map(|e| format!("{} ({})", e.code, e.title))
+        .map(|e| format!("{}: {}", e.code, e.title))
         .collect();
     format!("which experiment: {}", list.join("; "))
 }
