@@ -1,5 +1,5 @@
 // The explainer widget: glue between the DOM and the simulator. The logic (the simulation,
-// the narration, URL checks, drawing) lives in Rust (src/web/); this file wires it to buttons,
+// the narration, URL checks, drawing) lives in Rust (src/ui/, bound in src/web/); this file wires it to buttons,
 // sliders, animation frames and Web Workers. One MidpointApp per root element, no globals, so
 // several can live on one page.
 import * as mp from "../pkg/midpoint.js";

@@ -9,8 +9,13 @@ use serde::Serialize;
 
 /// The largest pool the page draws (one instance): 1 GiB is 65,528 frames.
 pub const PAGE_MAX_POOL_MB: u32 = 1024;
+/// The largest whole number a JavaScript number holds exactly (2^53 - 1): the largest seed or
+/// event count that survives the trip to the page.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// The largest seed that survives a round trip through a JavaScript number.
-pub const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
+pub const MAX_SAFE_SEED: u64 = MAX_SAFE_INTEGER;
+/// At most this many messages are listed; the rest are counted in one last message.
+pub const MAX_MESSAGES: usize = 10;
 
 /// What the page reads from its URL.
 #[derive(Clone, Debug, Serialize)]
@@ -35,33 +40,6 @@ pub struct Parsed {
     pub sweep_custom: bool,
     /// `?tour=N`: open the guided tour at step N (1-based, clamped to the tour's steps).
     pub tour: Option<u32>,
-}
-
-/// Decodes `%XX` escapes and `+` in a query component.
-fn decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < b.len() => {
-                let h = std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match h {
-                    Some(v) => {
-                        out.push(v);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Shortens what the user typed for a message (a URL can carry anything).
@@ -228,13 +206,10 @@ fn parse_flag(name: &str, v: &str, messages: &mut Vec<String>) -> Option<bool> {
 /// Reads a URL query string (with or without the leading `?`).
 pub fn parse(query: &str) -> Parsed {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let pairs: Vec<(String, String)> = query
-        .split('&')
-        .filter(|s| !s.is_empty())
-        .map(|kv| match kv.split_once('=') {
-            Some((k, v)) => (decode(k), decode(v)),
-            None => (decode(kv), String::new()),
-        })
+    // The browser's own rules (URLSearchParams): `+` is a space, `%XX` a byte, bad UTF-8 is
+    // replaced, a key without `=` has an empty value.
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+        .into_owned()
         .collect();
     let mut messages = Vec::new();
     let mut params = Params::default();
@@ -280,13 +255,7 @@ pub fn parse(query: &str) -> Parsed {
             "preset" => {}
             "embed" => out.embed = parse_flag("embed", v, &mut messages).unwrap_or(false),
             "autoplay" => out.autoplay = parse_flag("autoplay", v, &mut messages),
-            "ev" => match v.trim().parse::<u64>() {
-                Ok(n) => out.ev = Some(n),
-                Err(_) => messages.push(format!(
-                    "ev = '{}' is not a whole number of events; starting at the beginning",
-                    shown(v)
-                )),
-            },
+            "ev" => out.ev = parse_ev(v, &mut messages),
             "tour" => {
                 let n = super::tour::steps().len() as u32;
                 match v.trim().parse::<f64>() {
@@ -348,29 +317,243 @@ pub fn parse(query: &str) -> Parsed {
         ));
     }
     out.params = params;
-    out.messages = messages;
+    out.messages = cap_messages(messages);
     out
+}
+
+/// `?ev=N`: a whole number of events, at most [`MAX_SAFE_INTEGER`] (a larger one could not
+/// reach the page as a number; it is clamped, with a message).
+fn parse_ev(v: &str, messages: &mut Vec<String>) -> Option<u64> {
+    let t = v.trim();
+    match t.parse::<u64>() {
+        Ok(n) if n <= MAX_SAFE_INTEGER => Some(n),
+        Ok(_) => {
+            messages.push(too_large_ev(t));
+            Some(MAX_SAFE_INTEGER)
+        }
+        // More digits than a u64 holds: still a whole number, just too large.
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            messages.push(too_large_ev(t));
+            Some(MAX_SAFE_INTEGER)
+        }
+        Err(_) => {
+            messages.push(format!(
+                "ev = '{}' is not a whole number of events; starting at the beginning",
+                shown(v)
+            ));
+            None
+        }
+    }
+}
+
+fn too_large_ev(v: &str) -> String {
+    format!(
+        "ev = {} is more events than this page can count (at most 2^53 - 1 = {}); using {}, which lands at the end of the run",
+        shown(v),
+        super::narrate::n(MAX_SAFE_INTEGER),
+        MAX_SAFE_INTEGER
+    )
+}
+
+/// Keeps the first [`MAX_MESSAGES`] - 1 messages and replaces the rest with one that counts
+/// them ("and 4,990 more unknown parameters", or "and 12 more problems" when they are of
+/// several kinds).
+pub fn cap_messages(mut messages: Vec<String>) -> Vec<String> {
+    if messages.len() <= MAX_MESSAGES {
+        return messages;
+    }
+    let rest = messages.split_off(MAX_MESSAGES - 1);
+    let unknown = rest
+        .iter()
+        .filter(|m| m.starts_with("unknown parameter "))
+        .count();
+    let count = super::narrate::n(rest.len() as u64);
+    let what = if unknown == rest.len() {
+        "unknown parameters in the URL, ignored"
+    } else {
+        "problems with the URL"
+    };
+    messages.push(format!("and {count} more {what}"));
+    messages
 }
 
 /// Every parameter as a URL query (no leading `?`), defaults included, in a stable order.
 pub fn to_query(p: &Params) -> String {
-    p.to_pairs()
-        .into_iter()
-        .map(|(k, v)| format!("{k}={}", encode(&v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    pairs_query(p.to_pairs())
 }
 
-/// Percent-encodes a query value (or an HTML attribute's value, which needs no more).
-pub fn encode(v: &str) -> String {
-    let mut out = String::new();
-    for b in v.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b':' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
+/// Pairs as a URL query (no leading `?`), encoded as the browser's URLSearchParams does.
+pub fn pairs_query<K: AsRef<str>, V: AsRef<str>>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_url_values_give_messages_and_usable_parameters() {
+        let q = parse("?lru_scan_depth=-5&old_blocks_time=abc&pool_mb=1000000000000&frobnicate=1");
+        let all = q.messages.join("\n");
+        assert!(
+            all.contains("lru_scan_depth = -5") && all.contains("using 100"),
+            "{all}"
+        );
+        assert!(
+            all.contains("old_blocks_time = 'abc' is not a number") && all.contains("using 1000"),
+            "{all}"
+        );
+        assert!(
+            all.contains("pool_mb = 1000000000000 is out of range") && all.contains("using 1024"),
+            "{all}"
+        );
+        assert_eq!(q.messages.len(), 4, "one message per problem: {all}");
+        assert!(all.contains("unknown parameter 'frobnicate'"), "{all}");
+        assert_eq!(q.params.lru_scan_depth, 100);
+        assert_eq!(q.params.old_blocks_time, 1000);
+        assert_eq!(q.params.pool_mb, 1024);
+        q.params.validate().unwrap();
+        // Server variable names work too, and every parameter round-trips through the URL.
+        let q = parse("innodb_lru_scan_depth=128&preset=seed000-hot224-b2b");
+        assert!(q.messages.is_empty(), "{:?}", q.messages);
+        assert_eq!(q.params.lru_scan_depth, 128);
+        assert_eq!(q.params.hot_pages, 224);
+        let back = parse(&to_query(&q.params));
+        assert_eq!(back.params, q.params);
+        assert!(back.messages.is_empty());
+    }
+
+    #[test]
+    fn every_preset_round_trips_through_its_query() {
+        for p in crate::scenario::presets() {
+            let (p, notes) = page_limits(&p.params);
+            let q = to_query(&p);
+            let back = parse(&q);
+            let problems: Vec<_> = back
+                .messages
+                .iter()
+                .filter(|m| !m.starts_with("engine = "))
+                .collect();
+            assert!(
+                problems.is_empty() || !notes.is_empty(),
+                "{q}: {problems:?}"
+            );
+            assert_eq!(back.params, p, "{q}");
         }
     }
-    out
+
+    #[test]
+    fn queries_are_encoded_and_decoded_as_browsers_do() {
+        // URLSearchParams writes a space as `+` and escapes `&`, `=`, `%`, `:`.
+        assert_eq!(
+            pairs_query([("a b", "x&y=z%"), ("c", "after-activity:5")]),
+            "a+b=x%26y%3Dz%25&c=after-activity%3A5"
+        );
+        // And reads `+`, upper- and lower-case escapes, a key without `=`, and a trailing
+        // escape (the old hand-written decoder missed that one).
+        let q = parse("lru%5Fscan%5fdepth=%32%35%36&autoplay&embed=%31");
+        assert!(q.messages.is_empty(), "{:?}", q.messages);
+        assert_eq!(q.params.lru_scan_depth, 256);
+        assert_eq!(q.autoplay, Some(true));
+        assert!(q.embed);
+        // Bad escapes and bad UTF-8 are kept or replaced, never a failure.
+        let q = parse("%zz=1&%FF%FE=2");
+        assert_eq!(q.messages.len(), 2, "{:?}", q.messages);
+        assert!(q.messages[0].contains("'%zz'"), "{:?}", q.messages);
+        assert!(q.messages[1].contains('\u{FFFD}'), "{:?}", q.messages);
+    }
+
+    #[test]
+    fn ev_beyond_what_a_javascript_number_holds_is_clamped_with_a_message() {
+        assert_eq!(parse("ev=42").ev, Some(42));
+        let q = parse(&format!("ev={MAX_SAFE_INTEGER}"));
+        assert_eq!(q.ev, Some(MAX_SAFE_INTEGER));
+        assert!(q.messages.is_empty());
+        for v in [
+            "9007199254740992",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999999999999",
+        ] {
+            let q = parse(&format!("ev={v}"));
+            assert_eq!(q.ev, Some(MAX_SAFE_INTEGER), "{v}");
+            assert_eq!(q.messages.len(), 1, "{v}: {:?}", q.messages);
+            let m = &q.messages[0];
+            assert!(m.starts_with("ev = "), "{m}");
+            assert!(m.contains("9,007,199,254,740,991"), "{m}");
+            // What JavaScript receives stays exact.
+            assert!((q.ev.unwrap() as f64) as u64 == q.ev.unwrap());
+        }
+        for v in ["-1", "1.5", "abc", "1e20"] {
+            let q = parse(&format!("ev={v}"));
+            assert_eq!(q.ev, None, "{v}");
+            assert!(
+                q.messages[0].contains("is not a whole number of events"),
+                "{v}"
+            );
+        }
+        // The seed, the other 64-bit value, is brought within reach the same way.
+        let q = parse("seed=18446744073709551615");
+        assert!(q.params.seed <= MAX_SAFE_SEED);
+        assert!(
+            q.messages.iter().any(|m| m.starts_with("seed = ")),
+            "{:?}",
+            q.messages
+        );
+    }
+
+    #[test]
+    fn the_message_list_is_capped() {
+        let mut q = String::from("lru_scan_depth=1");
+        for i in 0..5000 {
+            q.push_str(&format!("&junk{i}=1"));
+        }
+        let p = parse(&q);
+        assert_eq!(p.messages.len(), MAX_MESSAGES);
+        assert!(
+            p.messages[0].starts_with("lru_scan_depth = 1 "),
+            "{}",
+            p.messages[0]
+        );
+        assert!(p.messages[1].contains("unknown parameter 'junk0'"));
+        assert_eq!(
+            p.messages.last().unwrap(),
+            "and 4,992 more unknown parameters in the URL, ignored"
+        );
+        assert_eq!(p.params.lru_scan_depth, 100);
+        // Mixed kinds are counted as problems.
+        let mut q = String::new();
+        for i in 0..6 {
+            q.push_str(&format!("&junk{i}=1&old_blocks_pct=x{i}"));
+        }
+        let p = parse(&q);
+        assert_eq!(p.messages.len(), MAX_MESSAGES);
+        assert_eq!(
+            p.messages.last().unwrap(),
+            "and 3 more problems with the URL"
+        );
+        // Short lists are left alone.
+        let few: Vec<String> = (0..MAX_MESSAGES).map(|i| i.to_string()).collect();
+        assert_eq!(cap_messages(few.clone()), few);
+    }
+
+    #[test]
+    fn tour_links_clamp() {
+        let steps = super::super::tour::steps();
+        assert!((4..=8).contains(&steps.len()));
+        for s in &steps {
+            assert!(preset(s.preset).is_ok(), "{}", s.preset);
+        }
+        assert_eq!(parse("tour=3").tour, Some(3));
+        let q = parse("tour=0");
+        assert_eq!(q.tour, Some(1));
+        assert!(q.messages[0].contains("tour = 0 is not a step of the tour"));
+        let q = parse("tour=x");
+        assert_eq!(q.tour, Some(1));
+        assert!(q.messages[0].contains("not a step number"));
+    }
 }
