@@ -56,12 +56,13 @@ export class UrlMethods {
 
   /** View options of the current state: the paused moment and a custom sweep. */
   viewQuery() {
-    const parts = [];
-    if (this.tourIndex === null && this.status && this.status.mode === "paused" && this.status.events > 0) parts.push(`ev=${this.status.events}`);
+    const q = new URLSearchParams();
+    if (this.tourIndex === null && this.status && this.status.mode === "paused" && this.status.events > 0) q.set("ev", this.status.events);
     if (this.view.sweep_custom) {
-      parts.push(`sweep_depths=${this.view.sweep_depths.join(",")}`, `sweep_times=${this.view.sweep_times.join(",")}`);
+      q.set("sweep_depths", this.view.sweep_depths.join(","));
+      q.set("sweep_times", this.view.sweep_times.join(","));
     }
-    return parts.join("&");
+    return q.toString();
   }
 
   /** The embed snippets and the full page's URL for the current state (null without a base). */
@@ -79,13 +80,12 @@ export class UrlMethods {
   writeUrl() {
     if (this.embedView && this.base) this.el.full.href = this.snippets().page;
     if (!this.syncUrl) return;
-    let q = mp.params_query(this.params);
     const p = this.samePreset();
-    if (p) q = `preset=${encodeURIComponent(p.name)}&${q}`;
-    if (this.view.embed) q += "&embed=1";
-    if (this.tourIndex !== null) q += `&tour=${this.tourIndex + 1}`;
-    const vq = this.viewQuery();
-    if (vq) q += `&${vq}`;
+    const q = new URLSearchParams(p ? [["preset", p.name]] : []);
+    for (const [k, v] of new URLSearchParams(mp.params_query(this.params))) q.append(k, v);
+    if (this.view.embed) q.set("embed", "1");
+    if (this.tourIndex !== null) q.set("tour", this.tourIndex + 1);
+    for (const [k, v] of new URLSearchParams(this.viewQuery())) q.set(k, v);
     const url = `${location.pathname}?${q}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) {
       history.replaceState(history.state, "", url);
