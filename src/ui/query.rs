@@ -166,16 +166,26 @@ pub fn page_limits(p: &Params) -> (Params, Vec<String>) {
 fn parse_list(name: &str, v: &str, lo: u32, hi: u32) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
     for part in v.split(',').filter(|s| !s.trim().is_empty()) {
-        let n: u32 = part.trim().parse().map_err(|_| {
+        let t = part.trim();
+        let out_of_range = || {
             format!(
-                "{name}: '{}' is not a whole number; using the default list",
-                shown(part)
+                "{name}: {} is out of range ({lo} ..= {hi}); using the default list",
+                shown(t)
             )
-        })?;
+        };
+        let n: u32 = match t.parse() {
+            Ok(n) => n,
+            // Digits only, but more than a u32 holds: too large, not malformed.
+            Err(_) if t.bytes().all(|b| b.is_ascii_digit()) => return Err(out_of_range()),
+            Err(_) => {
+                return Err(format!(
+                    "{name}: '{}' is not a whole number; using the default list",
+                    shown(part)
+                ))
+            }
+        };
         if !(lo..=hi).contains(&n) {
-            return Err(format!(
-                "{name}: {n} is out of range ({lo} ..= {hi}); using the default list"
-            ));
+            return Err(out_of_range());
         }
         out.push(n);
     }
@@ -504,6 +514,29 @@ mod tests {
             "{:?}",
             q.messages
         );
+    }
+
+    #[test]
+    fn sweep_lists_too_large_are_out_of_range_not_malformed() {
+        let q = parse("sweep_depths=100,99999999999999999999&sweep_times=0,x");
+        assert_eq!(q.messages.len(), 2, "{:?}", q.messages);
+        assert!(
+            q.messages[0].starts_with(
+                "sweep_depths: 99999999999999999999 is out of range (100 ..= 1048576)"
+            ),
+            "{}",
+            q.messages[0]
+        );
+        assert!(
+            q.messages[1].contains("'x' is not a whole number"),
+            "{}",
+            q.messages[1]
+        );
+        assert!(!q.sweep_custom);
+        assert_eq!(q.sweep_depths, crate::sweep::DEFAULT_DEPTHS.to_vec());
+        let q = parse("sweep_depths=1024,100,1024");
+        assert_eq!(q.sweep_depths, vec![100, 1024]);
+        assert!(q.sweep_custom && q.messages.is_empty());
     }
 
     #[test]
