@@ -8,9 +8,9 @@
 #   - style.css goes into a <style> element;
 #   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
 #     from there instead of fetching pkg/midpoint_bg.wasm;
-#   - the ES modules (pkg/midpoint.js, www/boot.js, www/app.js) become data: URLs in an import
-#     map, their relative imports rewritten to the map's bare names; www/main.js is the inline
-#     module that starts the page;
+#   - the ES modules (pkg/midpoint.js, www/boot.js, www/util.js, www/app*.js, www/write.js)
+#     become data: URLs in an import map, their relative imports rewritten to the map's bare
+#     names; www/main.js is the inline module that starts the page;
 #   - the worker (www/worker.js, with pkg/midpoint.js in front of it as one module) goes in as
 #     source text, MIDPOINT_INLINE.worker, as a classic script (Chromium does not start module
 #     workers from the blob: URLs of a file:// page): boot.js starts workers from a Blob URL of
@@ -30,17 +30,22 @@ read = lambda p: open(p, encoding="utf-8").read()
 pkg = read("pkg/midpoint.js")
 wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii")
 
-def rewrite(src, mapping, name):
-    for old, new in mapping.items():
-        pattern = f'from "{old}";'
-        if pattern not in src:
-            sys.exit(f"build-single: {name} no longer imports {old}: update scripts/build-single.sh")
-        src = src.replace(pattern, f'from "{new}";')
+# The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
+# for the bindings, "midpoint-<name>" for www/<name>.js.
+MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "write"]
+
+def bare_imports(src, name):
+    """Rewrites the relative imports of a module to the import map's bare names."""
+    src = src.replace('from "../pkg/midpoint.js";', 'from "midpoint-pkg";')
+    src = re.sub(r'from "\./([a-z-]+)\.js";', lambda m: f'from "midpoint-{m.group(1)}";', src)
+    for m in re.finditer(r'from "([^"]+)";', src):
+        target = m.group(1)
+        if target != "midpoint-pkg" and target.removeprefix("midpoint-") not in MODULES:
+            sys.exit(f"build-single: {name} imports {target}, which is not packed: update scripts/build-single.sh")
     return src
 
-boot = rewrite(read("www/boot.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www/boot.js")
-app = rewrite(read("www/app.js"), {"../pkg/midpoint.js": "midpoint-pkg"}, "www/app.js")
-main = rewrite(read("www/main.js"), {"./boot.js": "midpoint-boot", "./app.js": "midpoint-app"}, "www/main.js")
+modules = {name: bare_imports(read(f"www/{name}.js"), f"www/{name}.js") for name in MODULES}
+main = bare_imports(read("www/main.js"), "www/main.js")
 worker_src = read("www/worker.js")
 worker_import = 'import init, { Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
 if worker_import not in worker_src:
@@ -61,7 +66,7 @@ def script_json(v):
     # JSON inside a <script> element: "</" must not close it.
     return json.dumps(v).replace("</", "<\\/")
 
-importmap = {"imports": {"midpoint-pkg": data_url(pkg), "midpoint-boot": data_url(boot), "midpoint-app": data_url(app)}}
+importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{f"midpoint-{n}": data_url(src) for n, src in modules.items()}}}
 inline = {"wasm": wasm, "worker": worker}
 
 html = read("www/index.html")

@@ -91,6 +91,9 @@ echo "node:         $(node --version)"
 # --- 1. Formatting -----------------------------------------------------------------------------
 section "1/5 cargo fmt --check"
 cargo fmt --check
+# Lints on the wasm32 lib: the page's bindings (src/web/) compile only for that target.
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
 # --- 2. Native tests ---------------------------------------------------------------------------
 section "2/5 native tests (cargo test)"

@@ -2,7 +2,8 @@
 //!
 //! The core (`pool`, `workload`, `sim`, `metrics`, `scenario`) knows nothing of the browser or
 //! the wall clock: it runs on a virtual clock and is deterministic for a given seed. The CLI
-//! (`src/main.rs`) and the web layer (`web`, wasm32 only) are thin shells around it.
+//! (`src/main.rs`) and the web layer (`web`, wasm32 only) are thin shells around it; the
+//! page's logic that needs no browser (`ui`) compiles and is tested natively.
 
 pub mod chart;
 pub mod clock;
@@ -19,6 +20,7 @@ pub mod scenario;
 pub use experiments::{seed000, seed001, seed002, seed003};
 pub mod sim;
 pub mod sweep;
+pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod workload;

@@ -1,5 +1,6 @@
-//! The web layer (wasm32 only): the explainer page's logic, exported to JavaScript with
-//! wasm-bindgen. JavaScript only glues it to the DOM, the animation frames and the workers.
+//! The web layer (wasm32 only): the bindings that export the page's logic (`crate::ui`, which
+//! needs no browser) to JavaScript with wasm-bindgen, and what draws on a canvas. JavaScript only
+//! glues it to the DOM, the animation frames and the workers.
 //!
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
 //! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
@@ -8,18 +9,12 @@
 //! [`write::write_depth_point`], [`write::WriteView`].
 
 pub mod charts;
-pub mod controls;
-pub mod embed;
 pub mod explorer;
-pub mod grid;
-pub mod narrate;
-pub mod query;
-pub mod tour;
 pub mod worker;
 pub mod write;
 
-use crate::scenario::{self, Params};
-use crate::seed000;
+use crate::scenario::Params;
+use crate::ui::{controls, embed, presets as page_presets, query, tour};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -60,74 +55,11 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-#[derive(Serialize)]
-struct PresetJs {
-    name: String,
-    description: String,
-    /// What seed 000 measured for this cell's "kept", if it published it.
-    seed: Option<String>,
-    /// The same, without its comment ("~100 %").
-    seed_short: Option<String>,
-    /// Whether the page lists it among the main cells.
-    main: bool,
-    params: Params,
-}
-
-fn engine_label(p: &Params) -> String {
-    p.to_pairs()
-        .into_iter()
-        .find(|(k, _)| k == "engine")
-        .map(|(_, v)| v)
-        .unwrap_or_default()
-}
-
-/// The presets the page can run, each with its description and the "kept" figure seed 000
-/// measured.
+/// The presets the page can run, each with its description and the "kept" figure the
+/// published experiment measured.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsValue> {
-    let rows = seed000::rows(false);
-    let main = [
-        "seed000-hot4485-b2b",
-        "seed000-hot4485-b2b-t0",
-        "seed000-hot4485-pause2000",
-        "seed000-hot4485-b2b-depth128",
-        "seed000-hot224-b2b",
-        "seed000-cold",
-        "small-demo",
-    ];
-    let default_engine = engine_label(&Params::default());
-    let mut v: Vec<PresetJs> = scenario::presets()
-        .into_iter()
-        // The page follows MySQL 8.4 and draws one instance of at most 1 GiB: presets beyond
-        // that are for the command line.
-        .filter(|p| {
-            engine_label(&p.params) == default_engine && query::page_limits(&p.params).1.is_empty()
-        })
-        .map(|p| {
-            let seed = rows
-                .iter()
-                .find(|r| {
-                    r.preset == p.name
-                        && r.metric == seed000::Metric::Kept
-                        && r.overrides.is_empty()
-                })
-                .map(|r| r.seed_value.clone())
-                .filter(|s| s != "not published");
-            let seed_short = seed
-                .as_ref()
-                .map(|s| s.split(" (").next().unwrap_or(s).to_string());
-            PresetJs {
-                seed_short,
-                main: main.contains(&p.name.as_str()),
-                name: p.name,
-                description: p.description,
-                seed,
-                params: p.params,
-            }
-        })
-        .collect();
-    v.sort_by_key(|p| main.iter().position(|m| *m == p.name).unwrap_or(main.len()));
-    to_js(&v)
+    to_js(&page_presets::page_presets())
 }
 
 /// The sliders for these parameters: InnoDB variable, unit, default, range and stops.

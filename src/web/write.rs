@@ -3,11 +3,11 @@
 //! instance 0's frames in LRU order with dirty and io-fixed pages marked, one byte per frame;
 //! how full each doublewrite-buffer write of instance 0 was; the `lru_scan_depth` trade-off.
 
-use super::charts::HiDpi;
-use super::grid::{Layout, HIGHLIGHT};
 use crate::chart::{self, DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
 use crate::clock::{to_secs, Micros};
 use crate::pool::flush_list::{FlushType, WRITE_PENDING};
+use crate::ui::charts::HiDpi;
+use crate::ui::grid::{Layout, HIGHLIGHT};
 use crate::write_sim::{self, WriteParams, WriteSimulation, EPOCH};
 use plotters::prelude::*;
 use plotters::style::RGBColor;
@@ -524,6 +524,8 @@ impl WriteView {
 
     /// Draws instance 0 at moment `k` on a canvas `width` device pixels wide (at most
     /// `max_height` high); returns the canvas height used.
+    // Exported to JavaScript as it is: one call per frame with plain values.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw_pool(
         &mut self,
         canvas: &HtmlCanvasElement,
@@ -544,7 +546,7 @@ impl WriteView {
             .get(m * n as usize..(m + 1) * n as usize)
             .unwrap_or(&[]);
         render_cells(&mut self.px, &layout, cells, dark);
-        let bytes: &[u8] = super::grid::as_bytes(&self.px);
+        let bytes: &[u8] = crate::ui::grid::as_bytes(&self.px);
         let img = ImageData::new_with_u8_clamped_array_and_sh(
             wasm_bindgen::Clamped(bytes),
             layout.width,

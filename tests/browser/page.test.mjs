@@ -193,6 +193,26 @@ describe("the explainer page", () => {
     });
   }
 
+  test("an event count past 2^53 and 5,000 unknown keys give a short, clear list of notes", async () => {
+    const junk = Array.from({ length: 5000 }, (_, i) => `junk${i}=1`).join("&");
+    const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0&preset=small-demo&ev=9007199254740992&${junk}`);
+    try {
+      await ready(page);
+      await page.locator(".mp-notes").waitFor({ state: "visible" });
+      const notes = await page.locator(".mp-notes li").allTextContents();
+      assert.equal(notes.length, 10, notes.join("\n"));
+      assert.match(notes[0], /^ev = 9007199254740992 is more events than this page can count .*using 9007199254740991/);
+      assert.match(notes[1], /^unknown parameter 'junk0'/);
+      assert.equal(notes.at(-1), "and 4,992 more unknown parameters in the URL, ignored");
+      // The page opens where that many events lead: the end of the run.
+      await until(page, (d) => d.ended && d.mode === "paused", undefined, 60_000);
+      assert.ok(!page.url().includes("junk"), "unknown keys are dropped from the URL");
+      noErrors(errors);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("the sweep runs in workers, draws points as they arrive, and can be cancelled", async () => {
     const tiny = "preset=small-demo&scan_s=20&warmup_s=5&kept_window_s=10&sweep_depths=100,1024&sweep_times=0,1000";
     const { page, errors } = await openPage(shared.browser, `${PAGE}?autoplay=0&${tiny}`);

@@ -345,3 +345,64 @@ pub fn as_bytes(px: &[u32]) -> &[u8] {
     // SAFETY: u32 has no padding and u8 has alignment 1; the length covers the same memory.
     unsafe { std::slice::from_raw_parts(px.as_ptr() as *const u8, std::mem::size_of_val(px)) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_fit_and_every_cell_is_found_where_it_is_drawn() {
+        for (w, h, n, dpr) in [
+            (1232, 1000, 16_382, 1.0),
+            (780, 844, 65_528, 2.0),
+            (600, 400, 1_023, 1.0),
+            (16, 16, 1, f64::NAN),
+        ] {
+            let l = Layout::new(w, h, n, dpr);
+            assert!(l.height <= h.max(16) + l.y0, "{l:?}");
+            assert!(
+                l.cols * l.rows >= n && l.x0 + l.cols * l.pitch <= l.width,
+                "{l:?}"
+            );
+            for i in (0..n).step_by((n as usize / 997).max(1)) {
+                let (x, y) = l.origin(i);
+                let c = l.pitch as f64 / 2.0;
+                assert_eq!(l.cell_at(x as f64 + c, y as f64 + c), Some(i), "{l:?}");
+            }
+            assert_eq!(l.cell_at(-1.0, 0.0), None);
+            assert_eq!(l.cell_at(l.width as f64 + 1.0, l.height as f64 + 1.0), None);
+        }
+    }
+
+    #[test]
+    fn render_paints_each_kind_in_its_own_colour() {
+        let l = Layout::new(200, 200, 5, 1.0);
+        let cells = [
+            K_HOT,
+            K_SCAN | OLD,
+            K_FREE,
+            K_SCAN | MARK_YOUNG | FLASH,
+            K_FILLER,
+        ];
+        for dark in [false, true] {
+            let pal = Palette::new(dark);
+            let mut px = Vec::new();
+            render(&mut px, &l, &cells, &pal);
+            assert_eq!(px.len(), (l.width * l.height) as usize);
+            let centre = |i: u32| {
+                let (x, y) = l.origin(i);
+                px[((y + l.pitch / 2) * l.width + x + l.pitch / 2) as usize]
+            };
+            let seen: Vec<u32> = (0..5).map(centre).collect();
+            for a in 0..5 {
+                for b in a + 1..5 {
+                    assert_ne!(
+                        seen[a], seen[b],
+                        "cells {a} and {b} look alike (dark {dark})"
+                    );
+                }
+            }
+            assert_eq!(as_bytes(&px).len(), px.len() * 4);
+        }
+    }
+}

@@ -270,3 +270,62 @@ pub fn controls(p: &Params) -> Vec<Control> {
     });
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+    use crate::ui::query;
+
+    #[test]
+    fn every_stop_is_a_value_the_url_accepts_and_the_current_one_is_nearest() {
+        for name in ["seed000-hot4485-b2b", "seed000-cold", "small-demo"] {
+            let p = preset(name).unwrap().params;
+            let cs = controls(&p);
+            assert!(cs.len() >= 6, "{name}");
+            let current: Vec<(String, String)> = p.to_pairs();
+            for c in &cs {
+                assert!(!c.stops.is_empty() && c.index < c.stops.len(), "{}", c.key);
+                assert!(
+                    current.iter().any(|(k, _)| k == c.key),
+                    "{} is a URL key",
+                    c.key
+                );
+                if c.server_variable {
+                    assert!(c.name.starts_with("innodb_"), "{}", c.name);
+                }
+                for s in &c.stops {
+                    let mut q = p.clone();
+                    let m = query::apply(&mut q, c.key, &s.value);
+                    assert!(m.is_none(), "{} = {}: {m:?}", c.key, s.value);
+                }
+                // The stop the slider shows is the current value when that value is a stop.
+                let now = &current.iter().find(|(k, _)| k == c.key).unwrap().1;
+                if let Some(i) = c.stops.iter().position(|s| &s.value == now) {
+                    assert_eq!(c.index, i, "{} = {now}", c.key);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn labels_and_facts_read_well() {
+        assert_eq!(cadence_label(&Cadence::EverySecond), "every second");
+        assert_eq!(
+            cadence_label(&Cadence::AfterActivity {
+                mean_interval_ms: 2500
+            }),
+            "after activity, every ~2.5 s"
+        );
+        let c = controls(&Params::default());
+        let depth = c.iter().find(|c| c.key == "lru_scan_depth").unwrap();
+        assert!(
+            depth.facts.contains("MySQL 8.4 default 1,024 pages"),
+            "{}",
+            depth.facts
+        );
+        assert_eq!(depth.stops[0].label, "100 pages");
+        assert_eq!(nearest(&[1.0, 5.0, 10.0], 7.0), 1);
+        assert_eq!(log_nearest(&[100.0, 1000.0, 10000.0], 400.0), 1);
+    }
+}

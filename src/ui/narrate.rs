@@ -290,3 +290,66 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
 pub fn ratio_of(pct: u32) -> u32 {
     crate::pool::lru::old_ratio_from_pct(pct)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pool::lru::{old_ratio_from_pct, Lru};
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(thousands(0.0), "0");
+        assert_eq!(thousands(16382.0), "16,382");
+        assert_eq!(thousands(1234567.25), "1,234,567.25");
+        assert_eq!(thousands(-1500.0), "−1,500");
+        assert_eq!(thousands(f64::NAN), "–");
+        assert_eq!(n(9_007_199_254_740_991u64), "9,007,199,254,740,991");
+        assert_eq!(pages(1), "1 page");
+        assert_eq!(pages(1024), "1,024 pages");
+        assert_eq!(t_label(EPOCH + 78_421_300), "78.4213 s");
+    }
+
+    /// The narration's two predictions against the pool's own rule: evicting `k` pages from
+    /// the tail demotes what `demotions_during` says, and `k` midpoint inserts afterwards turn
+    /// young what `predicted_drain_slide` says (no page touched in between).
+    #[test]
+    fn predictions_match_the_lru_list() {
+        for (len, pct, k) in [
+            (16_000u32, 37u32, 1024u32),
+            (3_000, 37, 312),
+            (6_000, 5, 800),
+            (1_000, 95, 300),
+        ] {
+            let ratio = old_ratio_from_pct(pct);
+            let mut l = Lru::new(len + k, ratio);
+            for f in 0..len {
+                l.add_block(f, true);
+            }
+            let (len0, old0) = (l.len(), l.old_len());
+            let demoted0 = l.slides.total_old();
+            let expect = demotions_during(len0, old0, ratio, k);
+            for _ in 0..k {
+                let t = l.tail();
+                l.remove_block(t);
+            }
+            let demoted = (l.slides.total_old() - demoted0) as u32;
+            assert_eq!(
+                demoted,
+                *expect.last().unwrap(),
+                "len {len}, {pct} %, k {k}"
+            );
+            let predicted = predicted_drain_slide(l.len(), l.old_len(), ratio, k);
+            let young0 = l.slides.total_young();
+            for f in len..len + k {
+                l.add_block(f, true);
+            }
+            let young = (l.slides.total_young() - young0) as u32;
+            assert_eq!(young, predicted, "len {len}, {pct} %, k {k}");
+        }
+        // Below 512 pages there is no old sublist, so nothing slides.
+        assert_eq!(
+            predicted_drain_slide(400, 0, old_ratio_from_pct(37), 100),
+            0
+        );
+    }
+}

@@ -1,0 +1,483 @@
+//! What the page's plots draw, prepared without a browser: the worker's summary of a run
+//! ([`RunData`]), the sweep filled in as its points arrive ([`SweepModel`]), and [`HiDpi`], a
+//! plotters backend wrapper that lets the core's chart code lay out in CSS pixels on a canvas
+//! that holds device pixels.
+
+use crate::clock::Micros;
+use crate::metrics::Sample;
+use crate::scenario::Params;
+use crate::sim::{Event, Simulation, EPOCH};
+use crate::sweep::{SweepPoint, SweepResult};
+use plotters::prelude::*;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontFamily,
+    FontStyle, FontTransform,
+};
+use serde::{Deserialize, Serialize};
+
+/// A backend that scales every coordinate, stroke and font by `k` (device pixels per CSS
+/// pixel): the chart code sees a canvas of CSS size.
+pub struct HiDpi<B: DrawingBackend> {
+    inner: B,
+    k: f64,
+}
+
+impl<B: DrawingBackend> HiDpi<B> {
+    /// Wraps `inner`, whose pixels are `k` times smaller than the chart's.
+    pub fn new(inner: B, k: f64) -> Self {
+        let k = if k.is_finite() && k > 0.0 { k } else { 1.0 };
+        HiDpi { inner, k }
+    }
+    fn p(&self, c: BackendCoord) -> BackendCoord {
+        (
+            (c.0 as f64 * self.k).round() as i32,
+            (c.1 as f64 * self.k).round() as i32,
+        )
+    }
+    fn s<S: BackendStyle>(&self, style: &S) -> Stroke {
+        Stroke {
+            color: style.color(),
+            width: ((style.stroke_width() as f64) * self.k).round().max(1.0) as u32,
+        }
+    }
+}
+
+struct Stroke {
+    color: BackendColor,
+    width: u32,
+}
+
+impl BackendStyle for Stroke {
+    fn color(&self) -> BackendColor {
+        self.color
+    }
+    fn stroke_width(&self) -> u32 {
+        self.width
+    }
+}
+
+struct Text<'a, T: BackendTextStyle> {
+    inner: &'a T,
+    k: f64,
+}
+
+impl<T: BackendTextStyle> BackendTextStyle for Text<'_, T> {
+    type FontError = T::FontError;
+    fn color(&self) -> BackendColor {
+        self.inner.color()
+    }
+    fn size(&self) -> f64 {
+        self.inner.size() * self.k
+    }
+    fn transform(&self) -> FontTransform {
+        self.inner.transform()
+    }
+    fn style(&self) -> FontStyle {
+        self.inner.style()
+    }
+    fn anchor(&self) -> plotters_backend::text_anchor::Pos {
+        self.inner.anchor()
+    }
+    fn family(&self) -> FontFamily<'_> {
+        self.inner.family()
+    }
+    fn layout_box(&self, text: &str) -> Result<((i32, i32), (i32, i32)), Self::FontError> {
+        let ((a, b), (c, d)) = self.inner.layout_box(text)?;
+        let k = self.k;
+        let f = |v: i32| (v as f64 * k).round() as i32;
+        Ok(((f(a), f(b)), (f(c), f(d))))
+    }
+    fn draw<E, F: FnMut(i32, i32, BackendColor) -> Result<(), E>>(
+        &self,
+        text: &str,
+        pos: BackendCoord,
+        draw: F,
+    ) -> Result<Result<(), E>, Self::FontError> {
+        self.inner.draw(text, pos, draw)
+    }
+}
+
+impl<B: DrawingBackend> DrawingBackend for HiDpi<B> {
+    type ErrorType = B::ErrorType;
+
+    fn get_size(&self) -> (u32, u32) {
+        let (w, h) = self.inner.get_size();
+        (
+            (w as f64 / self.k).floor() as u32,
+            (h as f64 / self.k).floor() as u32,
+        )
+    }
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.inner.ensure_prepared()
+    }
+    fn present(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        self.inner.present()
+    }
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let a = self.p(point);
+        let b = self.p((point.0 + 1, point.1 + 1));
+        self.inner.draw_rect(a, b, &color, true)
+    }
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let st = self.s(style);
+        self.inner.draw_line(self.p(from), self.p(to), &st)
+    }
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let st = self.s(style);
+        self.inner
+            .draw_rect(self.p(upper_left), self.p(bottom_right), &st, fill)
+    }
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let st = self.s(style);
+        let pts: Vec<BackendCoord> = path.into_iter().map(|c| self.p(c)).collect();
+        self.inner.draw_path(pts, &st)
+    }
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let st = self.s(style);
+        let r = (radius as f64 * self.k).round() as u32;
+        self.inner.draw_circle(self.p(center), r, &st, fill)
+    }
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let st = self.s(style);
+        let pts: Vec<BackendCoord> = vert.into_iter().map(|c| self.p(c)).collect();
+        self.inner.fill_polygon(pts, &st)
+    }
+    fn draw_text<TStyle: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &TStyle,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
+        let t = Text {
+            inner: style,
+            k: self.k,
+        };
+        self.inner.draw_text(text, &t, self.p(pos))
+    }
+}
+
+/// One point of the residency time series, as the worker sends it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Point {
+    /// Seconds since the warm-up started.
+    pub t: f64,
+    /// Hot-set pages resident.
+    pub hot: u32,
+    /// Scanned-table pages young.
+    pub scan_young: u32,
+}
+
+/// The summary of a full run, computed in a worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RunData {
+    /// Mean hot-set residency over the measurement window (0..1, NaN without samples).
+    pub kept: f64,
+    /// The window, seconds since the warm-up started.
+    pub kept_window_s: [f64; 2],
+    /// Scanned-table pages turned young per second of scanning, by the slide.
+    pub slid_young_per_s: f64,
+    /// ... by promotion from the old sublist.
+    pub promoted_per_s: f64,
+    /// Lookups per second during the scan phase.
+    pub lookups_per_s: f64,
+    /// Lookups per second during the warm-up.
+    pub lookups_per_s_warmup: f64,
+    /// Scan pages per second.
+    pub scan_pages_per_s: f64,
+    /// LRU batches that evicted pages during the scan phase.
+    pub refills_during_scan: u64,
+    /// Their mean size.
+    pub mean_refill_pages: f64,
+    /// Page accesses in the run.
+    pub page_accesses: u64,
+    /// Events in the run.
+    pub events: u64,
+    /// The time series (at most the requested number of points).
+    pub points: Vec<Point>,
+}
+
+/// Converts worker points to samples for the chart.
+pub fn samples_of(points: &[Point]) -> Vec<Sample> {
+    points
+        .iter()
+        .map(|q| Sample {
+            t_s: q.t,
+            hot_resident: q.hot,
+            scan_young: q.scan_young,
+            ..Sample::default()
+        })
+        .collect()
+}
+
+/// The summary of a finished (or partial) run, with at most `max_points` points of its time
+/// series (the last sample always included).
+pub fn run_data(sim: &Simulation, max_points: u32) -> RunData {
+    let r = sim.report();
+    let every = r.samples.len().div_ceil(max_points.max(2) as usize).max(1);
+    let mut points: Vec<Point> = r
+        .samples
+        .iter()
+        .step_by(every)
+        .map(|s| Point {
+            t: s.t_s,
+            hot: s.hot_resident,
+            scan_young: s.scan_young,
+        })
+        .collect();
+    if let Some(last) = r.samples.last() {
+        if points.last().map(|q| q.t) != Some(last.t_s) {
+            points.push(Point {
+                t: last.t_s,
+                hot: last.hot_resident,
+                scan_young: last.scan_young,
+            });
+        }
+    }
+    RunData {
+        kept: r.kept,
+        kept_window_s: r.kept_window_s,
+        slid_young_per_s: r.slid_young_per_s,
+        promoted_per_s: r.promoted_per_s,
+        lookups_per_s: r.lookups_per_s,
+        lookups_per_s_warmup: r.lookups_per_s_warmup,
+        scan_pages_per_s: r.scan_pages_per_s,
+        refills_during_scan: r.refills_during_scan,
+        mean_refill_pages: r.mean_refill_pages,
+        page_accesses: r.counters.page_gets,
+        events: sim.events(),
+        points,
+    }
+}
+
+/// A full run advanced in slices, so that a worker can report progress.
+pub struct Run {
+    pub sim: Simulation,
+    done: bool,
+}
+
+impl Run {
+    /// A run with these parameters.
+    pub fn new(p: &Params) -> Result<Run, String> {
+        Ok(Run {
+            sim: Simulation::new(p)?,
+            done: false,
+        })
+    }
+
+    /// Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+    pub fn advance(&mut self, max_events: u32) -> f64 {
+        if !self.done {
+            for _ in 0..max_events.max(1) {
+                if self.sim.step() == Event::End {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        if self.done {
+            return 1.0;
+        }
+        let span = self.sim.end().saturating_sub(EPOCH).max(1) as f64;
+        let now: Micros = self.sim.now().saturating_sub(EPOCH);
+        (now as f64 / span).min(0.999_999)
+    }
+}
+
+/// A sweep point as `sweep_point` hands it to JavaScript (the core's type only serializes).
+#[derive(Clone, Debug, Deserialize)]
+pub struct PointIn {
+    pub lru_scan_depth: u32,
+    pub old_blocks_time: u32,
+    pub kept: f64,
+    pub young_leak_pages_per_s: f64,
+    pub lookups_per_s: f64,
+}
+
+/// The sweep's grid, filled in as its points arrive (NaN until computed).
+#[derive(Clone, Debug)]
+pub struct SweepModel {
+    pub result: SweepResult,
+}
+
+impl SweepModel {
+    /// An empty sweep over these scan depths and old_blocks_time values (ms).
+    pub fn new(depths: Vec<u32>, times: Vec<u32>) -> Result<SweepModel, String> {
+        if depths.is_empty() || times.is_empty() {
+            return Err("a sweep needs at least one depth and one time".into());
+        }
+        let mut points = Vec::new();
+        for &t in &times {
+            for &d in &depths {
+                points.push(SweepPoint {
+                    lru_scan_depth: d,
+                    old_blocks_time: t,
+                    kept: f64::NAN,
+                    young_leak_pages_per_s: f64::NAN,
+                    lookups_per_s: f64::NAN,
+                });
+            }
+        }
+        Ok(SweepModel {
+            result: SweepResult {
+                base: Params::default(),
+                depths,
+                times,
+                points,
+            },
+        })
+    }
+
+    /// Records one computed point's "kept" (a fraction, 0..1).
+    pub fn set(&mut self, depth: u32, time: u32, kept: f64) {
+        for q in &mut self.result.points {
+            if q.lru_scan_depth == depth && q.old_blocks_time == time {
+                q.kept = kept;
+            }
+        }
+    }
+
+    /// Records one computed point in full.
+    pub fn set_point(&mut self, p: &PointIn) {
+        for q in &mut self.result.points {
+            if q.lru_scan_depth == p.lru_scan_depth && q.old_blocks_time == p.old_blocks_time {
+                q.kept = p.kept;
+                q.young_leak_pages_per_s = p.young_leak_pages_per_s;
+                q.lookups_per_s = p.lookups_per_s;
+            }
+        }
+    }
+
+    /// The sweep as CSV (the CLI's format: every parameter of `p` in the header).
+    pub fn to_csv(&self, p: &Params) -> String {
+        let mut r = self.result.clone();
+        r.base = p.clone();
+        r.to_csv()
+    }
+
+    /// Each point's "kept" (NaN until computed), row-major: `[t * depths + d]`.
+    pub fn kept(&self) -> Vec<f64> {
+        self.result.points.iter().map(|q| q.kept).collect()
+    }
+
+    /// Points computed so far.
+    pub fn done(&self) -> u32 {
+        self.result
+            .points
+            .iter()
+            .filter(|q| q.kept.is_finite())
+            .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    fn small() -> Params {
+        Params {
+            warmup_s: 5,
+            scan_s: 20,
+            kept_window_s: 10,
+            ..preset("small-demo").unwrap().params
+        }
+    }
+
+    #[test]
+    fn a_run_reports_progress_and_a_bounded_series() {
+        let mut r = Run::new(&small()).unwrap();
+        let mut last = 0.0;
+        loop {
+            let f = r.advance(50_000);
+            assert!(f >= last && f <= 1.0);
+            last = f;
+            if f >= 1.0 {
+                break;
+            }
+        }
+        let d = run_data(&r.sim, 50);
+        assert!((0.0..=1.0).contains(&d.kept), "kept {}", d.kept);
+        assert!(
+            d.points.len() <= 51 && d.points.len() >= 25,
+            "{}",
+            d.points.len()
+        );
+        let last = r.sim.report().samples.last().unwrap().t_s;
+        assert_eq!(d.points.last().unwrap().t, last);
+        assert!(d.points.windows(2).all(|w| w[0].t < w[1].t));
+        let s = samples_of(&d.points);
+        assert_eq!(s.len(), d.points.len());
+        assert_eq!(s[3].hot_resident, d.points[3].hot);
+    }
+
+    #[test]
+    fn sweep_model_fills_in_and_writes_csv() {
+        assert!(SweepModel::new(vec![], vec![0]).is_err());
+        let mut m = SweepModel::new(vec![100, 1024], vec![0, 1000]).unwrap();
+        assert_eq!(m.done(), 0);
+        m.set(1024, 0, 0.25);
+        m.set_point(&PointIn {
+            lru_scan_depth: 100,
+            old_blocks_time: 1000,
+            kept: 0.9,
+            young_leak_pages_per_s: 3.0,
+            lookups_per_s: 5.0,
+        });
+        assert_eq!(m.done(), 2);
+        let k = m.kept();
+        assert_eq!(k[1], 0.25);
+        assert_eq!(k[2], 0.9);
+        assert!(k[0].is_nan() && k[3].is_nan());
+        let csv = m.to_csv(&small());
+        assert!(csv.contains("# lru_scan_depth="), "{csv}");
+        assert!(csv.contains("\n100,1000,"), "{csv}");
+    }
+
+    #[test]
+    fn hidpi_scales_what_it_draws() {
+        let mut a = String::new();
+        let mut b = String::new();
+        for (k, out) in [(1.0, &mut a), (2.0, &mut b)] {
+            let svg = plotters::backend::SVGBackend::with_string(out, (400, 200));
+            let root = HiDpi::new(svg, k).into_drawing_area();
+            assert_eq!(
+                root.dim_in_pixel(),
+                ((400.0 / k) as u32, (200.0 / k) as u32)
+            );
+            root.draw(&Rectangle::new([(10, 10), (50, 40)], BLACK.filled()))
+                .unwrap();
+            root.present().unwrap();
+        }
+        assert!(a.contains("x=\"10\"") && a.contains("width=\"40\""), "{a}");
+        assert!(b.contains("x=\"20\"") && b.contains("width=\"80\""), "{b}");
+    }
+}

@@ -1,0 +1,153 @@
+//! A position in the run: the simulation plus the marks the boundary left in the current
+//! refill cycle, and what the last refill did (for the narration and the animation).
+
+use crate::clock::Micros;
+use crate::pool::PageId;
+use crate::scenario::Params;
+use crate::sim::{Event, Simulation, SCAN_SPACE};
+use crate::ui::{grid, narrate};
+
+pub(super) fn pack(p: PageId) -> u64 {
+    ((p.space as u64) << 32) | p.page_no as u64
+}
+
+/// What the last refill did, for the narration and the animation.
+#[derive(Clone, Debug)]
+pub(super) struct BatchInfo {
+    pub(super) at: Micros,
+    pub(super) evicted: u32,
+    pub(super) free_before: u32,
+    /// Frames evicted, tail first.
+    pub(super) evicted_frames: Vec<u32>,
+    /// Frames the boundary turned old during the batch, in order.
+    pub(super) demoted_frames: Vec<u32>,
+    /// Cumulative demotions after each eviction (for the animation).
+    pub(super) demoted_after: Vec<u32>,
+    pub(super) predicted: u32,
+    /// Slide counters right after the batch.
+    pub(super) slid_young_after: u64,
+    pub(super) slid_scan_after: u64,
+    pub(super) drain_done: bool,
+}
+
+/// A position in the run: the simulation plus the marks of the current refill cycle.
+#[derive(Clone, Debug)]
+pub(super) struct Cursor {
+    pub(super) sim: Simulation,
+    pub(super) mark: Vec<u8>,
+    pub(super) mark_page: Vec<u64>,
+    pub(super) batch: Option<BatchInfo>,
+    pub(super) refills: u32,
+}
+
+pub(super) struct Stepped {
+    pub(super) ev: Event,
+    pub(super) refill: bool,
+}
+
+impl Cursor {
+    pub(super) fn new(params: &Params) -> Result<Cursor, String> {
+        let mut sim = Simulation::new(params)?;
+        if sim.pool.instances.len() != 1 {
+            return Err("the page simulates one buffer pool instance".into());
+        }
+        sim.pool.instances[0].lru.slide_log = Some(Vec::new());
+        let frames = sim.pool.total_frames() as usize;
+        Ok(Cursor {
+            sim,
+            mark: vec![0; frames],
+            mark_page: vec![u64::MAX; frames],
+            batch: None,
+            refills: 0,
+        })
+    }
+
+    pub(super) fn events(&self) -> u64 {
+        self.sim.events()
+    }
+
+    /// One event; `fresh` collects frames marked by it.
+    pub(super) fn step(&mut self, mut fresh: Option<&mut Vec<u32>>) -> Stepped {
+        let (len0, old0) = {
+            let l = &self.sim.pool.instances[0].lru;
+            (l.len(), l.old_len())
+        };
+        let free0 = self.sim.pool.free_len();
+        let ev = self.sim.step();
+        let refill = matches!(&ev, Event::LruBatch(r) if r.iter().any(|b| b.evicted > 0));
+        let log = self.sim.pool.instances[0]
+            .lru
+            .slide_log
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if refill {
+            self.mark.fill(0);
+            self.refills += 1;
+            let inst = &self.sim.pool.instances[0];
+            let k = match &ev {
+                Event::LruBatch(r) => r.iter().map(|b| b.evicted).sum::<u32>(),
+                _ => 0,
+            };
+            let frames = inst.free.frames();
+            let evicted_frames: Vec<u32> =
+                frames[frames.len().saturating_sub(k as usize)..].to_vec();
+            for &f in &evicted_frames {
+                self.mark[f as usize] = grid::MARK_FREED;
+                self.mark_page[f as usize] = u64::MAX;
+            }
+            let demoted_frames: Vec<u32> = log.iter().filter(|e| e.1).map(|e| e.0).collect();
+            let ratio = inst.lru.ratio();
+            let demoted_after = narrate::demotions_during(len0, old0, ratio, k);
+            let predicted = narrate::predicted_drain_slide(
+                inst.lru.len(),
+                inst.lru.old_len(),
+                ratio,
+                inst.free.len(),
+            );
+            self.batch = Some(BatchInfo {
+                at: self.sim.now(),
+                evicted: k,
+                free_before: free0,
+                evicted_frames,
+                demoted_frames,
+                demoted_after,
+                predicted,
+                slid_young_after: inst.lru.slides.total_young(),
+                slid_scan_after: self.sim.pool.slid_young_by_tag(SCAN_SPACE as u8),
+                drain_done: false,
+            });
+        }
+        if !log.is_empty() {
+            let inst = &self.sim.pool.instances[0];
+            for (f, turned_old) in log {
+                let i = f as usize;
+                self.mark[i] = if turned_old {
+                    grid::MARK_OLD
+                } else {
+                    grid::MARK_YOUNG
+                };
+                self.mark_page[i] = pack(inst.page(f));
+                if let Some(v) = fresh.as_deref_mut() {
+                    v.push(f);
+                }
+            }
+        }
+        Stepped { ev, refill }
+    }
+
+    pub(super) fn approx_bytes(&self) -> u64 {
+        let p = self.sim.params();
+        let frames = self.sim.pool.total_frames() as u64;
+        let filler = if p.start == crate::scenario::Start::Cold {
+            frames
+        } else {
+            1
+        };
+        frames * 60
+            + (p.hot_table_pages as u64 + p.scan_table_pages() as u64 + filler) * 4
+            + self.sim.samples().len() as u64 * 160
+            + self.sim.batches().len() as u64 * 64
+            + 4096
+    }
+}

@@ -1,0 +1,541 @@
+//! The frame-by-frame view of one run: the simulation under the user's control (play, step,
+//! step back, run to the next LRU batch, watch a refill and drain in slow motion), the marks
+//! of pages the boundary passed, the narration, and the pool grid.
+//!
+//! All timing is budgeted per animation frame, so nothing blocks the page for long: seeking
+//! runs in chunks across frames. The browser supplies the wall clock and draws what this
+//! prepares (`src/web/explorer.rs`); everything else runs, and is tested, natively.
+
+mod cells;
+mod cursor;
+mod narration;
+mod playback;
+#[cfg(test)]
+mod tests;
+
+pub use cells::Label;
+
+use super::charts::{self, RunData};
+use super::grid::{self, Layout, Palette};
+use super::narrate::{self, n, pages, t_label, Counters};
+use super::query;
+use crate::clock::{Micros, SEC};
+use crate::metrics::Sample;
+use crate::scenario::Params;
+use crate::sim::{Event, EPOCH, SCAN_SPACE};
+use cursor::Cursor;
+use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+/// Wall-clock budget of one animation frame's simulation work, ms.
+const BUDGET_MS: f64 = 9.0;
+/// Events between two looks at the clock while seeking.
+const CHUNK: u32 = 8192;
+/// Frames a freshly marked cell stays highlighted.
+const FLASH_FRAMES: u8 = 75;
+/// Speeds: virtual seconds per wall second.
+const SPEEDS: [f64; 7] = [0.001, 0.01, 0.1, 1.0, 10.0, 30.0, 100.0];
+/// Labels of the speeds.
+const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×", "30×", "100×"];
+/// The speed of a watched drain (index into SPEEDS).
+const WATCH_SPEED: usize = 1;
+/// Wall time of the eviction animation, ms.
+const EVICT_MS: f64 = 1600.0;
+/// Wall time of the pause before a watched batch, ms.
+const HOLD_MS: f64 = 1100.0;
+/// Bytes of snapshots to keep for stepping back.
+const SNAPSHOT_BUDGET: u64 = 48 << 20;
+
+/// `frame()` result: the grid changed and should be drawn.
+pub const F_DIRTY: u32 = 1;
+/// `frame()` result: the status (counters, narration, mode) changed.
+pub const F_STATUS: u32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Seek {
+    Event(u64),
+    Batch,
+    Time(Micros),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Watch {
+    Seeking,
+    Hold { until: f64 },
+    Evict { start: f64 },
+    Drain,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mode {
+    Paused,
+    Playing,
+    Seeking(Seek),
+    Watching(Watch),
+}
+
+/// What the page shows beside the grid, read once per frame.
+#[derive(Clone, Debug, Serialize)]
+pub struct Status {
+    /// Seconds since the warm-up started.
+    pub t_s: f64,
+    /// When the scan phase starts / the run ends, s.
+    pub scan_start_s: f64,
+    pub end_s: f64,
+    /// Events processed.
+    pub events: f64,
+    /// "warm-up", "scan" or "ended".
+    pub phase: &'static str,
+    /// "paused", "playing", "seeking" or "watching".
+    pub mode: &'static str,
+    /// A busy message while seeking.
+    pub busy: String,
+    /// Speed label, and whether it is the slowest/fastest.
+    pub speed: &'static str,
+    pub speed_index: u32,
+    /// InnoDB's counters.
+    pub made_young: f64,
+    pub not_made_young: f64,
+    /// Young pages moved back to the head (InnoDB counts them nowhere).
+    pub young_moved_to_head: f64,
+    /// Pages the boundary turned young (all tables / the scanned table).
+    pub slid_young: f64,
+    pub slid_young_scan: f64,
+    /// Pages the boundary turned old.
+    pub slid_old: f64,
+    pub free: u32,
+    pub lru: u32,
+    pub old: u32,
+    pub frames: u32,
+    pub hot_resident: u32,
+    pub hot_pages: u32,
+    pub scan_young: u32,
+    /// Cells marked now: turned young / turned old since the last LRU batch.
+    pub marked_young: u32,
+    pub marked_old: u32,
+    /// LRU batches that evicted pages so far.
+    pub refills: u32,
+    /// Paused right before an LRU batch.
+    pub at_batch: bool,
+    /// The narration, and a counter that moves when it is worth announcing.
+    pub narration: String,
+    pub seq: u32,
+    /// Whether the run can step back.
+    pub can_back: bool,
+    pub ended: bool,
+}
+
+/// One run of the simulator under the page's control.
+pub struct Explorer {
+    params: Params,
+    cur: Cursor,
+    base: Cursor,
+    anchors: Vec<Cursor>,
+    anchor_every: u64,
+    max_anchors: usize,
+    recent: VecDeque<Cursor>,
+    max_recent: usize,
+    mode: Mode,
+    after_seek: Option<Watch>,
+    /// While running to the next batch: the position it looks ahead from, how often that is
+    /// renewed (events), and, once the batch is found, the event it is at.
+    seek_snap: Option<Cursor>,
+    snap_every: u64,
+    batch_at: Option<u64>,
+    speed: usize,
+    playhead: Micros,
+    last_ms: Option<f64>,
+    reduced_motion: bool,
+    at_batch: bool,
+    narration: String,
+    seq: u32,
+    busy: String,
+    flash: Vec<u8>,
+    flashing: Vec<u32>,
+    fresh: Vec<u32>,
+    cells: Vec<u8>,
+    cell_frame: Vec<u32>,
+    counts: (u32, u32, u32, u32),
+    boundary: Option<u32>,
+    lru_end: u32,
+    px: Vec<u32>,
+    layout: Layout,
+    dark: bool,
+    dirty: bool,
+    run: Option<RunData>,
+    /// Wall-clock milliseconds (`performance.now()` in the browser).
+    clock: fn() -> f64,
+}
+
+impl Explorer {
+    /// A run with these parameters, paused at the start of the warm-up; `clock` reads the wall
+    /// clock in milliseconds (it bounds each frame's work). Parameters outside the page's limits
+    /// are refused with the page's message.
+    pub fn new(params: &Params, clock: fn() -> f64) -> Result<Explorer, String> {
+        let (params, notes) = query::page_limits(params);
+        if let Some(n) = notes.first() {
+            return Err(n.clone());
+        }
+        let cur = Cursor::new(&params)?;
+        let size = cur.approx_bytes().max(1);
+        let max_anchors = ((SNAPSHOT_BUDGET * 3 / 4) / size).clamp(1, 48) as usize;
+        let max_recent = ((SNAPSHOT_BUDGET / 4) / size).clamp(0, 32) as usize;
+        let frames = cur.sim.pool.total_frames() as usize;
+        let mut ex = Explorer {
+            base: cur.clone(),
+            cur,
+            anchors: Vec::new(),
+            anchor_every: 50_000,
+            max_anchors,
+            recent: VecDeque::new(),
+            max_recent,
+            mode: Mode::Paused,
+            after_seek: None,
+            seek_snap: None,
+            snap_every: (size / 32).clamp(16_384, 2_000_000),
+            batch_at: None,
+            speed: 4,
+            playhead: 0,
+            last_ms: None,
+            reduced_motion: false,
+            at_batch: false,
+            narration: String::new(),
+            seq: 0,
+            busy: String::new(),
+            flash: vec![0; frames],
+            flashing: Vec::new(),
+            fresh: Vec::new(),
+            cells: vec![0; frames],
+            cell_frame: vec![0; frames],
+            counts: (0, 0, 0, 0),
+            boundary: None,
+            lru_end: 0,
+            px: Vec::new(),
+            layout: Layout::new(800, 400, frames as u32, 1.0),
+            dark: false,
+            dirty: true,
+            run: None,
+            clock,
+            params,
+        };
+        let t = ex.opening();
+        ex.set_narration(t, false);
+        ex.build_cells(0.0);
+        Ok(ex)
+    }
+
+    fn tracked(&self) -> bool {
+        !self.reduced_motion
+    }
+
+    fn speed_us(&self, wall_ms: f64) -> Micros {
+        (wall_ms * 1000.0 * SPEEDS[self.speed]).round() as Micros
+    }
+
+    /// Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
+    /// high; returns the height to give the canvas.
+    pub fn resize(&mut self, width: u32, max_height: u32, dpr: f64) -> u32 {
+        self.layout = Layout::new(width, max_height, self.cur.sim.pool.total_frames(), dpr);
+        self.dirty = true;
+        self.layout.height
+    }
+
+    /// Uses the dark palette (prefers-color-scheme: dark).
+    pub fn set_dark(&mut self, dark: bool) {
+        if self.dark != dark {
+            self.dark = dark;
+            self.dirty = true;
+        }
+    }
+
+    /// Turns highlights and the eviction animation off (prefers-reduced-motion).
+    pub fn set_reduced_motion(&mut self, on: bool) {
+        self.reduced_motion = on;
+        if on {
+            self.clear_flash();
+        }
+    }
+
+    fn clear_flash(&mut self) {
+        for &f in &self.flashing {
+            self.flash[f as usize] = 0;
+        }
+        self.flashing.clear();
+    }
+
+    /// Starts playing at the current speed.
+    pub fn play(&mut self) {
+        if self.cur.sim.finished() {
+            return;
+        }
+        self.clear_seek();
+        self.mode = Mode::Playing;
+        self.playhead = self.cur.sim.now();
+        self.busy.clear();
+    }
+
+    /// Pauses whatever is running.
+    pub fn pause(&mut self) {
+        if self.mode != Mode::Paused {
+            let draining = self.mode == Mode::Watching(Watch::Drain)
+                && self.cur.batch.as_ref().is_some_and(|b| !b.drain_done);
+            self.mode = Mode::Paused;
+            self.busy.clear();
+            self.after_seek = None;
+            self.clear_seek();
+            // Keep the last narration (it is time-stamped), unless a drain is half-way.
+            if let Some(d) = self.drain_narration(false).filter(|_| draining) {
+                let t = format!("{}: paused. {d}", t_label(self.cur.sim.now()));
+                self.set_narration(t, true);
+            }
+            self.dirty = true;
+        }
+    }
+
+    /// Processes one event and describes it.
+    pub fn step(&mut self) {
+        self.mode = Mode::Paused;
+        self.busy.clear();
+        self.clear_seek();
+        if self.cur.sim.finished() {
+            return;
+        }
+        self.remember();
+        let before = Counters::of(&self.cur.sim);
+        let s = self.fwd(self.tracked());
+        self.at_batch = false;
+        let after = Counters::of(&self.cur.sim);
+        let t = if s.refill {
+            self.batch_narration()
+        } else if let Event::LruBatch(_) = s.ev {
+            format!(
+                "{}: page-cleaner round: the LRU batch found the free list already at {} (innodb_lru_scan_depth), so it evicted nothing.",
+                t_label(self.cur.sim.now()),
+                n(after.free)
+            )
+        } else {
+            let mut t = narrate::describe(&s.ev, &before, &after, &self.cur.sim);
+            if let Some(b) = &self.cur.batch {
+                if !b.drain_done && after.free == 0 && before.free > 0 {
+                    if let Some(d) = self.drain_narration(true) {
+                        t.push(' ');
+                        t.push_str(&d);
+                    }
+                    if let Some(b) = self.cur.batch.as_mut() {
+                        b.drain_done = true;
+                    }
+                }
+            }
+            t
+        };
+        self.set_narration(t, true);
+    }
+
+    /// Goes back one event (from a saved position, replaying if needed).
+    pub fn step_back(&mut self) {
+        let ev = self.cur.events();
+        if ev == 0 {
+            return;
+        }
+        self.clear_seek();
+        self.restore_before(ev - 1);
+        if self.cur.events() == ev - 1 {
+            self.mode = Mode::Paused;
+            let t = format!(
+                "{}: stepped back to event {}.",
+                t_label(self.cur.sim.now()),
+                n(ev - 1)
+            );
+            self.set_narration(t, true);
+        } else {
+            self.start_seek(Seek::Event(ev - 1), None);
+        }
+        self.at_batch = false;
+        self.dirty = true;
+    }
+
+    /// Runs at full speed to just before the next LRU batch that evicts pages, then pauses.
+    pub fn next_batch(&mut self) {
+        if self.at_batch {
+            self.fwd(self.tracked());
+            self.at_batch = false;
+        }
+        self.start_seek(Seek::Batch, None);
+    }
+
+    /// Runs to the next LRU batch, then shows its evictions and the drain that follows in
+    /// slow motion, and pauses when the free list is empty again.
+    pub fn watch(&mut self) {
+        self.clear_seek();
+        if self.at_batch {
+            self.mode = Mode::Watching(Watch::Hold { until: 0.0 });
+        } else {
+            self.mode = Mode::Watching(Watch::Seeking);
+            self.busy = "Running to the next LRU batch…".into();
+        }
+        self.speed = WATCH_SPEED;
+    }
+
+    /// Opens paused after `n` events (a link's `ev=`), seeking in chunks.
+    pub fn seek_event(&mut self, n: f64) {
+        let n = if n.is_finite() && n > 0.0 {
+            n as u64
+        } else {
+            0
+        };
+        self.start_seek(Seek::Event(n), None);
+    }
+
+    /// Seeks to `t` seconds since the warm-up started (after a parameter change).
+    pub fn seek_time(&mut self, t_s: f64) {
+        if !(t_s.is_finite() && t_s > 0.0) {
+            return;
+        }
+        let t = EPOCH + (t_s * SEC as f64) as Micros;
+        self.start_seek(Seek::Time(t), None);
+    }
+
+    /// Back to the start of the warm-up.
+    pub fn reset(&mut self) {
+        self.cur = self.base.clone();
+        self.clear_seek();
+        self.mode = Mode::Paused;
+        self.busy.clear();
+        self.at_batch = false;
+        self.clear_flash();
+        let t = "0 s: back at the start of the warm-up.".to_string();
+        self.set_narration(t, true);
+        self.dirty = true;
+    }
+
+    /// Faster (+1) or slower (−1) by one speed step; returns the speed's label.
+    pub fn change_speed(&mut self, delta: i32) -> String {
+        let i = (self.speed as i32 + delta).clamp(0, SPEEDS.len() as i32 - 1);
+        self.speed = i as usize;
+        SPEED_LABELS[self.speed].to_string()
+    }
+
+    /// Sets the speed by index (0 = 1/1000×, 6 = 100×).
+    pub fn set_speed(&mut self, i: u32) {
+        self.speed = (i as usize).min(SPEEDS.len() - 1);
+    }
+
+    /// The speed labels, slowest first.
+    pub fn speed_labels() -> Vec<String> {
+        SPEED_LABELS.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Counters, narration and mode, for the page.
+    pub fn status(&self) -> Status {
+        let c = Counters::of(&self.cur.sim);
+        let sim = &self.cur.sim;
+        let p = &self.params;
+        let t_s = sim.t_s();
+        let (mut free, mut lru, mut old) = (c.free, c.lru, c.old);
+        if let (Mode::Watching(Watch::Evict { .. }), Some(b)) = (self.mode, &self.cur.batch) {
+            // During the animation, show the numbers of the frame drawn.
+            let shown_lru = self.lru_end;
+            let leaving = shown_lru.saturating_sub(lru);
+            free = free.saturating_sub(leaving);
+            let shown_old = self
+                .cells
+                .iter()
+                .take(shown_lru as usize)
+                .filter(|&&b| b & grid::OLD != 0)
+                .count() as u32;
+            let _ = b;
+            lru = shown_lru;
+            old = shown_old;
+        }
+        Status {
+            t_s,
+            scan_start_s: p.warmup_s as f64,
+            end_s: (p.warmup_s + p.scan_s) as f64,
+            events: self.cur.events() as f64,
+            phase: if sim.finished() {
+                "ended"
+            } else if sim.now() >= sim.scan_start() {
+                "scan"
+            } else {
+                "warm-up"
+            },
+            mode: match self.mode {
+                Mode::Paused => "paused",
+                Mode::Playing => "playing",
+                Mode::Seeking(_) => "seeking",
+                Mode::Watching(Watch::Seeking) => "seeking",
+                Mode::Watching(_) => "watching",
+            },
+            busy: self.busy.clone(),
+            speed: SPEED_LABELS[self.speed],
+            speed_index: self.speed as u32,
+            made_young: c.made_young as f64,
+            not_made_young: c.not_made_young as f64,
+            young_moved_to_head: c.young_moved_to_head as f64,
+            slid_young: c.slid_young as f64,
+            slid_young_scan: sim.pool.slid_young_by_tag(SCAN_SPACE as u8) as f64,
+            slid_old: c.slid_old as f64,
+            free,
+            lru,
+            old,
+            frames: sim.pool.total_frames(),
+            hot_resident: self.counts.0,
+            hot_pages: p.hot_pages,
+            scan_young: self.counts.1,
+            marked_young: self.counts.2,
+            marked_old: self.counts.3,
+            refills: self.cur.refills,
+            at_batch: self.at_batch,
+            narration: self.narration.clone(),
+            seq: self.seq,
+            can_back: self.cur.events() > 0,
+            ended: sim.finished(),
+        }
+    }
+
+    /// Events processed so far.
+    pub fn events(&self) -> f64 {
+        self.cur.events() as f64
+    }
+
+    /// Seconds since the warm-up started.
+    pub fn t_s(&self) -> f64 {
+        self.cur.sim.t_s()
+    }
+
+    /// The cell bytes (see `ui::grid`: table, old bit, marks), one per frame in LRU order then
+    /// the free list.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Where the cells go on the canvas.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The palette in use (light or dark).
+    pub fn palette(&self) -> Palette {
+        Palette::new(self.dark)
+    }
+
+    /// The parameters of this run.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Hands over the full run computed in a worker (for the residency plot and "kept").
+    pub fn set_run(&mut self, run: RunData) {
+        self.run = Some(run);
+    }
+
+    /// What the residency plot draws: the full run if the worker has sent it, else the samples
+    /// so far.
+    pub fn residency_samples(&self) -> Cow<'_, [Sample]> {
+        match &self.run {
+            Some(r) => Cow::Owned(charts::samples_of(&r.points)),
+            None => Cow::Borrowed(self.cur.sim.samples()),
+        }
+    }
+}

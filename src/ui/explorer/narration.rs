@@ -1,0 +1,143 @@
+//! The explorer's narration: what the current moment shows, in words (the refill, the drain,
+//! the scan's start, the end of the run). Single steps are described by `ui::narrate`.
+
+use super::cursor::Stepped;
+use super::*;
+
+impl Explorer {
+    /// The narration at the start of the warm-up.
+    pub(super) fn opening(&self) -> String {
+        if self.params.start == crate::scenario::Start::Cold {
+            format!(
+                "0 s: the warm-up begins, after a restart: the pool was filled by reading a filler table, so the scanned table has no page in it yet. Lookups read the hot set; the scan starts at {} s.",
+                self.params.warmup_s
+            )
+        } else {
+            format!(
+                "0 s: the warm-up begins. The tables were just loaded, so their pages sit young at the head (the hot table) and below it (the scanned table). Lookups read the hot set; the scan starts at {} s.",
+                self.params.warmup_s
+            )
+        }
+    }
+
+    pub(super) fn set_narration(&mut self, s: String, announce: bool) {
+        if s != self.narration {
+            self.narration = s;
+        }
+        if announce {
+            self.seq = self.seq.wrapping_add(1);
+        }
+    }
+
+    pub(super) fn batch_narration(&self) -> String {
+        let Some(b) = &self.cur.batch else {
+            return String::new();
+        };
+        let p = &self.params;
+        let mut s = format!(
+            "{}: the page cleaner's LRU batch freed {} from the tail (free list {} → {}, its target innodb_lru_scan_depth).",
+            t_label(b.at),
+            pages(b.evicted as u64),
+            n(b.free_before),
+            n(b.free_before + b.evicted),
+        );
+        let demoted = b.demoted_frames.len() as u64;
+        if demoted > 0 {
+            s.push_str(&format!(
+                " The list is {} shorter and its old sublist must stay at {} % of it, so the boundary moved {} toward the head: bulk demotion (pink rings).",
+                pages(b.evicted as u64),
+                p.old_blocks_pct,
+                pages(demoted)
+            ));
+        }
+        if b.predicted > 0 {
+            s.push_str(&format!(
+                " As reads drain the free list, each insert after LRU_old lengthens the list; past the 40-page dead band the boundary walks back toward the tail, turning the newest inserts young: about {} of the next {}.",
+                n(b.predicted),
+                n(b.evicted)
+            ));
+        } else {
+            s.push_str(" This refill is too small to move the boundary past its 40-page dead band: nothing will slide.");
+        }
+        s
+    }
+
+    pub(super) fn drain_narration(&self, done: bool) -> Option<String> {
+        let b = self.cur.batch.as_ref()?;
+        let inst = &self.cur.sim.pool.instances[0];
+        let taken = (b.free_before + b.evicted).saturating_sub(inst.free.len());
+        let young = inst.lru.slides.total_young() - b.slid_young_after;
+        let scan = self.cur.sim.pool.slid_young_by_tag(SCAN_SPACE as u8) - b.slid_scan_after;
+        if done {
+            let ms = (self.cur.sim.now() - b.at) as f64 / 1000.0;
+            Some(format!(
+                "{}: the free list is empty again. Reads took its {} frames in {:.0} ms, and the boundary turned {} young ({} of them scanned-table pages) without any reuse. Their clock stamp is 0, so the next touch of each moves it to the head (the quarter rule), and every later pass of the scan keeps it young.",
+                t_label(self.cur.sim.now()),
+                n(taken),
+                ms,
+                pages(young),
+                n(scan)
+            ))
+        } else {
+            Some(format!(
+                "Draining: reads have taken {} of {} free frames, and the boundary has turned {} young (ringed). The scan touches each within milliseconds, and with a clock stamp of 0 it jumps to the head.",
+                n(taken),
+                n(b.free_before + b.evicted),
+                pages(young)
+            ))
+        }
+    }
+
+    /// After a step in a continuous mode: narrate notable events.
+    pub(super) fn notice(&mut self, s: &Stepped) -> bool {
+        if s.refill {
+            let t = self.batch_narration();
+            self.set_narration(t, true);
+            return true;
+        }
+        match &s.ev {
+            Event::ScanResume if self.cur.sim.now() <= self.cur.sim.scan_start() + 1 => {
+                let free = self.cur.sim.pool.free_len();
+                let t = format!(
+                    "{}: the scan phase begins: SELECT SUM(v) over the scanned table ({}), in a loop{}.{}",
+                    t_label(self.cur.sim.now()),
+                    pages(self.params.scan_table_pages() as u64),
+                    if self.params.scan_pause_ms > 0 {
+                        format!(" with a {} ms pause between passes", n(self.params.scan_pause_ms))
+                    } else {
+                        String::new()
+                    },
+                    if free > 0 {
+                        format!(
+                            " Its first reads drain the {} free frames left from the warm-up, so the boundary slides at once.",
+                            n(free)
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                self.set_narration(t, true);
+            }
+            Event::End => {
+                let t = format!(
+                    "{}: the run is over. Press Reset (or Home) to start again.",
+                    t_label(self.cur.sim.now())
+                );
+                self.set_narration(t, true);
+            }
+            _ => {}
+        }
+        if let Some(b) = &self.cur.batch {
+            if !b.drain_done && self.cur.sim.pool.free_len() == 0 {
+                if let Some(t) = self.drain_narration(true) {
+                    self.set_narration(t, true);
+                }
+                if let Some(b) = self.cur.batch.as_mut() {
+                    b.drain_done = true;
+                }
+                return true;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,393 @@
+//! Playback: the mode machine advanced once per animation frame (play, seek in chunks, watch a
+//! refill and drain), stepping with anchors and recent positions kept for stepping back. Every
+//! loop looks at the wall clock so that one frame's work stays within its budget.
+
+use super::cursor::{Cursor, Stepped};
+use super::*;
+use crate::clock::to_secs;
+
+impl Explorer {
+    /// Advances the current mode by one animation frame at wall time `now_ms`; returns
+    /// `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
+    pub fn frame(&mut self, now_ms: f64) -> u32 {
+        let dt = self
+            .last_ms
+            .map(|l| (now_ms - l).clamp(0.0, 100.0))
+            .unwrap_or(0.0);
+        self.last_ms = Some(now_ms);
+        let deadline = (self.clock)() + BUDGET_MS;
+        let mut flags = 0;
+        match self.mode {
+            Mode::Paused => {}
+            Mode::Playing => {
+                let vdt = self.speed_us(dt);
+                if self.play_for(vdt, deadline, false) {
+                    self.mode = Mode::Paused;
+                }
+                self.at_batch = false;
+                flags |= F_STATUS;
+            }
+            Mode::Seeking(target) => {
+                if let Some(found) = self.seek_chunk(target, deadline) {
+                    self.seek_done(target, found, now_ms);
+                }
+                flags |= F_STATUS;
+            }
+            Mode::Watching(w) => {
+                flags |= F_STATUS;
+                match w {
+                    Watch::Seeking => {
+                        if let Some(found) = self.seek_chunk(Seek::Batch, deadline) {
+                            self.after_seek = Some(Watch::Seeking);
+                            self.seek_done(Seek::Batch, found, now_ms);
+                        }
+                    }
+                    Watch::Hold { until } => {
+                        if now_ms >= until {
+                            self.remember();
+                            let s = self.fwd(self.tracked());
+                            self.at_batch = false;
+                            if s.refill {
+                                let t = format!(
+                                    "{}: the LRU batch evicts {} from the tail: their frames go to the free list.",
+                                    t_label(self.cur.sim.now()),
+                                    pages(self.cur.batch.as_ref().map(|b| b.evicted).unwrap_or(0) as u64)
+                                );
+                                self.set_narration(t, false);
+                                self.mode = Mode::Watching(Watch::Evict { start: now_ms });
+                                if self.reduced_motion {
+                                    self.mode = Mode::Watching(Watch::Drain);
+                                    let t = self.batch_narration();
+                                    self.set_narration(t, true);
+                                }
+                            } else {
+                                self.notice(&s);
+                                self.mode = Mode::Paused;
+                            }
+                        }
+                    }
+                    Watch::Evict { start } => {
+                        self.dirty = true;
+                        if now_ms - start >= EVICT_MS {
+                            self.mode = Mode::Watching(Watch::Drain);
+                            let t = self.batch_narration();
+                            self.set_narration(t, true);
+                            self.speed = WATCH_SPEED;
+                        }
+                    }
+                    Watch::Drain => {
+                        let since = self
+                            .cur
+                            .batch
+                            .as_ref()
+                            .map(|b| self.cur.sim.now().saturating_sub(b.at))
+                            .unwrap_or(0);
+                        let stop = if self.cur.sim.scan_running() {
+                            self.play_for(self.speed_us(dt).max(1), deadline, true)
+                        } else {
+                            // Nothing to watch while the scan pauses: skip ahead.
+                            self.play_for(
+                                self.speed_us(dt).max((dt * 10_000.0) as Micros),
+                                deadline,
+                                true,
+                            )
+                        };
+                        if stop {
+                            self.mode = Mode::Paused;
+                        } else if since > 5 * SEC {
+                            self.mode = Mode::Paused;
+                            let t = format!(
+                                "{}: five seconds after the batch the free list is still not drained (few reads): stopping here.",
+                                t_label(self.cur.sim.now())
+                            );
+                            self.set_narration(t, true);
+                        } else if let Some(t) = self.drain_narration(false) {
+                            self.set_narration(t, false);
+                        }
+                    }
+                }
+            }
+        }
+        if !self.flashing.is_empty() {
+            let flash = &mut self.flash;
+            self.flashing.retain(|&f| {
+                let v = &mut flash[f as usize];
+                *v = v.saturating_sub(1);
+                *v > 0
+            });
+            self.dirty = true;
+        }
+        if self.dirty {
+            flags |= F_DIRTY | F_STATUS;
+        }
+        flags
+    }
+
+    /// One event, with anchors for stepping back and (if `track`) highlights.
+    pub(super) fn fwd(&mut self, track: bool) -> Stepped {
+        let s = if track {
+            let mut fresh = std::mem::take(&mut self.fresh);
+            let s = self.cur.step(Some(&mut fresh));
+            for f in fresh.drain(..) {
+                if self.flash[f as usize] == 0 {
+                    self.flashing.push(f);
+                }
+                self.flash[f as usize] = FLASH_FRAMES;
+            }
+            self.fresh = fresh;
+            s
+        } else {
+            self.cur.step(None)
+        };
+        if s.refill {
+            // Highlights of the previous cycle end with it.
+            for &f in &self.flashing {
+                self.flash[f as usize] = 0;
+            }
+            self.flashing.clear();
+            if track {
+                if let Some(b) = &self.cur.batch {
+                    for &f in &b.demoted_frames {
+                        if self.flash[f as usize] == 0 {
+                            self.flashing.push(f);
+                        }
+                        self.flash[f as usize] = FLASH_FRAMES;
+                    }
+                }
+            }
+        }
+        let ev = self.cur.events();
+        let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
+        if ev >= last + self.anchor_every {
+            self.anchors.push(self.cur.clone());
+            if self.anchors.len() > self.max_anchors {
+                let mut i = 0;
+                self.anchors.retain(|_| {
+                    i += 1;
+                    i % 2 == 0
+                });
+                self.anchor_every *= 2;
+            }
+        }
+        self.dirty = true;
+        s
+    }
+
+    pub(super) fn remember(&mut self) {
+        let ev = self.cur.events();
+        if self.recent.iter().any(|c| c.events() == ev) {
+            return;
+        }
+        if self.max_recent == 0 {
+            return;
+        }
+        if self.recent.len() >= self.max_recent {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(self.cur.clone());
+    }
+
+    /// The latest saved position at or before event `n`.
+    pub(super) fn restore_before(&mut self, target: u64) {
+        let mut best: &Cursor = &self.base;
+        for c in self.recent.iter().chain(self.anchors.iter()) {
+            if c.events() <= target && c.events() > best.events() {
+                best = c;
+            }
+        }
+        if self.cur.events() <= target && self.cur.events() >= best.events() {
+            return;
+        }
+        self.cur = best.clone();
+        self.clear_flash();
+        self.dirty = true;
+    }
+
+    /// Plays `vdt` of virtual time (or until the deadline). Returns true at the end of the run
+    /// or (if `stop_at_drain`) when a drain completes.
+    pub(super) fn play_for(&mut self, vdt: Micros, deadline: f64, stop_at_drain: bool) -> bool {
+        self.playhead = self.playhead.max(self.cur.sim.now()) + vdt;
+        let track = self.tracked();
+        let mut k = 0u32;
+        while self.cur.sim.now() < self.playhead {
+            let s = self.fwd(track);
+            if s.ev == Event::End {
+                self.notice(&s);
+                return true;
+            }
+            let drained = self.notice(&s) && !s.refill;
+            if drained && stop_at_drain {
+                return true;
+            }
+            k += 1;
+            if k % 256 == 0 && (self.clock)() > deadline {
+                self.playhead = self.cur.sim.now();
+                break;
+            }
+        }
+        false
+    }
+
+    /// Seeks in chunks. Returns Some(found) when done (false: the run ended first).
+    pub(super) fn seek_chunk(&mut self, target: Seek, deadline: f64) -> Option<bool> {
+        loop {
+            match target {
+                Seek::Event(e) => {
+                    if self.cur.events() > e {
+                        self.restore_before(e);
+                    }
+                    let mut k = 0;
+                    while self.cur.events() < e && k < CHUNK {
+                        if self.fwd(false).ev == Event::End {
+                            return Some(false);
+                        }
+                        k += 1;
+                    }
+                    if self.cur.events() >= e {
+                        return Some(true);
+                    }
+                }
+                Seek::Time(t) => {
+                    let mut k = 0;
+                    while self.cur.sim.now() < t && k < CHUNK {
+                        if self.fwd(false).ev == Event::End {
+                            return Some(false);
+                        }
+                        k += 1;
+                    }
+                    if self.cur.sim.now() >= t {
+                        return Some(true);
+                    }
+                }
+                Seek::Batch => {
+                    if let Some(j) = self.batch_at {
+                        // Found: replaying from the snapshot to just before the batch.
+                        let mut k = 0;
+                        while self.cur.events() + 1 < j && k < CHUNK {
+                            self.fwd(false);
+                            k += 1;
+                        }
+                        if self.cur.events() + 1 >= j {
+                            self.clear_seek();
+                            return Some(true);
+                        }
+                    } else {
+                        // Look ahead from a snapshot (the batch is only known once it ran).
+                        let stale = self
+                            .seek_snap
+                            .as_ref()
+                            .is_none_or(|s| self.cur.events() >= s.events() + self.snap_every);
+                        if stale {
+                            self.seek_snap = Some(self.cur.clone());
+                        }
+                        for _ in 0..CHUNK {
+                            let s = self.fwd(false);
+                            if s.ev == Event::End {
+                                self.clear_seek();
+                                return Some(false);
+                            }
+                            if s.refill {
+                                let j = self.cur.events();
+                                match self.seek_snap.take() {
+                                    Some(snap) => {
+                                        self.cur = snap;
+                                        self.batch_at = Some(j);
+                                        self.clear_flash();
+                                    }
+                                    None => return Some(true),
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            self.busy = match target {
+                Seek::Batch => format!(
+                    "Running to the next LRU batch… t = {:.1} s",
+                    self.cur.sim.t_s()
+                ),
+                Seek::Time(t) => format!(
+                    "Recomputing up to t = {:.1} s… ({:.1} s)",
+                    to_secs(t) - to_secs(EPOCH),
+                    self.cur.sim.t_s()
+                ),
+                Seek::Event(e) => format!(
+                    "Replaying to event {}… ({:.0} %)",
+                    n(e),
+                    100.0 * self.cur.events() as f64 / e.max(1) as f64
+                ),
+            };
+            if (self.clock)() > deadline {
+                return None;
+            }
+        }
+    }
+
+    pub(super) fn clear_seek(&mut self) {
+        self.seek_snap = None;
+        self.batch_at = None;
+    }
+
+    pub(super) fn start_seek(&mut self, target: Seek, then: Option<Watch>) {
+        self.clear_seek();
+        self.mode = Mode::Seeking(target);
+        self.after_seek = then;
+        self.at_batch = false;
+        self.busy = match target {
+            Seek::Batch => "Running to the next LRU batch…".into(),
+            _ => "Working…".into(),
+        };
+    }
+
+    pub(super) fn seek_done(&mut self, target: Seek, found: bool, now_ms: f64) {
+        self.busy.clear();
+        let then = self.after_seek.take();
+        match (target, found) {
+            (Seek::Batch, true) => {
+                self.at_batch = true;
+                if then.is_some() {
+                    self.mode = Mode::Watching(Watch::Hold {
+                        until: now_ms + HOLD_MS,
+                    });
+                    let free = self.cur.sim.pool.free_len();
+                    let t = format!(
+                        "{}: the page cleaner is about to run its LRU batch. The free list holds {} of the {} it keeps (innodb_lru_scan_depth). Watch the tail of the list, by the “tail” label.",
+                        t_label(self.cur.sim.now()),
+                        n(free),
+                        n(self.params.lru_scan_depth)
+                    );
+                    self.set_narration(t, true);
+                } else {
+                    self.mode = Mode::Paused;
+                    let free = self.cur.sim.pool.free_len();
+                    let t = format!(
+                        "{}: paused just before the page cleaner's next LRU batch (free list: {} of {}). Step (→) runs it; Watch (W) shows the refill and the drain in slow motion.",
+                        t_label(self.cur.sim.now()),
+                        n(free),
+                        n(self.params.lru_scan_depth)
+                    );
+                    self.set_narration(t, true);
+                }
+            }
+            (Seek::Batch, false) => {
+                self.mode = Mode::Paused;
+                let t = format!(
+                    "{}: no more LRU batches evict pages in this run: it is over.",
+                    t_label(self.cur.sim.now())
+                );
+                self.set_narration(t, true);
+            }
+            (_, _) => {
+                self.mode = Mode::Paused;
+                let t = format!(
+                    "{}: paused after event {}.",
+                    t_label(self.cur.sim.now()),
+                    n(self.cur.events())
+                );
+                self.set_narration(t, true);
+            }
+        }
+        self.dirty = true;
+    }
+}

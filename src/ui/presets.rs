@@ -1,0 +1,101 @@
+//! The presets the page offers: those that follow MySQL 8.4 and fit the page's limits, each
+//! with what the published experiment measured for its "kept" figure.
+
+use super::query;
+use crate::scenario::{self, Params};
+use crate::seed000;
+use serde::Serialize;
+
+/// The presets the page lists first, in this order.
+pub const MAIN: [&str; 7] = [
+    "seed000-hot4485-b2b",
+    "seed000-hot4485-b2b-t0",
+    "seed000-hot4485-pause2000",
+    "seed000-hot4485-b2b-depth128",
+    "seed000-hot224-b2b",
+    "seed000-cold",
+    "small-demo",
+];
+
+/// One preset as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PagePreset {
+    pub name: String,
+    pub description: String,
+    /// What the experiment measured for this cell's "kept", if it published it.
+    pub seed: Option<String>,
+    /// The same, without its comment ("~100 %").
+    pub seed_short: Option<String>,
+    /// Whether the page lists it among the main cells.
+    pub main: bool,
+    pub params: Params,
+}
+
+/// The engine a parameter set follows, as the URL writes it.
+pub fn engine_label(p: &Params) -> String {
+    p.to_pairs()
+        .into_iter()
+        .find(|(k, _)| k == "engine")
+        .map(|(_, v)| v)
+        .unwrap_or_default()
+}
+
+/// The page's presets: the main ones first, then the rest in the scenario's order.
+pub fn page_presets() -> Vec<PagePreset> {
+    let rows = seed000::rows(false);
+    let default_engine = engine_label(&Params::default());
+    let mut v: Vec<PagePreset> = scenario::presets()
+        .into_iter()
+        // The page follows MySQL 8.4 and draws one instance of at most 1 GiB: presets beyond
+        // that are for the command line.
+        .filter(|p| {
+            engine_label(&p.params) == default_engine && query::page_limits(&p.params).1.is_empty()
+        })
+        .map(|p| {
+            let seed = rows
+                .iter()
+                .find(|r| {
+                    r.preset == p.name
+                        && r.metric == seed000::Metric::Kept
+                        && r.overrides.is_empty()
+                })
+                .map(|r| r.seed_value.clone())
+                .filter(|s| s != "not published");
+            let seed_short = seed
+                .as_ref()
+                .map(|s| s.split(" (").next().unwrap_or(s).to_string());
+            PagePreset {
+                seed_short,
+                main: MAIN.contains(&p.name.as_str()),
+                name: p.name,
+                description: p.description,
+                seed,
+                params: p.params,
+            }
+        })
+        .collect();
+    v.sort_by_key(|p| MAIN.iter().position(|m| *m == p.name).unwrap_or(MAIN.len()));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn main_presets_come_first_and_all_fit_the_page() {
+        let v = page_presets();
+        for (i, m) in MAIN.iter().enumerate() {
+            assert_eq!(v[i].name, *m);
+            assert!(v[i].main);
+        }
+        assert!(v[MAIN.len()..].iter().all(|p| !p.main));
+        for p in &v {
+            assert!(query::page_limits(&p.params).1.is_empty(), "{}", p.name);
+            assert_eq!(engine_label(&p.params), engine_label(&Params::default()));
+        }
+        let b2b = v.iter().find(|p| p.name == "seed000-hot4485-b2b").unwrap();
+        assert!(b2b.seed_short.is_some() && b2b.seed.is_some());
+        assert!(!b2b.seed_short.as_ref().unwrap().contains(" ("));
+    }
+}

@@ -1,0 +1,136 @@
+// Layout and drawing: canvas sizes, the animation frame loop, the grid and plots, and the
+// status (counters, narration, mode) read from the Explorer once per frame.
+import { fmt, pct } from "./util.js";
+
+/** Methods of MidpointApp (mixed into its prototype by app.js). */
+export class ViewMethods {
+  // ---- layout and drawing ----------------------------------------------------------------
+
+  layout() {
+    const dpr = Math.min(window.devicePixelRatio || 1, 3);
+    const css = this.el.stage.clientWidth || 800;
+    const maxCss = Math.max(220, Math.min(window.innerHeight * 0.62, 560));
+    const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
+    const c = this.el.pool;
+    c.width = Math.round(css * dpr);
+    c.height = h;
+    c.style.width = `${css}px`;
+    c.style.height = `${h / dpr}px`;
+    // The plots lay out at least 500 CSS pixels wide and scale down below that, so that their
+    // labels never collide on a phone.
+    const w = this.el.residency.parentElement.clientWidth || 500;
+    const logical = Math.max(w, 500);
+    this.plotScale = (dpr * w) / logical;
+    for (const cv of [this.el.residency, this.el.sweep]) {
+      const hh = Math.round(Math.min(360, Math.max(250, logical * 0.56)) * (w / logical));
+      cv.width = Math.round(w * dpr);
+      cv.height = Math.round(hh * dpr);
+      cv.style.width = `${w}px`;
+      cv.style.height = `${hh}px`;
+    }
+    this.dpr = dpr;
+    this.dirtyResidency = true;
+    this.drawSweep();
+    this.write?.drawAll();
+  }
+
+  drawResidency() {
+    try {
+      this.ex.draw_residency(this.el.residency, this.plotScale, this.darkQuery.matches);
+    } catch (e) {
+      this.fatal(`drawing the residency plot failed: ${e?.message ?? e}`);
+    }
+  }
+
+  drawSweep() {
+    if (!this.sweepView) return;
+    this.el.csvSweep.disabled = this.sweepView.done() === 0;
+    if (this.el.sweepTable.open) this.fillTables();
+    try {
+      this.sweepView.draw(this.el.sweep, this.plotScale, this.params.lru_scan_depth, this.params.old_blocks_time, this.darkQuery.matches);
+    } catch (e) {
+      this.fatal(`drawing the sweep failed: ${e?.message ?? e}`);
+    }
+  }
+
+  tick(t) {
+    if (this.dead) return;
+    if (!this.visible) {
+      // Off screen: no frames at all until the IntersectionObserver sees it again.
+      this.looping = false;
+      return;
+    }
+    this.looping = true;
+    requestAnimationFrame(this.loop);
+    try {
+      const flags = this.ex.frame(t);
+      if (flags & 1) this.ex.draw(this.ctx);
+      if (flags & 2 || !this.status) this.updateStatus();
+      const now = performance.now();
+      const cursor = this.status.t_s;
+      const moved = Math.abs(cursor - this.lastResidency.t) > (this.status.end_s || 1) / 400;
+      if (this.dirtyResidency || (moved && now - this.lastResidency.at > 120)) {
+        this.drawResidency();
+        this.lastResidency = { t: cursor, at: now };
+        this.dirtyResidency = false;
+      }
+    } catch (e) {
+      this.fatal(e?.message ?? String(e));
+    }
+  }
+
+  updateStatus() {
+    const prev = this.status;
+    const s = this.ex.status();
+    this.status = s;
+    const e = this.el;
+    const set = (node, text) => {
+      if (node.textContent !== text) node.textContent = text;
+    };
+    set(e.t, `t = ${s.t_s.toFixed(s.mode === "playing" && s.speed_index >= 4 ? 1 : 4)} s`);
+    set(
+      e.phase,
+      s.phase === "warm-up"
+        ? ` · warm-up: lookups only; the scan starts at ${s.scan_start_s} s`
+        : s.phase === "scan"
+          ? ` · scan phase (ends at ${s.end_s} s)`
+          : " · the run is over",
+    );
+    set(e.busy, s.busy ? ` · ${s.busy}` : "");
+    set(e.narration, s.narration);
+    if (s.seq !== this.lastSeq) {
+      this.lastSeq = s.seq;
+      set(e.live, s.narration);
+    }
+    const c = e.counters;
+    set(c.hot, `${fmt.format(s.hot_resident)} / ${fmt.format(s.hot_pages)} · ${pct(s.hot_resident / Math.max(1, s.hot_pages))}`);
+    set(c.free, fmt.format(s.free));
+    set(c.lru, `${fmt.format(s.lru)} / ${fmt.format(s.old)}`);
+    set(c.scany, fmt.format(s.scan_young));
+    set(c.my, fmt.format(s.made_young));
+    set(c.nmy, fmt.format(s.not_made_young));
+    set(c.slid, `${fmt.format(s.slid_young)} · ${fmt.format(s.marked_young)} ringed`);
+    set(c.refills, fmt.format(s.refills));
+    set(c.ymh, fmt.format(s.young_moved_to_head));
+    const playing = s.mode === "playing";
+    const busy = s.mode === "seeking" || s.mode === "watching";
+    set(e.play.querySelector(".mp-lbl"), playing || busy ? "Pause" : "Play");
+    set(e.play.querySelector(".mp-ico"), playing || busy ? "❚❚" : "▶");
+    e.play.disabled = s.ended && !busy;
+    e.step.disabled = s.ended;
+    e.back.disabled = !s.can_back;
+    e.batch.disabled = s.ended;
+    e.watch.disabled = s.ended;
+    if (Number(e.speed.value) !== s.speed_index) e.speed.value = s.speed_index;
+    this.root.dataset.mode = s.mode;
+    if (prev && prev.mode !== s.mode && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
+      this.resumeAfterSeek = false;
+      this.ex.play();
+    }
+    // The URL records the moment while paused (debounced: holding → steps quickly).
+    if (prev && (prev.mode !== s.mode || (s.mode === "paused" && prev.events !== s.events))) {
+      clearTimeout(this.urlTimer);
+      this.urlTimer = setTimeout(() => this.writeUrl(), 200);
+    }
+  }
+}
