@@ -10,6 +10,8 @@ pub mod cpu;
 pub mod engine;
 pub mod io;
 pub mod metrics;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod output;
 pub mod pool;
 pub mod replay;
 pub mod rng;

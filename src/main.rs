@@ -140,10 +140,17 @@ fn cli() -> Command {
 }
 
 fn main() -> ExitCode {
+    midpoint::output::install();
+    midpoint::output::finish(run_cli())
+}
+
+fn run_cli() -> ExitCode {
     let m = match cli().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
-            let _ = e.print();
+            if let Err(w) = e.print() {
+                return midpoint::output::write_failed(&w);
+            }
             return if e.use_stderr() {
                 ExitCode::from(2)
             } else {
@@ -250,10 +257,10 @@ fn print_run_table(r: &RunReport) {
     );
     println!();
     println!(
-        "kept (mean hot-set residency, {:.0}-{:.0} s)   {:6.1} %",
+        "kept (mean hot-set residency, {:.0}-{:.0} s)   {}",
         r.kept_window_s[0],
         r.kept_window_s[1],
-        r.kept * 100.0
+        r.kept_percent(6)
     );
     println!(
         "scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})",
