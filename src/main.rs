@@ -128,7 +128,9 @@ fn cli() -> Command {
             Command::new("replay")
                 .about("Replay a trace file (see README: trace format) and print the final pool state")
                 .arg(Arg::new("file").required(true).value_name("FILE"))
-                .arg(json.clone()),
+                .arg(json.clone())
+                .arg(Arg::new("max-bytes").long("max-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_BYTES.to_string()).help("refuse a trace larger than this"))
+                .arg(Arg::new("max-line-bytes").long("max-line-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_LINE_BYTES.to_string()).help("refuse a trace with a longer line")),
         )
         .subcommand(
             Command::new("bench")
@@ -517,8 +519,20 @@ fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
 
 fn cmd_replay(a: &ArgMatches) -> Result<(), String> {
     let path = a.get_one::<String>("file").expect("required");
-    let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;
-    let trace = replay::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let limit = |name: &str| -> Result<u64, String> {
+        let v = a.get_one::<String>(name).map(String::as_str).unwrap_or("");
+        v.parse::<u64>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| format!("--{name} = '{v}' is not a whole number of bytes (1 or more)"))
+    };
+    let limits = replay::Limits {
+        max_bytes: limit("max-bytes")?,
+        max_line_bytes: usize::try_from(limit("max-line-bytes")?).unwrap_or(usize::MAX),
+    };
+    let file = std::fs::File::open(path).map_err(|e| format!("reading {path}: {e}"))?;
+    let trace = replay::parse_reader(std::io::BufReader::new(file), limits)
+        .map_err(|e| format!("{path}: {e}"))?;
     for w in &trace.warnings {
         eprintln!("warning: {path}: {w}");
     }
