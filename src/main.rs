@@ -74,6 +74,10 @@ fn cli() -> Command {
         .long("preset")
         .value_name("NAME")
         .help("start from a preset (see `midpoint presets`)");
+    let no_limit = Arg::new("no-limit")
+        .long("no-limit")
+        .action(ArgAction::SetTrue)
+        .help("run even when the estimated wall time is over one hour");
     let json = Arg::new("json")
         .long("json")
         .action(ArgAction::SetTrue)
@@ -90,6 +94,7 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
+                .arg(no_limit.clone())
                 .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
                 .args(param_args()),
         )
@@ -108,6 +113,7 @@ fn cli() -> Command {
                 .arg(Arg::new("depths").long("depths").value_name("LIST").help("comma-separated scan depths (default 100,128,256,512,1024,2048,4096,8192)"))
                 .arg(Arg::new("times").long("times").value_name("LIST").help("comma-separated old_blocks_time values in ms (default 0,250,500,1000,2000)"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the chart as SVG"))
+                .arg(no_limit.clone())
                 .args(param_args()),
         )
         .subcommand(
@@ -328,7 +334,7 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
         return cmd_write_run(a, wp);
     }
     let p = params_from(a)?;
-    let r = sim::run(&p)?;
+    let r = midpoint::progress::run(&p, a.get_flag("no-limit"))?;
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::residency_svg(
             &r.samples,
@@ -353,6 +359,7 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
     let p = params_from(a)?;
     let depths = parse_list(a, "depths", sweep::DEFAULT_DEPTHS, 100, 1_000_000)?;
     let times = parse_list(a, "times", sweep::DEFAULT_TIMES, 0, 3_600_000)?;
+    midpoint::progress::check_sweep(&p, depths.len() * times.len(), a.get_flag("no-limit"))?;
     let quiet = a.get_flag("json") || a.get_flag("csv");
     let res = sweep::sweep(&p, &depths, &times, |done, total| {
         if !quiet {

@@ -214,3 +214,42 @@ fn replay_limits_are_flags() {
     let o = run(&["replay", p, "--max-bytes", "40", "--max-line-bytes", "13"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn an_hours_long_run_is_refused_with_its_estimate_unless_no_limit() {
+    let o = run(&[
+        "run",
+        "--lookup-threads",
+        "256",
+        "--cpus",
+        "256",
+        "--warmup-s",
+        "3600",
+        "--scan-s",
+        "3600",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.starts_with("error: this run would take about "), "{e}");
+    assert!(e.contains(" h ") && e.contains("--no-limit"), "{e}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_sweep_grid_over_the_budget_is_refused_before_running() {
+    let list = |from: u32, step: u32| {
+        (0..64)
+            .map(|i| (from + i * step).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let (depths, times) = (list(100, 100), list(0, 10));
+    let o = run(&["sweep", "--depths", &depths, "--times", &times]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: this sweep of 4096 runs would take about"),
+        "{e}"
+    );
+    assert!(!e.contains("points"), "it started running: {e}");
+}
