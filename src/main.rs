@@ -118,17 +118,17 @@ fn cli() -> Command {
         )
         .subcommand(
             Command::new("reproduce")
-                .about("Run seed 000's experiments and print each published figure beside the simulated one")
+                .about("Run a published experiment's scenarios and print each of its figures beside the simulated one")
                 .arg(json.clone())
-                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
+                .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
                 .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
-                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help("which seed: 000, 001 (MySQL bug #115328, the doublewrite buffer), 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), 003-rw (its read-write half), or mariadb (seed 000's experiment on MariaDB 10.11 beside MySQL 8.4)")),
+                .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help("which experiment: 000 (table scans against a hot set: old_blocks_time and the scan's leak), 001 (MySQL bug #115328, the doublewrite buffer), 002 (the dump study), 003 (the InnoDB Plugin's scan test, read-only), 003-rw (its read-write half), or mariadb (experiment 000 on MariaDB 10.11 beside MySQL 8.4) [alias: --seed]")),
         )
         .subcommand(
             Command::new("calibrate")
-                .about("Show how the page-cleaner cadence for seed 000 was chosen: the cold start's leak rate per mean activity interval")
-                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("8").help("runs per interval"))
-                .arg(Arg::new("intervals").long("intervals").value_name("LIST").default_value("8,10,12,14,16,18,20,24").help("mean activity intervals to try, seconds")),
+                .about("Show how the page-cleaner cadence for experiment 000 was chosen: the cold start's leak rate per mean activity interval")
+                .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("8").help("runs per interval, each with its own RNG seed [alias: --seeds]"))
+                .arg(Arg::new("intervals").long("intervals").value_name("LIST").default_value("8,10,12,14,16,17,18,20,24").help("mean activity intervals to try, seconds (17 is the one the presets use)")),
         )
         .subcommand(
             Command::new("replay")
@@ -140,7 +140,7 @@ fn cli() -> Command {
         )
         .subcommand(
             Command::new("bench")
-                .about("Measure simulated page accesses per second on the seed-000 workload (median of several runs)")
+                .about("Measure simulated page accesses per second on experiment 000's workload (median of several runs)")
                 .arg(json.clone())
                 .arg(Arg::new("runs").long("runs").value_name("N").default_value("5")),
         )
@@ -395,11 +395,11 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
 }
 
 fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
-    match a.get_one::<String>("seed").map(String::as_str) {
+    match a.get_one::<String>("experiment").map(String::as_str) {
         Some("000") | Some("0") | None => {}
         Some(other) => return cmd_reproduce_other(a, other),
     }
-    let seeds = parse_count(a, "seeds", 1, 50)?;
+    let seeds = parse_count(a, "runs", 1, 50)?;
     let rows = seed000::rows(!a.get_flag("quick"));
     let results = seed000::run_rows(&rows, seeds, |done, total| eprint!("\r{done}/{total} runs"));
     eprintln!();
@@ -444,7 +444,7 @@ fn cmd_depth_sweep(a: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-/// `reproduce --seed 002|003|mariadb`: the other seeds' tables beside the seed's figures.
+/// `reproduce --experiment 002|003|mariadb`: the other experiments' tables beside their figures.
 fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
     use midpoint::{engine, seed002, seed003};
     let json = a.get_flag("json");
@@ -486,28 +486,28 @@ fn cmd_reproduce_other(a: &ArgMatches, which: &str) -> Result<(), String> {
             })
         }
         "003" | "3" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let seeds = parse_count(a, "runs", 1, 50)?;
             show(json, &seed003::run(seeds, 1, progress), |r| {
                 seed003::markdown(r)
             })
         }
         "mariadb" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let seeds = parse_count(a, "runs", 1, 50)?;
             show(json, &engine::compare(seeds, progress), |r| {
                 engine::compare_markdown(r)
             })
         }
         other => Err(format!(
-            "--seed = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
+            "--experiment = '{other}' is not one of: 000, 001, 002, 003, 003-rw, mariadb"
         )),
     }
 }
 
 fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
-    let seeds = parse_count(a, "seeds", 1, 100)?;
+    let seeds = parse_count(a, "runs", 1, 100)?;
     let intervals = parse_list(a, "intervals", &[], 1, 3600)?;
     println!("Cold start, 4,485-page hot set, back-to-back scans, old_blocks_time 1000, {seeds} runs per row.");
-    println!("Seed 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
+    println!("Experiment 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
     println!();
     println!("| mean activity interval | net young growth (pages/s) | scanned table young at end | kept | refills |");
     println!("|---:|---:|---:|---:|---:|");
