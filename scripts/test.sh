@@ -5,7 +5,8 @@
 #
 #   1. cargo fmt --check
 #   2. native tests: cargo test --all-targets, then the doc tests
-#   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/
+#   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
+#      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
@@ -107,6 +108,9 @@ if command -v git >/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2
     [[ -n "$(git status --porcelain -- pkg)" ]]; then
     echo "note: pkg/ has uncommitted changes: commit them"
 fi
+# Native and WASM bit-identity: the CSV and summary of several presets from pkg/ (loaded in
+# Node with initSync) and from the native binary built in section 2, compared byte for byte.
+node tests/wasm-identity.mjs
 
 # --- 4. wasm-bindgen-test in headless Chromium -------------------------------------------------
 section "4/5 wasm-bindgen-test (cargo test --target wasm32-unknown-unknown --test web)"
