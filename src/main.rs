@@ -422,7 +422,7 @@ fn cmd_write_run(a: &ArgMatches, wp: midpoint::write_sim::WritePreset) -> Result
             p.set(&k.replace('-', "_"), v)?;
         }
     }
-    let r = midpoint::write_sim::run(&p)?;
+    let r = midpoint::progress::run_write(&p, a.get_flag("no-limit"))?;
     if a.get_flag("json") {
         print_json(&r)?;
     } else {

@@ -5,6 +5,7 @@ use crate::cost::{self, Estimate};
 use crate::metrics::RunReport;
 use crate::scenario::Params;
 use crate::sim::Simulation;
+use crate::write_sim::{WriteParams, WriteReport, WriteSimulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -36,12 +37,7 @@ pub fn run_drawing(p: &Params, target: ProgressDrawTarget) -> Result<RunReport, 
     let start = sim.now();
     let end = sim.end();
     let bar = ProgressBar::with_draw_target(Some(end.saturating_sub(start) / STEP_US), target);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} simulated s  {elapsed} elapsed, about {eta} left",
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    bar.set_style(bar_style()?);
     while sim.now().saturating_add(STEP_US) < end {
         sim.run_until(sim.now() + STEP_US);
         bar.set_position(sim.now().saturating_sub(start) / STEP_US);
@@ -49,6 +45,39 @@ pub fn run_drawing(p: &Params, target: ProgressDrawTarget) -> Result<RunReport, 
     sim.run_to_end();
     bar.finish_and_clear();
     Ok(sim.report())
+}
+
+/// Runs one write-path scenario like [`crate::write_sim::run`], with the same budget and bar.
+pub fn run_write(p: &WriteParams, no_limit: bool) -> Result<WriteReport, String> {
+    let e = cost::estimate_write(p);
+    cost::check_budget(&e, "this run", no_limit)?;
+    let target = if wants_bar(&e) {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let mut sim = WriteSimulation::new(p)?;
+    let start = sim.now();
+    let bar =
+        ProgressBar::with_draw_target(Some(sim.end().saturating_sub(start) / STEP_US), target);
+    bar.set_style(bar_style()?);
+    // The same steps as WriteSimulation::run_to_end, with a look at the clock now and then.
+    let mut n: u64 = 0;
+    while sim.step()? {
+        n += 1;
+        if n % 4096 == 0 {
+            bar.set_position(sim.now().saturating_sub(start) / STEP_US);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(sim.report())
+}
+
+fn bar_style() -> Result<ProgressStyle, String> {
+    ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} simulated s  {elapsed} elapsed, about {eta} left",
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Refuses a sweep of `runs` runs of `p` when their estimate together is over the budget.
@@ -72,6 +101,22 @@ mod tests {
         };
         let a = crate::sim::run(&p).unwrap();
         let b = run_drawing(&p, ProgressDrawTarget::hidden()).unwrap();
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            serde_json::to_string(&b).unwrap()
+        );
+    }
+
+    #[test]
+    fn the_write_run_with_its_bar_is_the_same_run() {
+        let mut p = crate::write_sim::preset("seed003-rw-default")
+            .unwrap()
+            .params;
+        p.warmup_s = 1;
+        p.base_s = 2;
+        p.scan_s = 2;
+        let a = crate::write_sim::run(&p).unwrap();
+        let b = run_write(&p, false).unwrap();
         assert_eq!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&b).unwrap()
