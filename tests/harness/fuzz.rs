@@ -51,14 +51,14 @@ pub fn params_text(text: &str) -> Outcome {
     }
     let e = cost::estimate(&p);
     assert!(
-        e.page_accesses >= 0.0 && e.wall_s >= 0.0 && e.simulated_s >= 0.0,
+        e.work >= 0.0 && e.wall_s >= 0.0 && e.simulated_s >= 0.0,
         "{e:?}"
     );
     let small = p.pool_mb <= 64
         && p.scan_table_mb <= 64
         && p.hot_table_pages <= 65_536
         && e.simulated_s <= 60.0
-        && e.page_accesses <= 2_000_000.0;
+        && e.work <= 2_000_000.0;
     if !small {
         return Outcome::Estimated;
     }
