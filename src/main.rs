@@ -386,7 +386,10 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
         for (ti, t) in times.iter().enumerate() {
             print!("{:>19} ms", t);
             for di in 0..depths.len() {
-                print!(" {:5.1}%", res.at(ti, di).kept * 100.0);
+                match res.at(ti, di).kept * 100.0 {
+                    k if k.is_finite() => print!(" {k:5.1}%"),
+                    _ => print!(" {:>6}", "n/a"),
+                }
             }
             println!();
         }

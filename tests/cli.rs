@@ -253,3 +253,21 @@ fn a_sweep_grid_over_the_budget_is_refused_before_running() {
     );
     assert!(!e.contains("points"), "it started running: {e}");
 }
+
+#[test]
+fn a_sweep_without_a_scan_phase_prints_n_a_not_nan() {
+    let o = run(&[
+        "sweep",
+        "--scan-s",
+        "0",
+        "--warmup-s",
+        "2",
+        "--depths",
+        "128,1024",
+        "--times",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    assert!(t.contains("n/a") && !t.contains("NaN"), "{t}");
+}
