@@ -9,9 +9,13 @@
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version recorded in Cargo.lock (the CLI and
 #     the library must match; the install also provides wasm-bindgen-test-runner).
 # The output is deterministic: the same sources and toolchain give byte-identical files.
+# OUT_DIR/source-hash records the SHA-256 of the sources it was built from (src/, Cargo.toml,
+# Cargo.lock): scripts/serve.sh serves the committed pkg/ without building when it matches.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+need_rust
 tools_only=false
 if [[ "${1:-}" == "--tools-only" ]]; then
     tools_only=true
@@ -20,7 +24,6 @@ fi
 out_dir="${1:-pkg}"
 
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
-export PATH="$cargo_home/bin:$PATH"
 
 # --- Rust target -------------------------------------------------------------------------------
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -57,4 +60,5 @@ cargo build --quiet --release --target wasm32-unknown-unknown --lib
 mkdir -p "$out_dir"
 wasm-bindgen --target web --no-typescript --out-dir "$out_dir" \
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
+source_hash >"$out_dir/source-hash"
 echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"

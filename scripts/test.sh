@@ -5,7 +5,8 @@
 #
 #   1. cargo fmt --check
 #   2. native tests: cargo test --all-targets, then the doc tests
-#   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/
+#   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
+#      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
@@ -13,7 +14,8 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
+source scripts/common.sh
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
 
 CHROMIUM=/usr/bin/chromium
@@ -60,13 +62,13 @@ report() {
 }
 trap report EXIT  # also runs cleanup
 
-# Runs as root in CI; use sudo elsewhere if available.
-as_root() {
-    if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
-}
-
 # --- 0. Tools ----------------------------------------------------------------------------------
 section "Tools"
+# Checks that fail in seconds, before any long step: Rust (via rustup, recent enough), python3,
+# and a Node.js that playwright-core accepts (installed from PyPI when missing or too old).
+need_rust
+need_python3
+need_node
 if ! cargo fmt --version >/dev/null 2>&1; then
     echo "installing rustfmt"
     rustup component add rustfmt
@@ -75,11 +77,6 @@ if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER ]]; then
     echo "installing chromium and chromium-driver (apt)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    echo "installing nodejs and npm (apt); playwright-core wants node >= 20" >&2
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
 fi
 # The wasm32 target and wasm-bindgen-cli (with wasm-bindgen-test-runner) matching Cargo.lock.
 bash scripts/build-wasm.sh --tools-only
@@ -114,6 +111,9 @@ if command -v git >/dev/null && git rev-parse --is-inside-work-tree >/dev/null 2
     [[ -n "$(git status --porcelain -- pkg)" ]]; then
     echo "note: pkg/ has uncommitted changes: commit them"
 fi
+# Native and WASM bit-identity: the CSV and summary of several presets from pkg/ (loaded in
+# Node with initSync) and from the native binary built in section 2, compared byte for byte.
+node tests/wasm-identity.mjs
 
 # --- 4. wasm-bindgen-test in headless Chromium -------------------------------------------------
 section "4/5 wasm-bindgen-test (cargo test --target wasm32-unknown-unknown --test web)"

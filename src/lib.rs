@@ -7,12 +7,17 @@
 
 pub mod chart;
 pub mod clock;
+pub mod cost;
 pub mod cpu;
 pub mod engine;
 pub mod experiments;
 pub mod io;
 pub mod metrics;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod output;
 pub mod pool;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod progress;
 pub mod replay;
 pub mod rng;
 pub mod scenario;

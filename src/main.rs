@@ -76,6 +76,10 @@ fn cli() -> Command {
         .long("preset")
         .value_name("NAME")
         .help("start from a preset (see `midpoint presets`)");
+    let no_limit = Arg::new("no-limit")
+        .long("no-limit")
+        .action(ArgAction::SetTrue)
+        .help("run even when the estimated wall time is over one hour");
     let json = Arg::new("json")
         .long("json")
         .action(ArgAction::SetTrue)
@@ -92,6 +96,7 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
+                .arg(no_limit.clone())
                 .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
                 .args(param_args()),
         )
@@ -110,31 +115,34 @@ fn cli() -> Command {
                 .arg(Arg::new("depths").long("depths").value_name("LIST").help("comma-separated scan depths (default 100,128,256,512,1024,2048,4096,8192)"))
                 .arg(Arg::new("times").long("times").value_name("LIST").help("comma-separated old_blocks_time values in ms (default 0,250,500,1000,2000)"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the chart as SVG"))
+                .arg(no_limit.clone())
                 .args(param_args()),
         )
         .subcommand(
             Command::new("reproduce")
-                .about("Run a published experiment (seed 000 unless --seed says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
+                .about("Run a published experiment (experiment 000 unless --experiment says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
                 .arg(json.clone())
-                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell (the seed ran three)"))
+                .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
                 .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
-                .arg(Arg::new("seed").long("seed").value_name("SEED").default_value("000").help(seed_help())),
+                .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help())),
         )
         .subcommand(
             Command::new("calibrate")
-                .about("Show how the page-cleaner cadence for seed 000 was chosen: the cold start's leak rate per mean activity interval")
-                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("8").help("runs per interval"))
-                .arg(Arg::new("intervals").long("intervals").value_name("LIST").default_value("8,10,12,14,16,18,20,24").help("mean activity intervals to try, seconds")),
+                .about("Show how the page-cleaner cadence for experiment 000 was chosen: the cold start's leak rate per mean activity interval")
+                .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("8").help("runs per interval, each with its own RNG seed [alias: --seeds]"))
+                .arg(Arg::new("intervals").long("intervals").value_name("LIST").default_value("8,10,12,14,16,17,18,20,24").help("mean activity intervals to try, seconds (17 is the one the presets use)")),
         )
         .subcommand(
             Command::new("replay")
                 .about("Replay a trace file (see README: trace format) and print the final pool state")
                 .arg(Arg::new("file").required(true).value_name("FILE"))
-                .arg(json.clone()),
+                .arg(json.clone())
+                .arg(Arg::new("max-bytes").long("max-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_BYTES.to_string()).help("refuse a trace larger than this"))
+                .arg(Arg::new("max-line-bytes").long("max-line-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_LINE_BYTES.to_string()).help("refuse a trace with a longer line")),
         )
         .subcommand(
             Command::new("bench")
-                .about("Measure simulated page accesses per second on the seed-000 workload (median of several runs)")
+                .about("Measure simulated page accesses per second on experiment 000's workload (median of several runs)")
                 .arg(json.clone())
                 .arg(Arg::new("runs").long("runs").value_name("N").default_value("5")),
         )
@@ -142,10 +150,17 @@ fn cli() -> Command {
 }
 
 fn main() -> ExitCode {
+    midpoint::output::install();
+    midpoint::output::finish(run_cli())
+}
+
+fn run_cli() -> ExitCode {
     let m = match cli().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
-            let _ = e.print();
+            if let Err(w) = e.print() {
+                return midpoint::output::write_failed(&w);
+            }
             return if e.use_stderr() {
                 ExitCode::from(2)
             } else {
@@ -252,10 +267,10 @@ fn print_run_table(r: &RunReport) {
     );
     println!();
     println!(
-        "kept (mean hot-set residency, {:.0}-{:.0} s)   {:6.1} %",
+        "kept (mean hot-set residency, {:.0}-{:.0} s)   {}",
         r.kept_window_s[0],
         r.kept_window_s[1],
-        r.kept * 100.0
+        r.kept_percent(6)
     );
     println!(
         "scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})",
@@ -321,7 +336,7 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
         return cmd_write_run(a, wp);
     }
     let p = params_from(a)?;
-    let r = sim::run(&p)?;
+    let r = midpoint::progress::run(&p, a.get_flag("no-limit"))?;
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::residency_svg(
             &r.samples,
@@ -346,6 +361,7 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
     let p = params_from(a)?;
     let depths = parse_list(a, "depths", sweep::DEFAULT_DEPTHS, 100, 1_000_000)?;
     let times = parse_list(a, "times", sweep::DEFAULT_TIMES, 0, 3_600_000)?;
+    midpoint::progress::check_sweep(&p, depths.len() * times.len(), a.get_flag("no-limit"))?;
     let quiet = a.get_flag("json") || a.get_flag("csv");
     let res = sweep::sweep(&p, &depths, &times, |done, total| {
         if !quiet {
@@ -372,7 +388,10 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
         for (ti, t) in times.iter().enumerate() {
             print!("{:>19} ms", t);
             for di in 0..depths.len() {
-                print!(" {:5.1}%", res.at(ti, di).kept * 100.0);
+                match res.at(ti, di).kept * 100.0 {
+                    k if k.is_finite() => print!(" {k:5.1}%"),
+                    _ => print!(" {:>6}", "n/a"),
+                }
             }
             println!();
         }
@@ -380,11 +399,11 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-/// `reproduce --seed CODE`: an experiment's figures beside the simulated ones, as Markdown
+/// `reproduce --experiment CODE`: an experiment's figures beside the simulated ones, as Markdown
 /// tables under the experiment's title (or as JSON).
 fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     let which = a
-        .get_one::<String>("seed")
+        .get_one::<String>("experiment")
         .map(String::as_str)
         .unwrap_or("000");
     let exp = experiments::find(which)?;
@@ -404,7 +423,7 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     };
     match exp.code {
         "000" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let seeds = parse_count(a, "runs", 1, 50)?;
             let r = seed000::run_rows(&seed000::rows(!quick), seeds, progress);
             show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
         }
@@ -433,24 +452,24 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
             show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
         }
         "003" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let seeds = parse_count(a, "runs", 1, 50)?;
             let r = seed003::run(seeds, 1, progress);
             show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
         }
         "mariadb" => {
-            let seeds = parse_count(a, "seeds", 1, 50)?;
+            let seeds = parse_count(a, "runs", 1, 50)?;
             let r = mariadb::compare(seeds, progress);
             show(
                 serde_json::to_string_pretty(&r),
                 mariadb::compare_markdown(&r),
             )
         }
-        other => Err(format!("--seed = '{other}': no reproduction")),
+        other => Err(format!("--experiment = '{other}': no such experiment")),
     }
 }
 
-/// `--seed`'s help: every experiment's code and title.
-fn seed_help() -> String {
+/// `--experiment`'s help: every experiment's code and title.
+fn experiment_help() -> String {
     let list: Vec<String> = experiments::ALL
         .iter()
         .map(|e| format!("{}: {}", e.code, e.title))
@@ -469,7 +488,7 @@ fn cmd_write_run(a: &ArgMatches, wp: midpoint::write_sim::WritePreset) -> Result
             p.set(&k.replace('-', "_"), v)?;
         }
     }
-    let r = midpoint::write_sim::run(&p)?;
+    let r = midpoint::progress::run_write(&p, a.get_flag("no-limit"))?;
     if a.get_flag("json") {
         print_json(&r)?;
     } else {
@@ -492,10 +511,10 @@ fn cmd_depth_sweep(a: &ArgMatches) -> Result<(), String> {
 }
 
 fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
-    let seeds = parse_count(a, "seeds", 1, 100)?;
+    let seeds = parse_count(a, "runs", 1, 100)?;
     let intervals = parse_list(a, "intervals", &[], 1, 3600)?;
     println!("Cold start, 4,485-page hot set, back-to-back scans, old_blocks_time 1000, {seeds} runs per row.");
-    println!("Seed 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
+    println!("Experiment 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
     println!();
     let rows: Vec<seed000::CalibrationRow> = intervals
         .into_iter()
@@ -507,8 +526,20 @@ fn cmd_calibrate(a: &ArgMatches) -> Result<(), String> {
 
 fn cmd_replay(a: &ArgMatches) -> Result<(), String> {
     let path = a.get_one::<String>("file").expect("required");
-    let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;
-    let trace = replay::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let limit = |name: &str| -> Result<u64, String> {
+        let v = a.get_one::<String>(name).map(String::as_str).unwrap_or("");
+        v.parse::<u64>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| format!("--{name} = '{v}' is not a whole number of bytes (1 or more)"))
+    };
+    let limits = replay::Limits {
+        max_bytes: limit("max-bytes")?,
+        max_line_bytes: usize::try_from(limit("max-line-bytes")?).unwrap_or(usize::MAX),
+    };
+    let file = std::fs::File::open(path).map_err(|e| format!("reading {path}: {e}"))?;
+    let trace = replay::parse_reader(std::io::BufReader::new(file), limits)
+        .map_err(|e| format!("{path}: {e}"))?;
     for w in &trace.warnings {
         eprintln!("warning: {path}: {w}");
     }

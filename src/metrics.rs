@@ -62,6 +62,9 @@ pub struct RunReport {
     /// Pages of the hot set.
     pub hot_pages: u32,
     /// Mean hot-set residency over the measurement window (0..1), as seed 000 defines "kept".
+    /// NaN when the window holds no sample (a run without a scan phase, `--scan-s 0`): JSON then
+    /// gives `"kept": null` and a `"kept_note"` saying why.
+    #[serde(flatten, serialize_with = "kept_fields")]
     pub kept: f64,
     /// The window "kept" averages over, seconds since the warm-up started: [from, to].
     pub kept_window_s: [f64; 2],
@@ -96,12 +99,43 @@ pub struct RunReport {
     pub samples: Vec<Sample>,
 }
 
+/// Why a run has no "kept" figure.
+pub const KEPT_NOT_APPLICABLE: &str =
+    "not applicable: kept is measured over the scan phase, and this run has none (scan_s = 0)";
+
+/// Serializes `kept` as `"kept": <number>`, or as `"kept": null` with a `"kept_note"`.
+fn kept_fields<S: serde::Serializer>(kept: &f64, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut m = s.serialize_map(None)?;
+    if kept.is_finite() {
+        m.serialize_entry("kept", kept)?;
+    } else {
+        m.serialize_entry("kept", &None::<f64>)?;
+        m.serialize_entry("kept_note", KEPT_NOT_APPLICABLE)?;
+    }
+    m.end()
+}
+
 impl RunReport {
+    /// `kept` as a percentage with one decimal and `width` characters for the number, or "n/a"
+    /// (right-aligned in the same width) when the run has no scan phase.
+    pub fn kept_percent(&self, width: usize) -> String {
+        if self.kept.is_finite() {
+            format!("{:width$.1} %", self.kept * 100.0)
+        } else {
+            format!("{:>width$}", "n/a")
+        }
+    }
+
     /// The one-line summary used by tables.
     pub fn summary_line(&self) -> String {
         format!(
-            "kept {:5.1}%  leak {:6.1} pages/s (net {:6.1})  lookups {:6.0}/s  refills {:3} (mean {:5.0} pages)",
-            self.kept * 100.0,
+            "kept {:>5}%  leak {:6.1} pages/s (net {:6.1})  lookups {:6.0}/s  refills {:3} (mean {:5.0} pages)",
+            if self.kept.is_finite() {
+                format!("{:.1}", self.kept * 100.0)
+            } else {
+                "n/a".into()
+            },
             self.young_leak_pages_per_s,
             self.scan_young_growth_per_s,
             self.lookups_per_s,

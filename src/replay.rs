@@ -60,18 +60,122 @@ pub struct ReplayResult {
 /// Largest pool a trace may ask for, in pages (64 GiB of 16 KiB pages).
 pub const MAX_TRACE_POOL_PAGES: u32 = 4 * 1024 * 1024;
 
-fn err(line: usize, text: &str, why: impl std::fmt::Display) -> String {
-    format!("line {line}: {why}: '{}'", text.trim())
+/// How much input [`parse_reader`] accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input, in bytes.
+    pub max_bytes: u64,
+    /// Longest line, in bytes, without its line ending.
+    pub max_line_bytes: usize,
 }
 
-/// Parses a trace. Errors name the line, its text and what is wrong.
+/// Default input limit: 256 MiB (about 16 million events; the parsed events take about as much
+/// memory again).
+pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
+/// Default longest line: 4 KiB (an event line is under 40 bytes).
+pub const DEFAULT_MAX_LINE_BYTES: usize = 4096;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: DEFAULT_MAX_BYTES,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// Longest quotation of the input in an error message, in characters.
+pub const MAX_QUOTE_CHARS: usize = 80;
+
+/// `s` for an error message: cut to [`MAX_QUOTE_CHARS`] characters (with "..." when cut),
+/// control characters escaped.
+pub fn quote(s: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_QUOTE_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn err(line: usize, text: &str, why: impl std::fmt::Display) -> String {
+    format!("line {line}: {why}: '{}'", quote(text.trim()))
+}
+
+/// Parses a trace held in memory, with no size limit. Errors name the line, quote it (cut to
+/// [`MAX_QUOTE_CHARS`]) and say what is wrong.
 pub fn parse(text: &str) -> Result<Trace, String> {
+    parse_reader(
+        text.as_bytes(),
+        Limits {
+            max_bytes: u64::MAX,
+            max_line_bytes: usize::MAX,
+        },
+    )
+}
+
+/// Parses a trace as it streams from `input`, reading one line at a time and refusing input
+/// beyond `limits`. A UTF-8 byte-order mark at the start is skipped; line endings may be `\n` or
+/// `\r\n`.
+pub fn parse_reader(mut input: impl std::io::BufRead, limits: Limits) -> Result<Trace, String> {
+    use std::io::{BufRead, Read};
     let mut pool: Option<TracePool> = None;
     let mut events = Vec::new();
     let mut warnings = Vec::new();
     let mut last_t: f64 = 0.0;
-    for (idx, raw) in text.lines().enumerate() {
-        let line = idx + 1;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut total: u64 = 0;
+    let mut idx = 0usize;
+    loop {
+        buf.clear();
+        // Read at most one byte past the limit (plus the newline), so a line without an end
+        // (`/dev/zero`) is refused after max_line_bytes, not when memory runs out.
+        let cap = (limits.max_line_bytes as u64).saturating_add(2);
+        let n = input
+            .by_ref()
+            .take(cap)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("line {}: reading: {e}", idx + 1))?;
+        if n == 0 {
+            break;
+        }
+        idx += 1;
+        total = total.saturating_add(n as u64);
+        if total > limits.max_bytes {
+            return Err(format!(
+                "line {idx}: the input is larger than the limit of {} bytes (raise it with --max-bytes)",
+                limits.max_bytes
+            ));
+        }
+        let mut body: &[u8] = &buf;
+        if let Some(b) = body.strip_suffix(b"\n") {
+            body = b.strip_suffix(b"\r").unwrap_or(b);
+        }
+        if body.len() > limits.max_line_bytes {
+            return Err(format!(
+                "line {idx}: longer than the limit of {} bytes (raise it with --max-line-bytes): '{}'",
+                limits.max_line_bytes,
+                quote(&String::from_utf8_lossy(&body[..body.len().min(4 * MAX_QUOTE_CHARS)]))
+            ));
+        }
+        if idx == 1 {
+            body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
+        }
+        let raw = std::str::from_utf8(body).map_err(|e| {
+            format!(
+                "line {idx}: not UTF-8 text (byte {}): '{}'",
+                e.valid_up_to() + 1,
+                quote(&String::from_utf8_lossy(body))
+            )
+        })?;
+        let line = idx;
         let s = raw.trim();
         if s.is_empty() || s.starts_with('#') {
             continue;
@@ -94,17 +198,25 @@ pub fn parse(text: &str) -> Result<Trace, String> {
             for w in &words[1..] {
                 let (k, v) = w
                     .split_once('=')
-                    .ok_or_else(|| err(line, raw, format!("'{w}' is not key=value")))?;
+                    .ok_or_else(|| err(line, raw, format!("'{}' is not key=value", quote(w))))?;
                 if !known.contains(&k) {
                     return Err(err(
                         line,
                         raw,
-                        format!("unknown pool setting '{k}' (known: {})", known.join(", ")),
+                        format!(
+                            "unknown pool setting '{}' (known: {})",
+                            quote(k),
+                            known.join(", ")
+                        ),
                     ));
                 }
-                let n: u64 = v
-                    .parse()
-                    .map_err(|_| err(line, raw, format!("{k} = '{v}' is not a whole number")))?;
+                let n: u64 = v.parse().map_err(|_| {
+                    err(
+                        line,
+                        raw,
+                        format!("{k} = '{}' is not a whole number", quote(v)),
+                    )
+                })?;
                 if kv.insert(k, n).is_some() {
                     return Err(err(line, raw, format!("{k} given twice")));
                 }
@@ -163,7 +275,13 @@ pub fn parse(text: &str) -> Result<Trace, String> {
             .parse()
             .ok()
             .filter(|t: &f64| t.is_finite())
-            .ok_or_else(|| err(line, raw, format!("'{}' is not a time in ms", words[0])))?;
+            .ok_or_else(|| {
+                err(
+                    line,
+                    raw,
+                    format!("'{}' is not a time in ms", quote(words[0])),
+                )
+            })?;
         if t < 0.0 {
             return Err(err(line, raw, "times must be positive"));
         }
@@ -188,14 +306,14 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                 err(
                     line,
                     raw,
-                    format!("space '{}' is not a number 0 ..= 2^32-1", words[2]),
+                    format!("space '{}' is not a number 0 ..= 2^32-1", quote(words[2])),
                 )
             })?;
             let page = words[3].parse().map_err(|_| {
                 err(
                     line,
                     raw,
-                    format!("page '{}' is not a number 0 ..= 2^32-1", words[3]),
+                    format!("page '{}' is not a number 0 ..= 2^32-1", quote(words[3])),
                 )
             })?;
             Ok((space, page))
@@ -224,7 +342,10 @@ pub fn parse(text: &str) -> Result<Trace, String> {
                 return Err(err(
                     line,
                     raw,
-                    format!("unknown operation '{other}' (get, scan, create, lru_batch)"),
+                    format!(
+                        "unknown operation '{}' (get, scan, create, lru_batch)",
+                        quote(other)
+                    ),
                 ))
             }
         };
@@ -354,6 +475,53 @@ mod tests {
         assert!(e.contains("unknown operation 'fly'"), "{e}");
         let e = parse("pool pages=10\n1 get x 1\n").unwrap_err();
         assert!(e.contains("space 'x'"), "{e}");
+    }
+
+    #[test]
+    fn a_bom_and_crlf_line_endings_are_accepted() {
+        let plain = parse("pool pages=10\n1 get 1 1\n2 scan 1 2\n").unwrap();
+        let bom = parse("\u{feff}pool pages=10\r\n1 get 1 1\r\n2 scan 1 2").unwrap();
+        assert_eq!(plain, bom);
+        // Only at the very start: a BOM later is an unknown operation.
+        let e = parse("pool pages=10\n\u{feff}1 get 1 1\n").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+    }
+
+    #[test]
+    fn limits_stop_reading_early() {
+        let lim = Limits {
+            max_bytes: 40,
+            max_line_bytes: 16,
+        };
+        let ok = "pool pages=10\n1 get 1 1\n";
+        assert!(parse_reader(ok.as_bytes(), lim).is_ok());
+        let e = parse_reader("pool pages=10 old_blocks_pct=5\n".as_bytes(), lim).unwrap_err();
+        assert!(e.contains("line 1") && e.contains("16 bytes"), "{e}");
+        let e = parse_reader(
+            "pool pages=10\n1 get 1 1\n2 get 1 1\n3 get 1 1\n".as_bytes(),
+            lim,
+        )
+        .unwrap_err();
+        assert!(e.contains("line 4") && e.contains("40 bytes"), "{e}");
+        // An endless line without a newline is refused after the limit, not read to the end.
+        let endless = std::io::BufReader::new(std::io::repeat(b'7'));
+        let e = parse_reader(endless, Limits::default()).unwrap_err();
+        assert!(e.contains("longer than the limit of 4096 bytes"), "{e}");
+        assert!(e.len() < 300, "{e}");
+    }
+
+    #[test]
+    fn errors_quote_at_most_80_characters() {
+        let long = format!("pool pages=10\n1 get 1 {}\n", "9x".repeat(500_000));
+        let e = parse(&long).unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(e.len() < 3 * MAX_QUOTE_CHARS + 100, "{} bytes", e.len());
+        let e = parse("pool pages=10\n1 get 1 \u{1}\n").unwrap_err();
+        assert!(e.contains("\\u{1}"), "{e}");
+        let e = parse_reader(&b"pool pages=10\n1 get 1 \xff\n"[..], Limits::default()).unwrap_err();
+        assert!(e.contains("line 2: not UTF-8"), "{e}");
+        assert_eq!(quote("abc"), "abc");
+        assert_eq!(quote(&"é".repeat(100)).chars().count(), MAX_QUOTE_CHARS + 3);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Seed 002 (mysqldump against sysbench, 1-19 threads, old_blocks_time 0 vs 1000), at reduced
 //! duration and at a few thread counts. Each check names the seed figure it checks; shapes and
 //! ratios only, and a test fails when one of them no longer holds. The seed's "tepid peak" and the
-//! old_blocks_pct 60 shift are shown by `midpoint reproduce --seed 002`, not checked: the model
+//! old_blocks_pct 60 shift are shown by `midpoint reproduce --experiment 002`, not checked: the model
 //! does not show them clearly (see the README).
 
 use midpoint::experiments::figure::{describe_failures, failed, held};

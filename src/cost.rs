@@ -1,0 +1,226 @@
+//! What a run costs before it runs: the simulated work a scenario's parameters imply, and the
+//! wall time that work takes natively. The CLI shows a progress bar above
+//! [`PROGRESS_THRESHOLD_S`] and refuses runs above [`WALL_BUDGET_S`] unless told otherwise.
+//!
+//! [`estimate`] covers the read-path scenarios (`run`, `sweep`), [`estimate_write`] the
+//! write-path presets (`run --preset seed001-...`).
+//!
+//! The estimate is an upper bound from the parameters alone (no simulation): every lookup thread
+//! runs back to back at its idle CPU time, the scan reads at its CPU time plus its share of a
+//! read-ahead burst. Checked against `midpoint run --json`'s `counters.page_gets`: the default
+//! scenario does 45.9 million page accesses, estimated 63.5 million; 256 lookup threads on 256
+//! CPUs for 10 s, 14.5 million, estimated 14.9 million.
+
+use crate::scenario::Params;
+use crate::write_sim::WriteParams;
+use serde::Serialize;
+
+/// Page accesses per simulated second per lookup thread is `1e6 / lookup_cpu_us`; a scanned
+/// page costs at least its CPU time plus its share of a read of this many pages.
+const READ_AHEAD_PAGES: f64 = 64.0;
+
+/// Wall time per simulated page access natively, µs, with the fixed interference factor
+/// (`cpus` = 0). `midpoint bench` measures 105-117 million accesses per second on an idle core
+/// (0.009 µs); 0.02 µs (50 million per second) allows for a busy machine, where 40 million per
+/// second was measured.
+pub const WALL_US_PER_ACCESS: f64 = 0.02;
+
+/// With the processor-sharing CPU model (`cpus` > 0) each access also costs this much per
+/// lookup thread, µs (measured: 64 threads 0.41 µs per access, 256 threads 1.44 µs).
+pub const WALL_US_PER_ACCESS_PER_THREAD: f64 = 0.0055;
+
+/// Above this estimated wall time, seconds, the CLI shows a progress bar (on a terminal).
+pub const PROGRESS_THRESHOLD_S: f64 = 2.0;
+
+/// Above this estimated wall time, seconds, the CLI refuses a run or a sweep unless given
+/// `--no-limit`: one hour.
+pub const WALL_BUDGET_S: f64 = 3600.0;
+
+/// The estimated work of one run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Simulated seconds (warm-up and scan phase).
+    pub simulated_s: f64,
+    /// Simulated work, an upper bound: page accesses (lookups and scan touches) for a read-path
+    /// run, events (transaction steps and scanned pages) for a write-path run.
+    pub work: f64,
+    /// What [`Estimate::work`] counts: "page accesses" or "events".
+    pub work_unit: &'static str,
+    /// Native wall time, seconds.
+    pub wall_s: f64,
+}
+
+impl Estimate {
+    /// `n` runs of this one (a sweep).
+    pub fn times(self, n: usize) -> Estimate {
+        let n = n as f64;
+        Estimate {
+            simulated_s: self.simulated_s * n,
+            work: self.work * n,
+            work_unit: self.work_unit,
+            wall_s: self.wall_s * n,
+        }
+    }
+}
+
+/// Estimates a run from its parameters. Never panics; values out of range give large (possibly
+/// infinite) estimates, which the budget then refuses.
+pub fn estimate(p: &Params) -> Estimate {
+    let simulated_s = p.warmup_s as f64 + p.scan_s as f64;
+    let threads = if p.cpus == 0 {
+        p.lookup_threads
+    } else {
+        p.lookup_threads.min(p.cpus)
+    } as f64;
+    let lookups_per_s = threads * 1e6 / p.lookup_cpu_us.max(1.0);
+    let scan_page_us =
+        p.scan_cpu_us_per_page.max(0.0) + p.read_latency_us as f64 / READ_AHEAD_PAGES;
+    let scan_accesses_per_s = 1e6 / scan_page_us.max(1.0) * p.scan_touches_per_page.max(1) as f64;
+    let page_accesses = lookups_per_s * simulated_s + scan_accesses_per_s * p.scan_s as f64;
+    let us_per_access = if p.cpus == 0 {
+        WALL_US_PER_ACCESS
+    } else {
+        WALL_US_PER_ACCESS + WALL_US_PER_ACCESS_PER_THREAD * p.lookup_threads as f64
+    };
+    Estimate {
+        simulated_s,
+        work: page_accesses,
+        work_unit: "page accesses",
+        wall_s: page_accesses * us_per_access / 1e6,
+    }
+}
+
+/// Wall time per simulated event of a write-path run, µs, plus [`WRITE_WALL_US_PER_EVENT_PER_THREAD`]
+/// per client thread (its processor-sharing CPU model is linear in the threads). Measured:
+/// `seed001-64thd-dblwr128` (64 threads) 2.8 µs per event, `seed003-rw-default` (8 threads)
+/// 0.57 µs.
+pub const WRITE_WALL_US_PER_EVENT: f64 = 0.25;
+/// See [`WRITE_WALL_US_PER_EVENT`].
+pub const WRITE_WALL_US_PER_EVENT_PER_THREAD: f64 = 0.04;
+
+/// Estimates a write-path run from its parameters: every CPU busy with transaction steps for the
+/// whole run, plus the scan's pages. Checked against `events` in `run --json`:
+/// `seed001-64thd-dblwr128` 2.03 million events, estimated 2.4 million; `seed003-rw-default`
+/// 1.90 million, estimated 4.6 million.
+pub fn estimate_write(p: &WriteParams) -> Estimate {
+    let simulated_s = p.warmup_s as f64 + p.base_s as f64 + p.scan_s as f64;
+    let busy = p.threads.min(p.cpus).max(1) as f64;
+    let steps_per_s = busy * 1e6 / p.cpu_us_per_step.max(1.0);
+    let scan_pages = if p.scan_table_pages > 0 {
+        1e6 / p.scan_cpu_us_per_page.max(1.0) * p.scan_s as f64
+    } else {
+        0.0
+    };
+    let events = steps_per_s * simulated_s + scan_pages;
+    let us_per_event =
+        WRITE_WALL_US_PER_EVENT + WRITE_WALL_US_PER_EVENT_PER_THREAD * p.threads as f64;
+    Estimate {
+        simulated_s,
+        work: events,
+        work_unit: "events",
+        wall_s: events * us_per_event / 1e6,
+    }
+}
+
+/// "2 h 5 min", "4 min 10 s", "12 s": a wall time for messages.
+pub fn human_duration(s: f64) -> String {
+    if !s.is_finite() {
+        return "forever".into();
+    }
+    let s = s.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// Refuses work above [`WALL_BUDGET_S`] unless `no_limit`, with the estimate in the message.
+/// `what` names the work ("this run", "this sweep of 64 runs").
+pub fn check_budget(e: &Estimate, what: &str, no_limit: bool) -> Result<(), String> {
+    if no_limit || e.wall_s <= WALL_BUDGET_S {
+        return Ok(());
+    }
+    Err(format!(
+        "{what} would take about {} ({:.3e} simulated {} over {:.0} simulated s), more than the \
+         limit of {}; shorten it (fewer simulated seconds or threads, fewer sweep values) or \
+         give --no-limit",
+        human_duration(e.wall_s),
+        e.work,
+        e.work_unit,
+        e.simulated_s,
+        human_duration(WALL_BUDGET_S)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_run_is_short_and_bounded_from_above() {
+        let e = estimate(&Params::default());
+        assert_eq!(e.simulated_s, 210.0);
+        // Measured: 45.9 million page accesses. The estimate is an upper bound, within 2x.
+        assert!(e.work >= 45.9e6 && e.work < 2.0 * 45.9e6, "{e:?}");
+        assert!(e.wall_s < PROGRESS_THRESHOLD_S, "{e:?}");
+        check_budget(&e, "this run", false).unwrap();
+    }
+
+    #[test]
+    fn many_threads_on_many_cpus_cost_more_per_access() {
+        let p = Params {
+            lookup_threads: 256,
+            cpus: 256,
+            ..Params::default()
+        };
+        let e = estimate(&p);
+        // 256 threads x 5,000 lookups/s x 210 s, plus the scan.
+        assert!(e.work > 256.0 * 5000.0 * 210.0, "{e:?}");
+        assert!(e.wall_s > 60.0 && e.wall_s < WALL_BUDGET_S, "{e:?}");
+    }
+
+    #[test]
+    fn hours_long_runs_are_refused_unless_asked_for() {
+        let p = Params {
+            lookup_threads: 256,
+            cpus: 256,
+            warmup_s: 3600,
+            scan_s: 36_000,
+            ..Params::default()
+        };
+        let e = estimate(&p);
+        let msg = check_budget(&e, "this run", false).unwrap_err();
+        assert!(msg.contains("--no-limit") && msg.contains(" h "), "{msg}");
+        check_budget(&e, "this run", true).unwrap();
+        // A sweep of short runs can add up past the budget too.
+        let one = estimate(&Params::default());
+        assert!(check_budget(&one.times(64 * 64), "this sweep", false).is_err());
+        assert!(check_budget(&one.times(40), "this sweep", false).is_ok());
+    }
+
+    #[test]
+    fn write_runs_are_estimated_from_threads_cpus_and_duration() {
+        let wp = crate::write_sim::preset("seed001-64thd-dblwr128")
+            .unwrap()
+            .params;
+        let e = estimate_write(&wp);
+        // Measured: 2.03 million events in 5.7 s on this project's machines.
+        assert!(e.work >= 2.03e6 && e.work < 3.0 * 2.03e6, "{e:?}");
+        assert!(e.wall_s > 2.0 && e.wall_s < 30.0, "{e:?}");
+        let long = WriteParams {
+            warmup_s: u32::MAX,
+            ..wp
+        };
+        let msg = check_budget(&estimate_write(&long), "this run", false).unwrap_err();
+        assert!(msg.contains("simulated events"), "{msg}");
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(human_duration(12.4), "12 s");
+        assert_eq!(human_duration(250.0), "4 min 10 s");
+        assert_eq!(human_duration(7500.0), "2 h 5 min");
+        assert_eq!(human_duration(f64::INFINITY), "forever");
+    }
+}

@@ -1,0 +1,273 @@
+//! The command line's failure paths: each runs the real binary and checks the exit status and
+//! the message a user sees.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn midpoint() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_midpoint"))
+}
+
+fn run(args: &[&str]) -> Output {
+    midpoint().args(args).output().expect("run midpoint")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Runs midpoint with stdout a pipe whose reading end is closed right after the start. The
+/// commands used compute for a while before printing more than a pipe buffer (64 KiB), so the
+/// first write finds the pipe closed.
+#[cfg(unix)]
+fn run_into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = midpoint()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn midpoint");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait for midpoint")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_quietly_with_sigpipe() {
+    use std::os::unix::process::ExitStatusExt;
+    for args in [
+        &["run", "--json", "--scan-s", "5"][..],
+        &["run", "--csv", "--scan-s", "5"][..],
+    ] {
+        let o = run_into_closed_pipe(args);
+        assert_eq!(
+            o.status.signal(),
+            Some(libc_sigpipe()),
+            "{args:?}: {:?}, stderr {}",
+            o.status,
+            stderr(&o)
+        );
+        assert_eq!(stderr(&o), "", "{args:?} printed to stderr");
+    }
+}
+
+#[cfg(unix)]
+fn libc_sigpipe() -> i32 {
+    13
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_one_line_without_a_backtrace() {
+    for args in [
+        &["run", "--scan-s", "5"][..],
+        &["presets"][..],
+        &["--help"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let o = midpoint()
+            .args(args)
+            .env("RUST_BACKTRACE", "1")
+            .stdout(full)
+            .output()
+            .expect("run midpoint");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let e = stderr(&o);
+        assert_eq!(
+            e.trim_end(),
+            "error: writing to standard output: No space left on device (os error 28)",
+            "{args:?}"
+        );
+        assert!(!e.contains("panicked") && !e.contains("backtrace"), "{e}");
+    }
+}
+
+#[test]
+fn no_scan_phase_reports_kept_as_not_applicable() {
+    let o = run(&["run", "--scan-s", "0", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert!(v["kept"].is_null(), "{}", v["kept"]);
+    let note = v["kept_note"].as_str().expect("a kept_note");
+    assert!(note.contains("scan phase"), "{note}");
+
+    let o = run(&["run", "--scan-s", "0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("kept"))
+        .expect("a kept line");
+    assert!(line.ends_with("n/a"), "{line}");
+    assert!(!text.contains("NaN"), "{text}");
+
+    // A run with a scan phase still gives a number and no note.
+    let o = run(&["run", "--scan-s", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert!(v["kept"].as_f64().is_some(), "{}", v["kept"]);
+    assert!(v.get("kept_note").is_none());
+}
+
+fn write_temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("midpoint-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(bytes))
+        .unwrap();
+    path
+}
+
+#[test]
+fn the_sample_trace_replays_and_shows_the_slide() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/refill-slide.trace");
+    let o = run(&["replay", path, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let lru = v["lru"].as_array().expect("lru");
+    // Scanned pages (space 2) are never made young by an access, yet some end up young.
+    let scan_young = lru.iter().filter(|e| e[0] == 2 && e[2] == 0).count();
+    assert!(
+        scan_young > 0,
+        "no scanned page slid into the young sublist"
+    );
+    assert_eq!(v["made_young"], 0);
+    let o = run(&["replay", path]);
+    assert!(stdout(&o).starts_with("5010 events;"), "{}", stdout(&o));
+}
+
+#[test]
+fn replay_accepts_a_byte_order_mark_and_crlf() {
+    let path = write_temp("bom.trace", b"\xef\xbb\xbfpool pages=10\r\n1 get 1 1\r\n");
+    let o = run(&["replay", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("1 events;"), "{}", stdout(&o));
+}
+
+#[cfg(unix)]
+#[test]
+fn replay_of_an_endless_input_stops_at_the_line_limit() {
+    let o = run(&["replay", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: /dev/zero: line 1: longer than the limit of 4096 bytes"),
+        "{e}"
+    );
+    assert!(e.len() < 700, "{} bytes", e.len());
+}
+
+#[test]
+fn replay_errors_quote_at_most_80_characters_of_a_line() {
+    let mut text = b"pool pages=10\n1 get 1 ".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 4000));
+    let path = write_temp("long.trace", &text);
+    let o = run(&["replay", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("line 2: page 'xxx"), "{e}");
+    assert!(e.len() < 300, "{} bytes: {e}", e.len());
+
+    // Past the line limit: refused, still quoted short.
+    text.extend(std::iter::repeat_n(b'x', 1_000_000));
+    let path = write_temp("longer.trace", &text);
+    let o = run(&["replay", path.to_str().unwrap()]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("line 2: longer than the limit of 4096 bytes"),
+        "{e}"
+    );
+    assert!(e.len() < 300, "{} bytes", e.len());
+}
+
+#[test]
+fn replay_limits_are_flags() {
+    let path = write_temp("small.trace", b"pool pages=10\n1 get 1 1\n2 get 1 2\n");
+    let p = path.to_str().unwrap();
+    let o = run(&["replay", p, "--max-bytes", "20"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("larger than the limit of 20 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["replay", p, "--max-line-bytes", "5"]);
+    assert!(
+        stderr(&o).contains("line 1: longer than the limit of 5 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["replay", p, "--max-line-bytes", "many"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--max-line-bytes = 'many'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["replay", p, "--max-bytes", "40", "--max-line-bytes", "13"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn an_hours_long_run_is_refused_with_its_estimate_unless_no_limit() {
+    let o = run(&[
+        "run",
+        "--lookup-threads",
+        "256",
+        "--cpus",
+        "256",
+        "--warmup-s",
+        "3600",
+        "--scan-s",
+        "3600",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.starts_with("error: this run would take about "), "{e}");
+    assert!(e.contains(" h ") && e.contains("--no-limit"), "{e}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_sweep_grid_over_the_budget_is_refused_before_running() {
+    let list = |from: u32, step: u32| {
+        (0..64)
+            .map(|i| (from + i * step).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let (depths, times) = (list(100, 100), list(0, 10));
+    let o = run(&["sweep", "--depths", &depths, "--times", &times]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("error: this sweep of 4096 runs would take about"),
+        "{e}"
+    );
+    assert!(!e.contains("points"), "it started running: {e}");
+}
+
+#[test]
+fn a_sweep_without_a_scan_phase_prints_n_a_not_nan() {
+    let o = run(&[
+        "sweep",
+        "--scan-s",
+        "0",
+        "--warmup-s",
+        "2",
+        "--depths",
+        "128,1024",
+        "--times",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = stdout(&o);
+    assert!(t.contains("n/a") && !t.contains("NaN"), "{t}");
+}
