@@ -239,7 +239,6 @@ impl WriteParams {
 
     fn write_config(&self) -> WriteConfig {
         WriteConfig {
-            device: DeviceModel::by_name(&self.device).expect("validated"),
             doublewrite: self.doublewrite,
             doublewrite_pages: self.doublewrite_pages,
             redo_log_capacity: self.redo_log_capacity_mb << 20,
@@ -263,7 +262,7 @@ pub struct WritePreset {
     pub params: WriteParams,
 }
 
-/// Seed 001's setup, scaled down (see [`crate::seed001`]): 8 instances of 8,192 frames
+/// Seed 001's setup, scaled down (the seed-001 reproduction explains the scale): 8 instances of 8,192 frames
 /// (1 GiB against the bug's 64 GiB), a table 4.4× the pool as the bug's 8 × 140 M rows were,
 /// its `innodb_io_capacity` 20000 and `innodb_lru_scan_depth` scaled with the instance
 /// (20000 × 8192 / 524288 = 312), redo scaled with the pool (8 GiB / 64 = 128 MiB).
@@ -495,7 +494,12 @@ impl WriteSimulation {
             cfg,
             &[p.table_pages, p.sec_pages, p.scan_table_pages.max(1)],
         );
-        pool.enable_write_path(p.write_config());
+        pool.enable_write_path(
+            p.write_config(),
+            Box::new(crate::io::Device::new(
+                DeviceModel::by_name(&p.device).expect("validated"),
+            )),
+        );
         let bench = Sysbench {
             mix: p.mix,
             pk_space: PK_SPACE,
@@ -671,7 +675,7 @@ impl WriteSimulation {
         let w = self.pool.write_path().expect("write path");
         self.snap = Some((
             w.dblwr.stats.clone(),
-            w.device.stats.clone(),
+            w.device.stats().clone(),
             w.stats.clone(),
         ));
     }
@@ -851,7 +855,7 @@ impl WriteSimulation {
             pages: w.dblwr.stats.pages - d0.pages,
             segment_wait_us: w.dblwr.stats.segment_wait_us - d0.segment_wait_us,
         };
-        let dv = &w.device.stats;
+        let dv = w.device.stats();
         let device = DeviceStats {
             reads: dv.reads - v0.reads,
             writes: dv.writes - v0.writes,
