@@ -3,7 +3,7 @@
 # it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium + chromedriver, npm
 # packages) and is fast when they are already there.
 #
-#   1. cargo fmt --check
+#   1. cargo fmt --check, cargo clippy --all-targets -- -D warnings
 #   2. native tests: cargo test --all-targets, then the doc tests
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
@@ -71,6 +71,10 @@ if ! cargo fmt --version >/dev/null 2>&1; then
     echo "installing rustfmt"
     rustup component add rustfmt
 fi
+if ! cargo clippy --version >/dev/null 2>&1; then
+    echo "installing clippy"
+    rustup component add clippy
+fi
 if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER ]]; then
     echo "installing chromium and chromium-driver (apt)"
     as_root apt-get update -qq
@@ -91,6 +95,10 @@ echo "node:         $(node --version)"
 # --- 1. Formatting -----------------------------------------------------------------------------
 section "1/5 cargo fmt --check"
 cargo fmt --check
+
+# --- 1. Lints ----------------------------------------------------------------------------------
+section "1/5 cargo clippy (native targets, -D warnings)"
+cargo clippy --all-targets -- -D warnings
 
 # --- 2. Native tests ---------------------------------------------------------------------------
 section "2/5 native tests (cargo test)"
