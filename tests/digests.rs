@@ -3,7 +3,7 @@
 //! Each read-only preset (`scenario::presets()`) is run once at full size and its report is
 //! serialised to JSON without the parameter echo (`parameters`, whose shape may change); the
 //! digest is FNV-1a/64 over that text. Results covered: kept, every rate, counters, batch reports
-//! and the whole time series. The write presets are pinned the same way (without `params`).
+//! and the whole time series. The write presets are pinned the same way.
 //!
 //! A change that alters a result on purpose re-pins the digest in a commit that says why. Set
 //! `MIDPOINT_PRINT_DIGESTS=1` to print the current table.
@@ -69,7 +69,7 @@ fn write_presets_results_are_pinned() {
         .into_iter()
         .map(|p| {
             let r = midpoint::write_sim::run(&p.params).expect("valid preset");
-            let d = digest_without(serde_json::to_value(&r).unwrap(), "params");
+            let d = digest_without(serde_json::to_value(&r).unwrap(), "parameters");
             (p.name, d)
         })
         .collect();

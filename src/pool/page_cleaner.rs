@@ -305,7 +305,7 @@ impl Cadence {
             "never" => Ok(Cadence::Never),
             _ => {
                 if let Some(v) = s.strip_prefix("after-activity:") {
-                    let secs: f64 = v.trim_end_matches('s').parse().map_err(|_| {
+                    let secs: f64 = v.strip_suffix('s').unwrap_or(v).parse().map_err(|_| {
                         format!("cleaner cadence '{s}': '{v}' is not a number of seconds")
                     })?;
                     if !(0.1..=3600.0).contains(&secs) {
