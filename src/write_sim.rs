@@ -18,6 +18,7 @@ use crate::pool::page_cleaner::Coordinator;
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 use crate::rng::Rng;
 use crate::scenario::LookupDist;
+use crate::sim::scheduler::Scheduler;
 use crate::workload::sysbench::{Mix, Step, Sysbench};
 use crate::workload::TableScan;
 
@@ -32,6 +33,11 @@ pub const CLEANER_WAKE_US: Micros = 20;
 const PK_SPACE: u32 = 0;
 const SEC_SPACE: u32 = 1;
 const SCAN_SPACE: u32 = 2;
+
+// The actors, by priority on a tie.
+const SAMPLER: u32 = 0;
+const CLEANER: u32 = 1;
+const CPU: u32 = 2;
 
 /// Everything a write-path run needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -837,6 +843,9 @@ pub struct WriteSimulation {
     n_samples: u64,
     age_max: f64,
     snap: Option<(DblwrStats, DeviceStats, WriteStats)>,
+    /// The wake-ups of the sampler, the page cleaner and the CPU model (which runs the clients
+    /// and the scan), in that order of priority on a tie.
+    sched: Scheduler,
     /// Check the pool's invariants after every event (tests).
     pub validate_each_event: bool,
 }
@@ -915,6 +924,7 @@ impl WriteSimulation {
             n_samples: 0,
             age_max: 0.0,
             snap: None,
+            sched: Scheduler::new(3),
             validate_each_event: false,
             p: p.clone(),
         };
@@ -925,6 +935,7 @@ impl WriteSimulation {
         if sim.scan.is_some() {
             sim.cpu.submit(n, scan_start, 0.0);
         }
+        sim.reschedule();
         Ok(sim)
     }
 
@@ -991,13 +1002,16 @@ impl WriteSimulation {
         Ok(())
     }
 
+    /// Re-reads every actor's wake-up (three of them: cheaper than tracking which moved).
+    fn reschedule(&mut self) {
+        self.sched.set(SAMPLER, Some(self.sample_next));
+        self.sched.set(CLEANER, Some(self.tick_next));
+        self.sched.set(CPU, self.cpu.next_event());
+    }
+
     /// Processes the next event; false at the end.
     pub fn step(&mut self) -> Result<bool, String> {
-        let cpu_next = self.cpu.next_event();
-        let mut t = self.tick_next.min(self.sample_next);
-        if let Some(c) = cpu_next {
-            t = t.min(c);
-        }
+        let (t, which) = self.sched.peek().expect("the sampler is always scheduled");
         if t >= self.end {
             self.now = self.end;
             return Ok(false);
@@ -1008,25 +1022,28 @@ impl WriteSimulation {
         if self.snap.is_none() && t >= self.base_from {
             self.take_snapshot();
         }
-        if self.sample_next <= t {
-            self.sample();
-            self.sample_next += SEC;
-        } else if self.tick_next <= t {
-            self.cleaner_round(t);
-        } else {
-            self.cpu.advance(t);
-            while let Some(th) = self.cpu.take_completed() {
-                self.pool.complete_writes(t);
-                if th < self.clients.len() {
-                    self.client_step(th, t);
-                } else {
-                    self.scan_step(t);
-                }
-                if self.pool.take_flush_event() {
-                    self.wake_cleaner(t);
+        match which {
+            SAMPLER => {
+                self.sample();
+                self.sample_next += SEC;
+            }
+            CLEANER => self.cleaner_round(t),
+            _ => {
+                self.cpu.advance(t);
+                while let Some(th) = self.cpu.take_completed() {
+                    self.pool.complete_writes(t);
+                    if th < self.clients.len() {
+                        self.client_step(th, t);
+                    } else {
+                        self.scan_step(t);
+                    }
+                    if self.pool.take_flush_event() {
+                        self.wake_cleaner(t);
+                    }
                 }
             }
         }
+        self.reschedule();
         self.events += 1;
         if self.validate_each_event {
             self.pool.validate()?;

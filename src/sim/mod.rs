@@ -4,6 +4,8 @@
 //! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
+pub mod scheduler;
+
 use crate::clock::{secs_f, to_secs, Micros, SEC};
 use crate::cpu::Cpu;
 use crate::metrics::{mean_over, RunReport, Sample};
