@@ -95,6 +95,9 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// The most memory a run may take: a run whose estimate is above is refused before allocating.
+pub const MEMORY_BUDGET: u64 = 4 << 30;
+
 /// The calibrated page-cleaner cadence for seed 000's read-only server: activity events (a
 /// Poisson process) with this mean interval. See the README, "Calibration".
 pub const SEED000_ACTIVITY_MEAN_S: f64 = 17.0;
@@ -316,7 +319,31 @@ impl Params {
                 self.pool_mb, self.buffer_pool_instances
             ));
         }
+        let m = self.memory_estimate();
+        if m > MEMORY_BUDGET {
+            return Err(format!(
+                "this run would take about {:.1} GiB of memory; the limit is {} GiB",
+                m as f64 / (1u64 << 30) as f64,
+                MEMORY_BUDGET >> 30
+            ));
+        }
         Ok(())
+    }
+
+    /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
+    /// the frame's page and times and its free-list slot; four bytes per page of each table
+    /// (the page table, the filler table of a cold start as large as the pool); one sample per
+    /// `sample_ms`.
+    pub fn memory_estimate(&self) -> u64 {
+        const PER_FRAME: u64 = 64;
+        const PER_PAGE: u64 = 4;
+        const PER_SAMPLE: u64 = 160;
+        let frames = self.pool_mb as u64 * 64;
+        let filler = if self.start == Start::Cold { frames } else { 0 };
+        let pages = self.hot_table_pages as u64 + self.scan_table_pages() as u64 + filler;
+        let samples =
+            (self.warmup_s as u64 + self.scan_s as u64 + 1) * 1000 / self.sample_ms.max(1) as u64;
+        frames * PER_FRAME + pages * PER_PAGE + samples * PER_SAMPLE
     }
 
     /// Brings every value into range (the page's rule for URL parameters and sliders) and
@@ -826,6 +853,18 @@ pub fn preset(name: &str) -> Result<Preset, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_value_at_its_maximum_fits_the_memory_budget() {
+        let mut p = Params::default();
+        for (name, _, hi, _, _) in RANGES {
+            p.set(name, &hi.to_string()).unwrap();
+        }
+        p.set("sample_ms", "10").unwrap();
+        p.set("start", "cold").unwrap();
+        let m = p.memory_estimate();
+        assert!(m > 1 << 28 && m <= MEMORY_BUDGET, "{m}");
+    }
 
     #[test]
     fn defaults_are_valid_and_256mb_gives_16382_frames() {

@@ -551,7 +551,7 @@ impl WriteParams {
             .collect()
     }
 
-    /// The memory a run takes, estimated from the parameters (bytes): per frame the LRU links,
+    /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
     /// the frame's page, times and free-list slot, and the flush list's LSNs and tree entry; four
     /// bytes per page of each table (the page table).
     pub fn memory_estimate(&self) -> u64 {
