@@ -3,7 +3,7 @@
 # it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium + chromedriver, npm
 # packages) and is fast when they are already there.
 #
-#   1. cargo fmt --check
+#   1. cargo fmt --check, cargo clippy --all-targets -- -D warnings
 #   2. native tests: cargo test --all-targets, then the doc tests
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
 #      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
@@ -73,6 +73,10 @@ if ! cargo fmt --version >/dev/null 2>&1; then
     echo "installing rustfmt"
     rustup component add rustfmt
 fi
+if ! cargo clippy --version >/dev/null 2>&1; then
+    echo "installing clippy"
+    rustup component add clippy
+fi
 if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER ]]; then
     echo "installing chromium and chromium-driver (apt)"
     as_root apt-get update -qq
@@ -91,6 +95,10 @@ cargo fmt --check
 # Lints on the wasm32 lib: the page's bindings (src/web/) compile only for that target.
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+
+# --- 1. Lints ----------------------------------------------------------------------------------
+section "1/5 cargo clippy (native targets, -D warnings)"
+cargo clippy --all-targets -- -D warnings
 
 # --- 2. Native tests ---------------------------------------------------------------------------
 section "2/5 native tests (cargo test)"

@@ -27,8 +27,8 @@
 //! rule of `buf_flush_LRU_list_batch`. The diffs in those pull requests show the same
 //! conditions in the 10.6/10.11 branch. The profile is not calibrated to any measurement.
 
-use crate::pool::FetchMode;
-use crate::scenario::ScanMode;
+use crate::pool::{EngineProfile, FetchMode};
+use crate::workload::ScanMode;
 use serde::{Deserialize, Serialize};
 
 /// Which server's buffer pool the simulator follows.
@@ -134,6 +134,17 @@ impl Engine {
     /// 10.11.0-10.11.2 did in a read-only workload (reference §10 (a)).
     pub fn demand_refills(self, never: bool) -> bool {
         self == Engine::Mariadb1011 && !never
+    }
+
+    /// The values the pool runs with for this engine (`never`: `cleaner = never`, see
+    /// [`Engine::demand_refills`]). The pool knows no engine; this is how it learns one.
+    pub fn profile(self, never: bool) -> EngineProfile {
+        EngineProfile {
+            demand_refills: self.demand_refills(never),
+            wake_latency_us: mariadb::WAKE_LATENCY_US,
+            evict_us_per_page: mariadb::EVICT_US_PER_PAGE,
+            mutex_release_every: mariadb::MUTEX_RELEASE_EVERY,
+        }
     }
 }
 

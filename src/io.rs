@@ -10,6 +10,7 @@
 //! their fixed read latency.
 
 use crate::clock::Micros;
+pub use crate::pool::storage::{IoKind, IoStats as DeviceStats, Storage};
 use serde::Serialize;
 
 /// A device's characteristics.
@@ -62,31 +63,6 @@ impl DeviceModel {
             _ => Err(format!("unknown device '{name}': use nvme or cloud")),
         }
     }
-}
-
-/// What a request is, for the counters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IoKind {
-    /// A page read.
-    Read,
-    /// A write of `bytes`.
-    Write,
-    /// An fsync.
-    Fsync,
-}
-
-/// Device counters.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct DeviceStats {
-    pub reads: u64,
-    pub writes: u64,
-    pub fsyncs: u64,
-    pub bytes_read: u64,
-    pub bytes_written: u64,
-    /// Sum over requests of (completion − submission), µs.
-    pub total_latency_us: u64,
-    /// The same, reads only.
-    pub read_latency_us: u64,
 }
 
 /// The device on the virtual clock.
@@ -157,6 +133,18 @@ impl Device {
             self.stats.read_latency_us += done - now;
         }
         done
+    }
+}
+
+impl Storage for Device {
+    fn submit(&mut self, now: Micros, kind: IoKind, bytes: u64) -> Micros {
+        Device::submit(self, now, kind, bytes)
+    }
+    fn stats(&self) -> &DeviceStats {
+        &self.stats
+    }
+    fn clone_box(&self) -> Box<dyn Storage> {
+        Box::new(self.clone())
     }
 }
 

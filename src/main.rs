@@ -14,14 +14,36 @@ use midpoint::replay;
 use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
+use midpoint::write_sim;
 use std::process::ExitCode;
 use std::time::Instant;
 
-fn param_args() -> Vec<Arg> {
+/// The parameter names the read-only scenarios take (`Params`), in their order.
+fn read_names() -> Vec<String> {
+    Params::default()
+        .to_pairs()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// The write-path parameters that no read-only scenario has.
+fn write_only_specs() -> Vec<&'static write_sim::Spec> {
+    let read = read_names();
+    write_sim::WRITE_SPECS
+        .iter()
+        .filter(|s| !read.iter().any(|r| r == s.name))
+        .collect()
+}
+
+/// One flag per parameter: the read-only scenarios' (`Params`), then, with `write`, the
+/// write-path presets' own (`write_sim::WRITE_SPECS`). A flag given twice: the last one wins.
+fn param_args(write: bool) -> Vec<Arg> {
+    let heading = "Parameters (a preset sets defaults; these override)";
     let mut v = Vec::new();
-    for (name, _) in Params::default().to_pairs() {
+    for name in read_names() {
         let flag = name.replace('_', "-");
-        let help = if let Some(r) = range_of(&name) {
+        let mut help = if let Some(r) = range_of(&name) {
             let d = r
                 .innodb_default
                 .map(|d| format!("; MySQL 8.4 default {}", fmt_num(d)))
@@ -36,33 +58,84 @@ fn param_args() -> Vec<Arg> {
         } else {
             describe(&name).to_string()
         };
+        if write {
+            if let Some(ws) = write_sim::spec_of(&name) {
+                help.push_str(&format!("; write-path presets: [{}]", ws.allowed()));
+            } else {
+                help.push_str("; read-only presets only");
+            }
+        }
         v.push(
             Arg::new(name.clone())
                 .long(flag)
                 .value_name("VALUE")
                 .help(help)
                 .allow_hyphen_values(true)
-                .help_heading("Parameters (a preset sets defaults; these override)"),
+                .action(ArgAction::Append)
+                .help_heading(heading),
         );
+    }
+    if write {
+        for s in write_only_specs() {
+            v.push(
+                Arg::new(s.name)
+                    .long(s.name.replace('_', "-"))
+                    .value_name("VALUE")
+                    .help(format!(
+                        "write-path presets only: {}{} [{}]",
+                        s.help,
+                        s.innodb.map(|i| format!(" ({i})")).unwrap_or_default(),
+                        s.allowed()
+                    ))
+                    .allow_hyphen_values(true)
+                    .action(ArgAction::Append)
+                    .help_heading(heading),
+            );
+        }
     }
     v
 }
 
-fn params_from(m: &ArgMatches) -> Result<Params, String> {
-    let mut p = match m.get_one::<String>("preset") {
-        Some(name) => preset(name)?.params,
-        None => Params::default(),
-    };
-    // Apply flags in command-line order so that errors come out as the user wrote them.
+/// The parameter flags given, in command-line order: (position, name, value).
+fn given_params(m: &ArgMatches, names: &[String]) -> Vec<(usize, String, String)> {
     let mut given: Vec<(usize, String, String)> = Vec::new();
-    for (name, _) in Params::default().to_pairs() {
-        if let (Some(vals), Some(idx)) = (m.get_many::<String>(&name), m.indices_of(&name)) {
+    for name in names {
+        if let (Ok(Some(vals)), Some(idx)) = (m.try_get_many::<String>(name), m.indices_of(name)) {
             for (v, i) in vals.zip(idx) {
                 given.push((i, name.clone(), v.clone()));
             }
         }
     }
     given.sort();
+    given
+}
+
+const WRITE_PRESETS: &str = "seed001-*, seed003-rw-*, writeheavy-*";
+
+fn params_from(m: &ArgMatches) -> Result<Params, String> {
+    let mut p = match m.get_one::<String>("preset") {
+        Some(name) => preset(name)?.params,
+        None => Params::default(),
+    };
+    if m.try_get_many::<String>("set").ok().flatten().is_some() {
+        return Err(format!(
+            "--set applies to the write-path presets only ({WRITE_PRESETS}); here give each parameter as its own flag, e.g. --lru-scan-depth 128"
+        ));
+    }
+    let write_only: Vec<String> = write_only_specs()
+        .iter()
+        .map(|s| s.name.to_string())
+        .collect();
+    if let Some((_, name, _)) = given_params(m, &write_only).first() {
+        return Err(format!(
+            "--{} applies to the write-path presets only ({WRITE_PRESETS}); this scenario is read-only",
+            name.replace('_', "-")
+        ));
+    }
+    // The engine first: it resets lru_scan_depth and buffer_pool_instances to its defaults, and
+    // a flag the user gave must win wherever it stands on the line.
+    let mut given = given_params(m, &read_names());
+    given.sort_by_key(|(i, n, _)| (n != "engine", *i));
     for (_, name, v) in given {
         p.set(&name, &v)
             .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
@@ -98,7 +171,7 @@ fn cli() -> Command {
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
                 .arg(no_limit.clone())
                 .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
-                .args(param_args()),
+                .args(param_args(true)),
         )
         .subcommand(
             Command::new("depth-sweep")
@@ -116,7 +189,7 @@ fn cli() -> Command {
                 .arg(Arg::new("times").long("times").value_name("LIST").help("comma-separated old_blocks_time values in ms (default 0,250,500,1000,2000)"))
                 .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the chart as SVG"))
                 .arg(no_limit.clone())
-                .args(param_args()),
+                .args(param_args(false)),
         )
         .subcommand(
             Command::new("reproduce")
@@ -180,7 +253,7 @@ fn run_cli() -> ExitCode {
             for p in presets() {
                 println!("{:32} {}", p.name, p.description);
             }
-            for p in midpoint::write_sim::presets() {
+            for p in write_sim::presets() {
                 println!("{:32} {}", p.name, p.description);
             }
             Ok(())
@@ -331,7 +404,7 @@ fn print_run_table(r: &RunReport) {
 fn cmd_run(a: &ArgMatches) -> Result<(), String> {
     if let Some(wp) = a
         .get_one::<String>("preset")
-        .and_then(|n| midpoint::write_sim::preset(n))
+        .and_then(|n| write_sim::preset(n))
     {
         return cmd_write_run(a, wp);
     }
@@ -477,16 +550,67 @@ fn experiment_help() -> String {
     format!("which experiment: {}", list.join("; "))
 }
 
-/// `run --preset <write-path preset>`: one write-path run.
-fn cmd_write_run(a: &ArgMatches, wp: midpoint::write_sim::WritePreset) -> Result<(), String> {
+/// `run --preset <write-path preset>`: one write-path run. Its own flags and the read-only
+/// flags that mean the same thing (`--lru-scan-depth`, `--seed`, ...) apply, in command-line
+/// order, together with `--set NAME=VALUE`; any other flag is refused with the reason.
+fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), String> {
+    if a.get_flag("csv") {
+        return Err(format!(
+            "--csv: the write-path preset '{}' has no time series to export (it reports throughput and counters); use --json",
+            wp.name
+        ));
+    }
+    if a.get_one::<String>("svg").is_some() {
+        return Err(format!(
+            "--svg: the write-path preset '{}' draws no residency chart; use --json",
+            wp.name
+        ));
+    }
     let mut p = wp.params;
-    if let Some(sets) = a.get_many::<String>("set") {
-        for kv in sets {
+    let mut names = read_names();
+    names.extend(write_only_specs().iter().map(|s| s.name.to_string()));
+    let mut given = given_params(a, &names);
+    if let (Some(sets), Some(idx)) = (a.get_many::<String>("set"), a.indices_of("set")) {
+        for (kv, i) in sets.zip(idx) {
             let (k, v) = kv
                 .split_once('=')
                 .ok_or_else(|| format!("--set {kv}: expected NAME=VALUE"))?;
-            p.set(&k.replace('-', "_"), v)?;
+            given.push((i, format!("set:{}", k.trim()), v.to_string()));
         }
+    }
+    given.sort();
+    let scan_cpu_given = given
+        .iter()
+        .any(|(_, n, _)| n.trim_start_matches("set:") == "scan_cpu_us_per_page");
+    for (_, name, v) in given {
+        if let Some(k) = name.strip_prefix("set:") {
+            p.set(k, &v).map_err(|e| format!("--set {k}={v}: {e}"))?;
+            continue;
+        }
+        let flag = name.replace('_', "-");
+        if name == "engine" {
+            return Err(format!(
+                "--engine: the write-path preset '{}' follows MySQL 8.4 only (the write path has no MariaDB profile)",
+                wp.name
+            ));
+        }
+        if write_sim::spec_of(&name).is_none() {
+            return Err(format!(
+                "--{flag} does not apply to the write-path preset '{}': its workload is sysbench, not the read-only scenario's; its parameters are: {}",
+                wp.name,
+                write_sim::WRITE_SPECS
+                    .iter()
+                    .map(|s| format!("--{}", s.name.replace('_', "-")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        p.set(&name, &v).map_err(|e| format!("--{flag}: {e}"))?;
+    }
+    if scan_cpu_given && p.scan_s == 0 {
+        return Err(
+            "scan_cpu_us_per_page: this run has no concurrent scan (scan_table_pages = 0); set scan_table_pages and scan_s for one".into(),
+        );
     }
     let r = midpoint::progress::run_write(&p, a.get_flag("no-limit"))?;
     if a.get_flag("json") {
@@ -624,14 +748,12 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
     let mut r = r;
     {
         let wname = "seed001-64thd-dblwr128";
-        let wp = midpoint::write_sim::preset(wname)
-            .ok_or("write preset")?
-            .params;
+        let wp = write_sim::preset(wname).ok_or("write preset")?.params;
         let mut walls = Vec::new();
         let (mut acc, mut ev) = (0, 0);
         for _ in 0..runs.min(3) {
             let t0 = Instant::now();
-            let mut s = midpoint::write_sim::WriteSimulation::new(&wp)?;
+            let mut s = write_sim::WriteSimulation::new(&wp)?;
             s.run_to_end()?;
             walls.push(t0.elapsed().as_secs_f64());
             acc = s.pool.stats().page_gets;

@@ -6,7 +6,7 @@
 
 use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
-use crate::pool::FetchMode;
+pub use crate::workload::{LookupDist, ScanMode};
 use serde::{Deserialize, Serialize};
 
 /// How the pool holds the tables when the warm-up starts.
@@ -95,38 +95,8 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
-/// How a lookup picks its page among the `hot_pages` pages.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LookupDist {
-    /// Every page equally likely (uniform primary keys).
-    #[default]
-    Uniform,
-    /// sysbench's "special" distribution with its defaults (0.4 `--oltp-dist-type=special`,
-    /// `--oltp-dist-pct=1`, `--oltp-dist-res=75`; 1.0 `--rand-type=special`, `--rand-spec-pct=1`,
-    /// `--rand-spec-res=75`): 75 % of lookups go to the first 1 % of the pages, the other 25 %
-    /// uniformly to the rest.
-    Special,
-}
-
-/// Fetch mode of the scan, as a parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScanMode {
-    /// `Page_fetch::NORMAL`: `SELECT SUM(v) FROM b`, a dump.
-    Normal,
-    /// `Page_fetch::SCAN`: `SELECT COUNT(*)`, `CHECK TABLE`.
-    Scan,
-}
-
-impl From<ScanMode> for FetchMode {
-    fn from(m: ScanMode) -> FetchMode {
-        match m {
-            ScanMode::Normal => FetchMode::Normal,
-            ScanMode::Scan => FetchMode::Scan,
-        }
-    }
-}
+/// The most memory a run may take: a run whose estimate is above is refused before allocating.
+pub const MEMORY_BUDGET: u64 = 4 << 30;
 
 /// The calibrated page-cleaner cadence for seed 000's read-only server: activity events (a
 /// Poisson process) with this mean interval. See the README, "Calibration".
@@ -216,7 +186,7 @@ pub fn describe(name: &str) -> &'static str {
         "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
         "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
         "seed" => "random seed: the same seed gives the same run",
-        "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults, so give them after it. With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
+        "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
         "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
         "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
@@ -349,7 +319,31 @@ impl Params {
                 self.pool_mb, self.buffer_pool_instances
             ));
         }
+        let m = self.memory_estimate();
+        if m > MEMORY_BUDGET {
+            return Err(format!(
+                "this run would take about {:.1} GiB of memory; the limit is {} GiB",
+                m as f64 / (1u64 << 30) as f64,
+                MEMORY_BUDGET >> 30
+            ));
+        }
         Ok(())
+    }
+
+    /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
+    /// the frame's page and times and its free-list slot; four bytes per page of each table
+    /// (the page table, the filler table of a cold start as large as the pool); one sample per
+    /// `sample_ms`.
+    pub fn memory_estimate(&self) -> u64 {
+        const PER_FRAME: u64 = 64;
+        const PER_PAGE: u64 = 4;
+        const PER_SAMPLE: u64 = 160;
+        let frames = self.pool_mb as u64 * 64;
+        let filler = if self.start == Start::Cold { frames } else { 0 };
+        let pages = self.hot_table_pages as u64 + self.scan_table_pages() as u64 + filler;
+        let samples =
+            (self.warmup_s as u64 + self.scan_s as u64 + 1) * 1000 / self.sample_ms.max(1) as u64;
+        frames * PER_FRAME + pages * PER_PAGE + samples * PER_SAMPLE
     }
 
     /// Brings every value into range (the page's rule for URL parameters and sliders) and
@@ -859,6 +853,18 @@ pub fn preset(name: &str) -> Result<Preset, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_value_at_its_maximum_fits_the_memory_budget() {
+        let mut p = Params::default();
+        for (name, _, hi, _, _) in RANGES {
+            p.set(name, &hi.to_string()).unwrap();
+        }
+        p.set("sample_ms", "10").unwrap();
+        p.set("start", "cold").unwrap();
+        let m = p.memory_estimate();
+        assert!(m > 1 << 28 && m <= MEMORY_BUDGET, "{m}");
+    }
 
     #[test]
     fn defaults_are_valid_and_256mb_gives_16382_frames() {

@@ -18,6 +18,7 @@ use crate::pool::page_cleaner::Coordinator;
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 use crate::rng::Rng;
 use crate::scenario::LookupDist;
+use crate::sim::scheduler::Scheduler;
 use crate::workload::sysbench::{Mix, Step, Sysbench};
 use crate::workload::TableScan;
 
@@ -32,6 +33,11 @@ pub const CLEANER_WAKE_US: Micros = 20;
 const PK_SPACE: u32 = 0;
 const SEC_SPACE: u32 = 1;
 const SCAN_SPACE: u32 = 2;
+
+// The actors, by priority on a tie.
+const SAMPLER: u32 = 0;
+const CLEANER: u32 = 1;
+const CPU: u32 = 2;
 
 /// Everything a write-path run needs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -132,114 +138,474 @@ impl Default for WriteParams {
     }
 }
 
-impl WriteParams {
-    /// Sets one parameter from text (`name=value` on the command line).
-    pub fn set(&mut self, name: &str, v: &str) -> Result<(), String> {
-        fn num<T: std::str::FromStr>(name: &str, v: &str) -> Result<T, String> {
-            v.parse()
-                .map_err(|_| format!("{name}: '{v}' is not a valid number"))
+/// What values a write-path parameter takes.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// A whole number in `min ..= max`.
+    Int(u64, u64),
+    /// A finite number in `min ..= max`.
+    Real(f64, f64),
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+/// One write-path parameter, declared once: [`WriteParams::set`], [`WriteParams::validate`], the
+/// CLI's flags and their `--help` all read this table.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The flag without dashes (`--io-capacity` is `io_capacity`).
+    pub name: &'static str,
+    /// The server variable it stands for, if any.
+    pub innodb: Option<&'static str>,
+    /// Unit.
+    pub unit: &'static str,
+    /// Allowed values.
+    pub kind: Kind,
+    /// What it is, in a few words.
+    pub help: &'static str,
+}
+
+const fn spec(
+    name: &'static str,
+    innodb: Option<&'static str>,
+    unit: &'static str,
+    kind: Kind,
+    help: &'static str,
+) -> Spec {
+    Spec {
+        name,
+        innodb,
+        unit,
+        kind,
+        help,
+    }
+}
+
+/// Every write-path parameter. Ranges follow the server variable's where there is one; sizes and
+/// durations are bounded so that a run fits in memory ([`MEMORY_BUDGET`]) and ends.
+pub const WRITE_SPECS: &[Spec] = &[
+    spec(
+        "seed",
+        None,
+        "",
+        Kind::Int(0, u64::MAX),
+        "random seed: the same seed gives the same run",
+    ),
+    spec(
+        "mix",
+        None,
+        "",
+        Kind::Choice(&["write-only", "read-write"]),
+        "the sysbench script: oltp_write_only or oltp_read_write",
+    ),
+    spec(
+        "threads",
+        None,
+        "threads",
+        Kind::Int(1, 4096),
+        "sysbench client threads",
+    ),
+    spec(
+        "cpus",
+        None,
+        "CPUs",
+        Kind::Int(1, 1024),
+        "CPUs shared by the clients and the scan (processor sharing)",
+    ),
+    spec(
+        "buffer_pool_instances",
+        Some("innodb_buffer_pool_instances"),
+        "",
+        Kind::Int(1, 64),
+        "buffer pool instances",
+    ),
+    spec(
+        "frames_per_instance",
+        None,
+        "pages",
+        Kind::Int(512, 4_194_304),
+        "frames per instance (the pool size)",
+    ),
+    spec(
+        "table_pages",
+        None,
+        "pages",
+        Kind::Int(2, 100_000_000),
+        "primary-key leaf pages of the sysbench table",
+    ),
+    spec(
+        "sec_pages",
+        None,
+        "pages",
+        Kind::Int(1, 100_000_000),
+        "secondary-index (k) leaf pages",
+    ),
+    spec(
+        "lookup_dist",
+        None,
+        "",
+        Kind::Choice(&["uniform", "special"]),
+        "sysbench --rand-type: uniform, or special (75 % of accesses on the first 1 %)",
+    ),
+    spec(
+        "old_blocks_pct",
+        Some("innodb_old_blocks_pct"),
+        "%",
+        Kind::Int(5, 95),
+        "target share of the LRU list in the old sublist",
+    ),
+    spec(
+        "old_blocks_time",
+        Some("innodb_old_blocks_time"),
+        "ms",
+        Kind::Int(0, u32::MAX as u64),
+        "an old page is promoted only when touched this long after its first access",
+    ),
+    spec(
+        "lru_scan_depth",
+        Some("innodb_lru_scan_depth"),
+        "pages",
+        Kind::Int(100, u32::MAX as u64),
+        "the page cleaner tops the free list up to this many pages per instance",
+    ),
+    spec(
+        "io_capacity",
+        Some("innodb_io_capacity"),
+        "pages/s",
+        Kind::Int(100, u32::MAX as u64),
+        "background flushing rate",
+    ),
+    spec(
+        "io_capacity_max",
+        Some("innodb_io_capacity_max"),
+        "pages/s",
+        Kind::Int(100, u32::MAX as u64),
+        "the most adaptive flushing may write (>= io_capacity)",
+    ),
+    spec(
+        "max_dirty_pages_pct",
+        Some("innodb_max_dirty_pages_pct"),
+        "%",
+        Kind::Real(0.0, 99.999),
+        "dirty share that flushes at io_capacity_max",
+    ),
+    spec(
+        "max_dirty_pages_pct_lwm",
+        Some("innodb_max_dirty_pages_pct_lwm"),
+        "%",
+        Kind::Real(0.0, 99.999),
+        "dirty share where pre-flushing starts (<= max_dirty_pages_pct)",
+    ),
+    spec(
+        "flushing_avg_loops",
+        Some("innodb_flushing_avg_loops"),
+        "rounds",
+        Kind::Int(1, 1000),
+        "rounds adaptive flushing averages over",
+    ),
+    spec(
+        "redo_log_capacity_mb",
+        Some("innodb_redo_log_capacity"),
+        "MiB",
+        Kind::Int(8, 524_288),
+        "redo log capacity",
+    ),
+    spec(
+        "redo_bytes_per_write",
+        None,
+        "bytes",
+        Kind::Int(1, 1_000_000),
+        "redo bytes per row change",
+    ),
+    spec(
+        "doublewrite",
+        Some("innodb_doublewrite"),
+        "",
+        Kind::Choice(&["on", "off"]),
+        "write pages through the doublewrite buffer",
+    ),
+    spec(
+        "doublewrite_pages",
+        Some("innodb_doublewrite_pages"),
+        "pages",
+        Kind::Int(1, 512),
+        "doublewrite batch size",
+    ),
+    spec(
+        "device",
+        None,
+        "",
+        Kind::Choice(&["nvme", "cloud"]),
+        "the storage device: nvme or cloud (a network volume)",
+    ),
+    spec(
+        "cpu_us_per_step",
+        None,
+        "µs",
+        Kind::Real(0.1, 1_000_000.0),
+        "CPU time per transaction step",
+    ),
+    spec(
+        "commit_us",
+        None,
+        "µs",
+        Kind::Int(0, 10_000_000),
+        "commit wait (redo write and fsync, group-committed)",
+    ),
+    spec(
+        "scan_table_pages",
+        None,
+        "pages",
+        Kind::Int(0, 100_000_000),
+        "pages of a table scanned in a loop beside the clients (0: no scan)",
+    ),
+    spec(
+        "scan_cpu_us_per_page",
+        None,
+        "µs",
+        Kind::Real(0.1, 100_000.0),
+        "CPU time per scanned page",
+    ),
+    spec(
+        "warmup_s",
+        None,
+        "s",
+        Kind::Int(0, 3600),
+        "seconds before measuring",
+    ),
+    spec(
+        "base_s",
+        None,
+        "s",
+        Kind::Int(0, 3600),
+        "seconds measured without the scan",
+    ),
+    spec(
+        "scan_s",
+        None,
+        "s",
+        Kind::Int(0, 3600),
+        "seconds with the scan (its last half is measured)",
+    ),
+];
+
+/// The most memory a run may take: a run whose estimate is above is refused before allocating.
+pub const MEMORY_BUDGET: u64 = 4 << 30;
+
+/// A write-path parameter's declaration.
+pub fn spec_of(name: &str) -> Option<&'static Spec> {
+    WRITE_SPECS.iter().find(|s| s.name == name)
+}
+
+impl Spec {
+    /// The allowed values, for messages and `--help`.
+    pub fn allowed(&self) -> String {
+        match self.kind {
+            Kind::Int(lo, hi) => format!("{lo} ..= {hi} {}", self.unit)
+                .trim_end()
+                .to_string(),
+            Kind::Real(lo, hi) => format!("{lo} ..= {hi} {}", self.unit)
+                .trim_end()
+                .to_string(),
+            Kind::Choice(c) => c.join(", "),
         }
-        match name {
-            "seed" => self.seed = num(name, v)?,
+    }
+
+    /// Parses and checks a value: the error names the parameter, the value and what is allowed.
+    fn check(&self, v: &str) -> Result<f64, String> {
+        let bad = || format!("{} = '{v}' is not allowed: {}", self.name, self.allowed());
+        match self.kind {
+            Kind::Int(lo, hi) => {
+                let x: u64 = v.parse().map_err(|_| bad())?;
+                if !(lo..=hi).contains(&x) {
+                    return Err(bad());
+                }
+                Ok(x as f64)
+            }
+            Kind::Real(lo, hi) => {
+                let x: f64 = v.parse().map_err(|_| bad())?;
+                if !x.is_finite() || !(lo..=hi).contains(&x) {
+                    return Err(bad());
+                }
+                Ok(x)
+            }
+            Kind::Choice(_) => Ok(0.0),
+        }
+    }
+}
+
+impl WriteParams {
+    /// Sets one parameter from text (a CLI flag or `--set name=value`). `instances` and `dist`
+    /// are accepted as older names of `buffer_pool_instances` and `lookup_dist`.
+    pub fn set(&mut self, name: &str, v: &str) -> Result<(), String> {
+        let name = match name.replace('-', "_").as_str() {
+            "instances" => "buffer_pool_instances".to_string(),
+            "dist" => "lookup_dist".to_string(),
+            n => n.to_string(),
+        };
+        let v = v.trim();
+        let Some(sp) = spec_of(&name) else {
+            return Err(format!(
+                "'{name}' is not a write-path parameter (they are: {})",
+                WRITE_SPECS
+                    .iter()
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        };
+        let x = sp.check(v)?;
+        let int = || v.parse::<u64>().expect("checked");
+        match sp.name {
+            "seed" => self.seed = int(),
             "mix" => self.mix = Mix::parse(v)?,
-            "threads" => self.threads = num(name, v)?,
-            "cpus" => self.cpus = num(name, v)?,
-            "instances" | "buffer_pool_instances" => self.instances = num(name, v)?,
-            "frames_per_instance" => self.frames_per_instance = num(name, v)?,
-            "table_pages" => self.table_pages = num(name, v)?,
-            "sec_pages" => self.sec_pages = num(name, v)?,
-            "dist" => {
+            "threads" => self.threads = x as u32,
+            "cpus" => self.cpus = x as u32,
+            "buffer_pool_instances" => self.instances = x as u32,
+            "frames_per_instance" => self.frames_per_instance = x as u32,
+            "table_pages" => self.table_pages = x as u32,
+            "sec_pages" => self.sec_pages = x as u32,
+            "lookup_dist" => {
                 self.dist = match v {
                     "uniform" => LookupDist::Uniform,
                     "special" => LookupDist::Special,
-                    _ => return Err(format!("dist: '{v}' is not uniform or special")),
+                    _ => return Err(format!("lookup_dist = '{v}' is not uniform or special")),
                 }
             }
-            "old_blocks_pct" => self.old_blocks_pct = num(name, v)?,
-            "old_blocks_time" => self.old_blocks_time = num(name, v)?,
-            "lru_scan_depth" => self.lru_scan_depth = num(name, v)?,
-            "io_capacity" => self.io_capacity = num(name, v)?,
-            "io_capacity_max" => self.io_capacity_max = num(name, v)?,
-            "max_dirty_pages_pct" => self.max_dirty_pages_pct = num(name, v)?,
-            "max_dirty_pages_pct_lwm" => self.max_dirty_pages_pct_lwm = num(name, v)?,
-            "flushing_avg_loops" => self.flushing_avg_loops = num(name, v)?,
-            "redo_log_capacity_mb" => self.redo_log_capacity_mb = num(name, v)?,
-            "redo_bytes_per_write" => self.redo_bytes_per_write = num(name, v)?,
+            "old_blocks_pct" => self.old_blocks_pct = x as u32,
+            "old_blocks_time" => self.old_blocks_time = x as u32,
+            "lru_scan_depth" => self.lru_scan_depth = x as u32,
+            "io_capacity" => self.io_capacity = int(),
+            "io_capacity_max" => self.io_capacity_max = int(),
+            "max_dirty_pages_pct" => self.max_dirty_pages_pct = x,
+            "max_dirty_pages_pct_lwm" => self.max_dirty_pages_pct_lwm = x,
+            "flushing_avg_loops" => self.flushing_avg_loops = x as u32,
+            "redo_log_capacity_mb" => self.redo_log_capacity_mb = int(),
+            "redo_bytes_per_write" => self.redo_bytes_per_write = int(),
             "doublewrite" => {
                 self.doublewrite = match v {
                     "on" | "ON" | "1" | "true" => true,
                     "off" | "OFF" | "0" | "false" => false,
-                    _ => return Err(format!("doublewrite: '{v}' is not ON or OFF")),
+                    _ => return Err(format!("doublewrite = '{v}' is not on or off")),
                 }
             }
-            "doublewrite_pages" => self.doublewrite_pages = num(name, v)?,
+            "doublewrite_pages" => self.doublewrite_pages = x as u32,
             "device" => {
                 DeviceModel::by_name(v)?;
                 self.device = v.into()
             }
-            "cpu_us_per_step" => self.cpu_us_per_step = num(name, v)?,
-            "commit_us" => self.commit_us = num(name, v)?,
-            "scan_table_pages" => self.scan_table_pages = num(name, v)?,
-            "scan_cpu_us_per_page" => self.scan_cpu_us_per_page = num(name, v)?,
-            "warmup_s" => self.warmup_s = num(name, v)?,
-            "base_s" => self.base_s = num(name, v)?,
-            "scan_s" => self.scan_s = num(name, v)?,
-            _ => return Err(format!("unknown write-path parameter '{name}'")),
+            "cpu_us_per_step" => self.cpu_us_per_step = x,
+            "commit_us" => self.commit_us = int(),
+            "scan_table_pages" => self.scan_table_pages = x as u32,
+            "scan_cpu_us_per_page" => self.scan_cpu_us_per_page = x,
+            "warmup_s" => self.warmup_s = x as u32,
+            "base_s" => self.base_s = x as u32,
+            "scan_s" => self.scan_s = x as u32,
+            other => unreachable!("{other} is declared in WRITE_SPECS but not set"),
         }
         Ok(())
     }
 
-    /// Checks the ranges.
+    /// Every parameter as (name, value) text, in [`WRITE_SPECS`] order.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        WRITE_SPECS
+            .iter()
+            .map(|s| {
+                let v = match s.name {
+                    "seed" => self.seed.to_string(),
+                    "mix" => self.mix.label().to_string(),
+                    "threads" => self.threads.to_string(),
+                    "cpus" => self.cpus.to_string(),
+                    "buffer_pool_instances" => self.instances.to_string(),
+                    "frames_per_instance" => self.frames_per_instance.to_string(),
+                    "table_pages" => self.table_pages.to_string(),
+                    "sec_pages" => self.sec_pages.to_string(),
+                    "lookup_dist" => match self.dist {
+                        LookupDist::Uniform => "uniform".into(),
+                        LookupDist::Special => "special".into(),
+                    },
+                    "old_blocks_pct" => self.old_blocks_pct.to_string(),
+                    "old_blocks_time" => self.old_blocks_time.to_string(),
+                    "lru_scan_depth" => self.lru_scan_depth.to_string(),
+                    "io_capacity" => self.io_capacity.to_string(),
+                    "io_capacity_max" => self.io_capacity_max.to_string(),
+                    "max_dirty_pages_pct" => self.max_dirty_pages_pct.to_string(),
+                    "max_dirty_pages_pct_lwm" => self.max_dirty_pages_pct_lwm.to_string(),
+                    "flushing_avg_loops" => self.flushing_avg_loops.to_string(),
+                    "redo_log_capacity_mb" => self.redo_log_capacity_mb.to_string(),
+                    "redo_bytes_per_write" => self.redo_bytes_per_write.to_string(),
+                    "doublewrite" => if self.doublewrite { "on" } else { "off" }.into(),
+                    "doublewrite_pages" => self.doublewrite_pages.to_string(),
+                    "device" => self.device.clone(),
+                    "cpu_us_per_step" => self.cpu_us_per_step.to_string(),
+                    "commit_us" => self.commit_us.to_string(),
+                    "scan_table_pages" => self.scan_table_pages.to_string(),
+                    "scan_cpu_us_per_page" => self.scan_cpu_us_per_page.to_string(),
+                    "warmup_s" => self.warmup_s.to_string(),
+                    "base_s" => self.base_s.to_string(),
+                    "scan_s" => self.scan_s.to_string(),
+                    other => unreachable!("{other} is declared in WRITE_SPECS but not printed"),
+                };
+                (s.name, v)
+            })
+            .collect()
+    }
+
+    /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
+    /// the frame's page, times and free-list slot, and the flush list's LSNs and tree entry; four
+    /// bytes per page of each table (the page table).
+    pub fn memory_estimate(&self) -> u64 {
+        const PER_FRAME: u64 = 64 + 96;
+        const PER_PAGE: u64 = 4;
+        let frames = (self.instances as u64).saturating_mul(self.frames_per_instance as u64);
+        let pages = self.table_pages as u64 + self.sec_pages as u64 + self.scan_table_pages as u64;
+        frames
+            .saturating_mul(PER_FRAME)
+            .saturating_add(pages.saturating_mul(PER_PAGE))
+    }
+
+    /// Checks every value against its declaration ([`WRITE_SPECS`]), the rules between values,
+    /// and the memory budget.
     pub fn validate(&self) -> Result<(), String> {
+        for (name, v) in self.to_pairs() {
+            spec_of(name).expect("declared").check(&v)?;
+        }
+        DeviceModel::by_name(&self.device)?;
         let chk = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
-        chk(
-            (1..=4096).contains(&self.threads),
-            "threads must be 1..=4096",
-        )?;
-        chk((1..=1024).contains(&self.cpus), "cpus must be 1..=1024")?;
-        chk(
-            (1..=64).contains(&self.instances),
-            "instances must be 1..=64",
-        )?;
-        chk(
-            (512..=1 << 22).contains(&self.frames_per_instance),
-            "frames_per_instance must be 512..=4194304",
-        )?;
-        chk(
-            self.table_pages >= 2 && self.sec_pages >= 1,
-            "table_pages >= 2 and sec_pages >= 1",
-        )?;
-        chk(
-            (5..=95).contains(&self.old_blocks_pct),
-            "old_blocks_pct must be 5..=95",
-        )?;
-        chk(self.lru_scan_depth >= 100, "lru_scan_depth must be >= 100")?;
-        chk(self.io_capacity >= 100, "io_capacity must be >= 100")?;
         chk(
             self.io_capacity_max >= self.io_capacity,
             "io_capacity_max must be >= io_capacity",
         )?;
         chk(
-            self.max_dirty_pages_pct_lwm <= self.max_dirty_pages_pct
-                && self.max_dirty_pages_pct <= 99.999,
-            "max_dirty_pages_pct_lwm <= max_dirty_pages_pct <= 99.999",
+            self.max_dirty_pages_pct_lwm <= self.max_dirty_pages_pct,
+            "max_dirty_pages_pct_lwm must be <= max_dirty_pages_pct",
         )?;
         chk(
-            self.redo_log_capacity_mb >= 8,
-            "redo_log_capacity_mb must be >= 8",
+            self.base_s.checked_add(self.scan_s).is_some_and(|s| s > 0),
+            "base_s + scan_s must be > 0",
         )?;
-        chk(
-            (1..=512).contains(&self.doublewrite_pages),
-            "doublewrite_pages must be 1..=512",
-        )?;
-        chk(self.base_s + self.scan_s > 0, "base_s + scan_s must be > 0")?;
-        DeviceModel::by_name(&self.device)?;
+        if (self.scan_table_pages > 0) != (self.scan_s > 0) {
+            return Err(format!(
+                "scan_table_pages = {} and scan_s = {}: a concurrent scan needs both (a table to scan and seconds to scan it), or neither",
+                self.scan_table_pages, self.scan_s
+            ));
+        }
+        let m = self.memory_estimate();
+        if m > MEMORY_BUDGET {
+            return Err(format!(
+                "this run would take about {:.1} GiB of memory ({} instances x {} frames, {} table pages); the limit is {} GiB",
+                m as f64 / (1u64 << 30) as f64,
+                self.instances,
+                self.frames_per_instance,
+                self.table_pages as u64 + self.sec_pages as u64 + self.scan_table_pages as u64,
+                MEMORY_BUDGET >> 30
+            ));
+        }
         Ok(())
     }
 
     fn write_config(&self) -> WriteConfig {
         WriteConfig {
-            device: DeviceModel::by_name(&self.device).expect("validated"),
             doublewrite: self.doublewrite,
             doublewrite_pages: self.doublewrite_pages,
             redo_log_capacity: self.redo_log_capacity_mb << 20,
@@ -263,7 +629,7 @@ pub struct WritePreset {
     pub params: WriteParams,
 }
 
-/// Seed 001's setup, scaled down (see [`crate::seed001`]): 8 instances of 8,192 frames
+/// Seed 001's setup, scaled down (the seed-001 reproduction explains the scale): 8 instances of 8,192 frames
 /// (1 GiB against the bug's 64 GiB), a table 4.4× the pool as the bug's 8 × 140 M rows were,
 /// its `innodb_io_capacity` 20000 and `innodb_lru_scan_depth` scaled with the instance
 /// (20000 × 8192 / 524288 = 312), redo scaled with the pool (8 GiB / 64 = 128 MiB).
@@ -393,6 +759,8 @@ pub fn preset(name: &str) -> Option<WritePreset> {
 /// What a run measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct WriteReport {
+    /// Every parameter used (the key every report's JSON uses).
+    #[serde(rename = "parameters")]
     pub params: WriteParams,
     /// Transactions per second without the scan (the `base_s` window).
     pub tps: f64,
@@ -475,6 +843,9 @@ pub struct WriteSimulation {
     n_samples: u64,
     age_max: f64,
     snap: Option<(DblwrStats, DeviceStats, WriteStats)>,
+    /// The wake-ups of the sampler, the page cleaner and the CPU model (which runs the clients
+    /// and the scan), in that order of priority on a tie.
+    sched: Scheduler,
     /// Check the pool's invariants after every event (tests).
     pub validate_each_event: bool,
 }
@@ -495,7 +866,12 @@ impl WriteSimulation {
             cfg,
             &[p.table_pages, p.sec_pages, p.scan_table_pages.max(1)],
         );
-        pool.enable_write_path(p.write_config());
+        pool.enable_write_path(
+            p.write_config(),
+            Box::new(crate::io::Device::new(
+                DeviceModel::by_name(&p.device).expect("validated"),
+            )),
+        );
         let bench = Sysbench {
             mix: p.mix,
             pk_space: PK_SPACE,
@@ -548,6 +924,7 @@ impl WriteSimulation {
             n_samples: 0,
             age_max: 0.0,
             snap: None,
+            sched: Scheduler::new(3),
             validate_each_event: false,
             p: p.clone(),
         };
@@ -558,6 +935,7 @@ impl WriteSimulation {
         if sim.scan.is_some() {
             sim.cpu.submit(n, scan_start, 0.0);
         }
+        sim.reschedule();
         Ok(sim)
     }
 
@@ -624,13 +1002,16 @@ impl WriteSimulation {
         Ok(())
     }
 
+    /// Re-reads every actor's wake-up (three of them: cheaper than tracking which moved).
+    fn reschedule(&mut self) {
+        self.sched.set(SAMPLER, Some(self.sample_next));
+        self.sched.set(CLEANER, Some(self.tick_next));
+        self.sched.set(CPU, self.cpu.next_event());
+    }
+
     /// Processes the next event; false at the end.
     pub fn step(&mut self) -> Result<bool, String> {
-        let cpu_next = self.cpu.next_event();
-        let mut t = self.tick_next.min(self.sample_next);
-        if let Some(c) = cpu_next {
-            t = t.min(c);
-        }
+        let (t, which) = self.sched.peek().expect("the sampler is always scheduled");
         if t >= self.end {
             self.now = self.end;
             return Ok(false);
@@ -641,25 +1022,28 @@ impl WriteSimulation {
         if self.snap.is_none() && t >= self.base_from {
             self.take_snapshot();
         }
-        if self.sample_next <= t {
-            self.sample();
-            self.sample_next += SEC;
-        } else if self.tick_next <= t {
-            self.cleaner_round(t);
-        } else {
-            self.cpu.advance(t);
-            while let Some(th) = self.cpu.take_completed() {
-                self.pool.complete_writes(t);
-                if th < self.clients.len() {
-                    self.client_step(th, t);
-                } else {
-                    self.scan_step(t);
-                }
-                if self.pool.take_flush_event() {
-                    self.wake_cleaner(t);
+        match which {
+            SAMPLER => {
+                self.sample();
+                self.sample_next += SEC;
+            }
+            CLEANER => self.cleaner_round(t),
+            _ => {
+                self.cpu.advance(t);
+                while let Some(th) = self.cpu.take_completed() {
+                    self.pool.complete_writes(t);
+                    if th < self.clients.len() {
+                        self.client_step(th, t);
+                    } else {
+                        self.scan_step(t);
+                    }
+                    if self.pool.take_flush_event() {
+                        self.wake_cleaner(t);
+                    }
                 }
             }
         }
+        self.reschedule();
         self.events += 1;
         if self.validate_each_event {
             self.pool.validate()?;
@@ -671,7 +1055,7 @@ impl WriteSimulation {
         let w = self.pool.write_path().expect("write path");
         self.snap = Some((
             w.dblwr.stats.clone(),
-            w.device.stats.clone(),
+            w.device.stats().clone(),
             w.stats.clone(),
         ));
     }
@@ -851,7 +1235,7 @@ impl WriteSimulation {
             pages: w.dblwr.stats.pages - d0.pages,
             segment_wait_us: w.dblwr.stats.segment_wait_us - d0.segment_wait_us,
         };
-        let dv = &w.device.stats;
+        let dv = w.device.stats();
         let device = DeviceStats {
             reads: dv.reads - v0.reads,
             writes: dv.writes - v0.writes,

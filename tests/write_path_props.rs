@@ -29,7 +29,7 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, WriteConfig)> {
+fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, midpoint::io::DeviceModel, WriteConfig)> {
     (
         prop_oneof![300u32..600, 600u32..1500],
         1u32..=3,
@@ -47,8 +47,8 @@ fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, WriteConfig)> {
                     lru_scan_depth: depth,
                     ..PoolConfig::default()
                 },
+                midpoint::io::DeviceModel::by_name(dev).unwrap(),
                 WriteConfig {
-                    device: midpoint::io::DeviceModel::by_name(dev).unwrap(),
                     doublewrite: dblwr,
                     doublewrite_pages: pages,
                     redo_log_capacity: redo_mb << 20,
@@ -63,11 +63,11 @@ proptest! {
 
     #[test]
     fn write_path_invariants_hold_after_every_event(
-        (cfg, wcfg) in pool_and_cfg(),
+        (cfg, dev, wcfg) in pool_and_cfg(),
         ops in prop::collection::vec(op(), 1..400),
     ) {
         let mut pool = BufferPool::new(cfg, &[2000, 2000]);
-        pool.enable_write_path(wcfg);
+        pool.enable_write_path(wcfg, Box::new(midpoint::io::Device::new(dev)));
         let mut now = 1u64;
         let mut last_pages = 0;
         for op in ops {

@@ -21,15 +21,13 @@ use super::flush_list::{FlushList, FlushType, WRITE_PENDING};
 use super::instance::SEARCH_SCAN_THRESHOLD;
 use super::lru::NIL;
 use super::redo_log::RedoLog;
+use super::storage::{IoKind, Storage};
 use super::{BufferPool, PageId};
 use crate::clock::Micros;
-use crate::io::{Device, DeviceModel, IoKind};
 
 /// Settings of the write path.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WriteConfig {
-    /// The device every read, write and fsync goes to.
-    pub device: DeviceModel,
     /// `innodb_doublewrite`.
     pub doublewrite: bool,
     /// `innodb_doublewrite_pages`.
@@ -67,8 +65,8 @@ pub struct WriteStats {
 pub struct WritePath {
     /// Settings.
     pub cfg: WriteConfig,
-    /// The device.
-    pub device: Device,
+    /// The device (the simulation's model, behind [`Storage`]).
+    pub device: Box<dyn Storage>,
     /// The doublewrite buffer.
     pub dblwr: Doublewrite,
     /// The redo log.
@@ -100,15 +98,15 @@ impl WritePath {
 }
 
 impl BufferPool {
-    /// Turns the write path on: dirty-page state per instance, the device, the doublewrite
-    /// buffer and the redo log.
-    pub fn enable_write_path(&mut self, cfg: WriteConfig) {
+    /// Turns the write path on: dirty-page state per instance, the device every read, write
+    /// and fsync goes to, the doublewrite buffer and the redo log.
+    pub fn enable_write_path(&mut self, cfg: WriteConfig, device: Box<dyn Storage>) {
         for inst in &mut self.instances {
             inst.flush = Some(Box::new(FlushList::new(inst.size())));
         }
         let n = self.instances.len() as u32;
         self.write = Some(Box::new(WritePath {
-            device: Device::new(cfg.device.clone()),
+            device,
             dblwr: Doublewrite::new(cfg.doublewrite, cfg.doublewrite_pages, n),
             redo: RedoLog::new(cfg.redo_log_capacity),
             adaptive: AdaptiveFlush::default(),

@@ -13,11 +13,14 @@ pub mod lru;
 pub mod page_cleaner;
 pub mod read_ahead;
 pub mod redo_log;
+pub mod storage;
 pub mod validate;
 
 use crate::clock::{Micros, MS};
 pub use instance::{Instance, Stats};
 pub use lru::{Lru, NIL};
+pub use page_cleaner::EngineProfile;
+pub use storage::{IoKind, IoStats, Storage};
 
 /// A page of a tablespace. `space` indexes [`BufferPool::spaces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -254,7 +257,7 @@ impl BufferPool {
         }
     }
 
-    /// Turns MariaDB's demand-driven page-cleaner wake-ups on or off (see [`crate::engine`]).
+    /// Turns MariaDB's demand-driven page-cleaner wake-ups on or off (the engine profile's choice).
     pub fn set_demand_refills(&mut self, on: bool) {
         self.demand_refills = on;
     }

@@ -175,9 +175,12 @@ impl BufferPool {
 /// - `buf_flush_page_cleaner`, after the batch (`goto set_almost_idle`, back to the loop top):
 ///   if `need_LRU_eviction()` still holds it runs another batch at once, else it sleeps.
 ///
-/// The delays are the simulator's (see [`crate::engine::mariadb`]); the code has none.
+/// The delays are the simulator's (the engine profile's, see [`EngineProfile`]); the code has
+/// none.
 #[derive(Clone, Debug, Default)]
 pub struct DemandCleaner {
+    /// The timings it runs with.
+    profile: EngineProfile,
     /// When the cleaner thread next does something (`None`: asleep, waiting for a signal).
     pub next: Option<Micros>,
     /// The batch in progress, if any.
@@ -186,19 +189,47 @@ pub struct DemandCleaner {
     hp: Option<(u32, super::PageId)>,
 }
 
+/// What differs between servers inside the pool, as values: the engine layer above fills it in
+/// (MySQL 8.4 or MariaDB 10.11), so the pool never asks which server it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineProfile {
+    /// Whether free-list refills are demand-driven (MariaDB 10.11.7+'s wake-up in
+    /// `buf_LRU_get_free_block`) rather than coordinator rounds.
+    pub demand_refills: bool,
+    /// From a user thread's `pthread_cond_signal(&buf_pool.do_flush_list)` to the cleaner
+    /// running, µs.
+    pub wake_latency_us: Micros,
+    /// CPU time of one `buf_LRU_free_page` in a demand batch, µs.
+    pub evict_us_per_page: Micros,
+    /// `buf_flush_LRU_list_batch` releases `buf_pool.mutex` after this many scanned pages.
+    pub mutex_release_every: u32,
+}
+
 impl DemandCleaner {
+    /// An idle cleaner with the given timings.
+    pub fn new(profile: EngineProfile) -> DemandCleaner {
+        DemandCleaner {
+            profile,
+            ..DemandCleaner::default()
+        }
+    }
+
     /// After a user-thread event at `now`: a signal wakes a sleeping cleaner after the wake-up
     /// latency.
     pub fn poll_wake(&mut self, pool: &mut BufferPool, now: Micros) {
         if pool.take_cleaner_wake() && self.next.is_none() {
-            self.next = Some(now + crate::engine::mariadb::WAKE_LATENCY_US);
+            self.next = Some(now + self.profile.wake_latency_us);
         }
     }
 
     /// Runs the cleaner at `now` (its scheduled time): starts a batch if eviction is needed, or
     /// runs the next chunk of the current one. Returns the batch's report when it ends.
     pub fn step(&mut self, pool: &mut BufferPool, now: Micros) -> Option<BatchReport> {
-        use crate::engine::mariadb::{EVICT_US_PER_PAGE, MUTEX_RELEASE_EVERY};
+        let EngineProfile {
+            evict_us_per_page,
+            mutex_release_every,
+            ..
+        } = self.profile;
         if self.batch.is_none() {
             if !pool.need_lru_eviction(0) {
                 // Back to my_cond_wait(&buf_pool.do_flush_list).
@@ -226,11 +257,11 @@ impl DemandCleaner {
             _ => NIL,
         };
         let (evicted, scanned, resume, done) =
-            pool.lru_batch_chunk(0, now, start, MUTEX_RELEASE_EVERY);
+            pool.lru_batch_chunk(0, now, start, mutex_release_every);
         let b = self.batch.as_mut().expect("batch in progress");
         b.evicted += evicted;
         b.scanned += scanned;
-        let cost = (scanned.max(1) as Micros) * EVICT_US_PER_PAGE;
+        let cost = (scanned.max(1) as Micros) * evict_us_per_page;
         if !done {
             self.hp = pool.page_at(resume).map(|p| (resume, p));
             self.next = Some(now + cost);
@@ -274,7 +305,7 @@ impl Cadence {
             "never" => Ok(Cadence::Never),
             _ => {
                 if let Some(v) = s.strip_prefix("after-activity:") {
-                    let secs: f64 = v.trim_end_matches('s').parse().map_err(|_| {
+                    let secs: f64 = v.strip_suffix('s').unwrap_or(v).parse().map_err(|_| {
                         format!("cleaner cadence '{s}': '{v}' is not a number of seconds")
                     })?;
                     if !(0.1..=3600.0).contains(&secs) {

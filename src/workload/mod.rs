@@ -9,7 +9,40 @@ pub mod sysbench;
 use crate::clock::Micros;
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
-use crate::scenario::LookupDist;
+use serde::{Deserialize, Serialize};
+
+/// How a lookup picks its page among the `hot_pages` pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LookupDist {
+    /// Every page equally likely (uniform primary keys).
+    #[default]
+    Uniform,
+    /// sysbench's "special" distribution with its defaults (0.4 `--oltp-dist-type=special`,
+    /// `--oltp-dist-pct=1`, `--oltp-dist-res=75`; 1.0 `--rand-type=special`, `--rand-spec-pct=1`,
+    /// `--rand-spec-res=75`): 75 % of lookups go to the first 1 % of the pages, the other 25 %
+    /// uniformly to the rest.
+    Special,
+}
+
+/// Fetch mode of the scan, as a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScanMode {
+    /// `Page_fetch::NORMAL`: `SELECT SUM(v) FROM b`, a dump.
+    Normal,
+    /// `Page_fetch::SCAN`: `SELECT COUNT(*)`, `CHECK TABLE`.
+    Scan,
+}
+
+impl From<ScanMode> for FetchMode {
+    fn from(m: ScanMode) -> FetchMode {
+        match m {
+            ScanMode::Normal => FetchMode::Normal,
+            ScanMode::Scan => FetchMode::Scan,
+        }
+    }
+}
 
 /// Random primary-key point lookups over the first `pages` pages of a table (uniform rows give
 /// uniform leaf pages).

@@ -24,9 +24,9 @@
 //! per-statement CPU. The primary-key id is drawn with `--rand-type` (sysbench 1.0's default is
 //! `special`); the secondary `k` values are uniform (sysbench fills `k` uniformly).
 
+use super::LookupDist;
 use crate::pool::PageId;
 use crate::rng::Rng;
-use crate::scenario::LookupDist;
 use serde::{Deserialize, Serialize};
 
 /// Which script.

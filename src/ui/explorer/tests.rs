@@ -2,12 +2,16 @@ use super::*;
 use crate::scenario::preset;
 use crate::ui::query::MAX_SAFE_INTEGER;
 
-/// A wall clock for the tests: real time, so the frame budget works as in the browser.
+/// The clock the explorer reads to bound each frame's work.
 fn clock() -> f64 {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64() * 1000.0
+    // A deterministic stand-in for the wall clock: every reading advances it by 1 ms, so a
+    // frame's work budget ends after the same amount of work on any machine, however loaded.
+    use std::cell::Cell;
+    thread_local!(static READINGS: Cell<u64> = const { Cell::new(0) });
+    READINGS.with(|r| {
+        r.set(r.get() + 1);
+        r.get() as f64
+    })
 }
 
 /// A small, short run: 1,023 frames, 5 s of warm-up, 20 s of scanning.
@@ -141,7 +145,9 @@ fn watching_a_refill_ends_paused_after_the_drain() {
             break;
         }
     }
-    assert_eq!(seen, ["seeking", "watching", "paused"], "{seen:?}");
+    // Running to the next batch may take several frames or fit in the first one.
+    let after_seek: Vec<_> = seen.iter().skip_while(|m| **m == "seeking").collect();
+    assert_eq!(after_seek, [&"watching", &"paused"], "{seen:?}");
     let st = ex.status();
     assert!(
         st.narration.contains("the free list is empty again")

@@ -4,6 +4,8 @@
 //! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
+pub mod scheduler;
+
 use crate::clock::{secs_f, to_secs, Micros, SEC};
 use crate::cpu::Cpu;
 use crate::metrics::{mean_over, RunReport, Sample};
@@ -167,7 +169,7 @@ impl Simulation {
             scan_mark: None,
             scan_end_mark: None,
             events: 0,
-            demand: DemandCleaner::default(),
+            demand: DemandCleaner::new(p_engine_profile(params)),
             cpu: None,
             scan_resume_at: None,
             pool,
@@ -178,7 +180,8 @@ impl Simulation {
             activity_rng,
             params: p,
         };
-        sim.pool.set_demand_refills(p_engine_demand(&sim.params));
+        sim.pool
+            .set_demand_refills(p_engine_profile(&sim.params).demand_refills);
         sim.preload();
         sim.demand.poll_wake(&mut sim.pool, sim.now);
         if sim.params.cpus > 0 {
@@ -659,8 +662,8 @@ impl Simulation {
 const DEMAND: u32 = u32::MAX - 1;
 const CPU: u32 = u32::MAX;
 
-fn p_engine_demand(p: &Params) -> bool {
-    p.engine.demand_refills(p.cleaner == Cadence::Never)
+fn p_engine_profile(p: &Params) -> crate::pool::EngineProfile {
+    p.engine.profile(p.cleaner == Cadence::Never)
 }
 
 /// Builds and runs a simulation to the end, returning its report.

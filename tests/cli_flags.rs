@@ -1,0 +1,314 @@
+//! Every parameter flag of `midpoint run` changes the run or is refused with a message; none is
+//! silently ignored. Checked on one read-only preset and one write-path preset, with short runs.
+
+use midpoint::scenario::{range_of, Params};
+use midpoint::write_sim::WRITE_SPECS;
+use std::process::Command;
+
+fn midpoint(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The results of a `--json` run without the parameter echo.
+fn results(stdout: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(stdout).expect("JSON");
+    v.as_object_mut().unwrap().remove("parameters");
+    v
+}
+
+/// A short read-only run: the small demo pool, 2 s of warm-up and 6 s of scanning.
+const READ: &[&str] = &[
+    "run",
+    "--preset",
+    "small-demo",
+    "--json",
+    "--warmup-s",
+    "2",
+    "--scan-s",
+    "6",
+    "--kept-window-s",
+    "4",
+];
+
+/// A value that differs from the preset's and is allowed, for each read-only parameter.
+fn read_alternative(name: &str) -> &'static str {
+    match name {
+        "engine" => "mariadb-10.11",
+        "pool_mb" => "12",
+        "buffer_pool_instances" => "2", // refused: 16 MiB is under 1 GiB
+        "old_blocks_pct" => "60",
+        "old_blocks_time" => "0",
+        "lru_scan_depth" => "400",
+        "read_ahead_threshold" => "0",
+        "hot_pages" => "350",
+        "hot_table_pages" => "4000",
+        "lookup_threads" => "4",
+        "lookup_cpu_us" => "50",
+        "scan_interference" => "0",
+        "scan_table_mb" => "20",
+        "scan_touches_per_page" => "1",
+        "scan_cpu_us_per_page" => "200",
+        "scan_pause_ms" => "700",
+        "warmup_s" => "3",
+        "scan_s" => "5",
+        "read_latency_us" => "2000",
+        "page_transfer_us" => "200",
+        "kept_window_s" => "2",
+        "sample_ms" => "250",
+        "cpus" => "2",
+        "cleaner" => "never",
+        "start" => "cold",
+        "scan_mode" => "scan",
+        "scan_loop" => "false",
+        "seed" => "7",
+        "lookup_dist" => "special",
+        other => panic!("no alternative value for the new parameter '{other}': add one here"),
+    }
+}
+
+#[test]
+fn every_flag_changes_a_read_only_run_or_is_refused() {
+    let (ok, out, err) = midpoint(READ);
+    assert!(ok, "{err}");
+    let base = results(&out);
+    let mut ignored = Vec::new();
+    for (name, _) in Params::default().to_pairs() {
+        let flag = format!("--{}", name.replace('_', "-"));
+        let value = read_alternative(&name);
+        let mut args = READ.to_vec();
+        args.extend([flag.as_str(), value]);
+        let (ok, out, err) = midpoint(&args);
+        if !ok {
+            // The one refusal expected here: instances need a pool of 1 GiB or more.
+            assert_eq!(name, "buffer_pool_instances", "{flag} {value}: {err}");
+            assert!(err.contains("1024 MiB"), "{err}");
+            continue;
+        }
+        if results(&out) == base {
+            ignored.push(format!("{flag} {value}"));
+        }
+    }
+    assert!(
+        ignored.is_empty(),
+        "flags that changed nothing: {ignored:?}"
+    );
+    // Every write-path-only flag is refused on a read-only scenario, with the reason.
+    for s in WRITE_SPECS {
+        if range_of(s.name).is_some()
+            || Params::default()
+                .to_pairs()
+                .iter()
+                .any(|(n, _)| n == s.name)
+        {
+            continue;
+        }
+        let flag = format!("--{}", s.name.replace('_', "-"));
+        let mut args = READ.to_vec();
+        args.extend([flag.as_str(), "1"]);
+        let (ok, _, err) = midpoint(&args);
+        assert!(
+            !ok && err.contains("write-path presets only"),
+            "{flag}: {err}"
+        );
+    }
+}
+
+/// A short write-path run: seed 001's setup with 1 s of warm-up and 1 s measured.
+const WRITE: &[&str] = &[
+    "run",
+    "--preset",
+    "seed001-16thd-dblwr128",
+    "--json",
+    "--warmup-s",
+    "1",
+    "--base-s",
+    "1",
+];
+
+/// Runs that put the write path under pressure, so that a parameter has something to act on:
+/// eviction from a small pool (the LRU side), or a low io_capacity (the flush-list side).
+const EVICTING: &[&str] = &["--frames-per-instance", "1024", "--base-s", "2"];
+const FLUSHING: &[&str] = &[
+    "--io-capacity",
+    "200",
+    "--io-capacity-max",
+    "400",
+    "--base-s",
+    "4",
+];
+const SCANNING: &[&str] = &["--scan-table-pages", "20000", "--scan-s", "2"];
+
+/// For each write-path parameter: the run it is tried in, and a value that differs from the
+/// preset's and is allowed.
+fn write_case(name: &str) -> (&'static [&'static str], &'static str) {
+    match name {
+        "seed" => (&[], "7"),
+        "mix" => (&[], "read-write"),
+        "threads" => (&[], "4"),
+        "cpus" => (&[], "2"),
+        "buffer_pool_instances" => (&[], "2"),
+        "frames_per_instance" => (&[], "4096"),
+        "table_pages" => (&[], "50000"),
+        "sec_pages" => (&[], "5000"),
+        "lookup_dist" => (&[], "uniform"),
+        "old_blocks_pct" => (EVICTING, "60"),
+        "old_blocks_time" => (EVICTING, "0"),
+        "lru_scan_depth" => (&[], "128"),
+        "io_capacity" => (&["--base-s", "4"], "200"),
+        "io_capacity_max" => (&["--io-capacity", "200", "--base-s", "4"], "400"),
+        "max_dirty_pages_pct" => (FLUSHING, "50"),
+        "max_dirty_pages_pct_lwm" => (FLUSHING, "0"),
+        "flushing_avg_loops" => (FLUSHING, "1"),
+        "redo_log_capacity_mb" => (&[], "8"),
+        "redo_bytes_per_write" => (&[], "20000"),
+        "doublewrite" => (EVICTING, "off"),
+        "doublewrite_pages" => (EVICTING, "2"),
+        "device" => (&[], "cloud"),
+        "cpu_us_per_step" => (&[], "400"),
+        "commit_us" => (&[], "5000"),
+        "scan_table_pages" => (SCANNING, "30000"),
+        "scan_cpu_us_per_page" => (SCANNING, "1"),
+        "warmup_s" => (&[], "2"),
+        "base_s" => (&[], "2"),
+        "scan_s" => (SCANNING, "4"),
+        other => panic!("no test case for the new parameter '{other}': add one here"),
+    }
+}
+
+#[test]
+fn every_flag_changes_a_write_run_or_is_refused() {
+    let mut bases = std::collections::HashMap::new();
+    let mut ignored = Vec::new();
+    for s in WRITE_SPECS {
+        let flag = format!("--{}", s.name.replace('_', "-"));
+        let (context, value) = write_case(s.name);
+        let mut args = WRITE.to_vec();
+        args.extend(context);
+        let base = bases
+            .entry(context.to_vec())
+            .or_insert_with(|| {
+                let (ok, out, err) = midpoint(&args);
+                assert!(ok, "{args:?}: {err}");
+                results(&out)
+            })
+            .clone();
+        args.extend([flag.as_str(), value]);
+        let (ok, out, err) = midpoint(&args);
+        assert!(ok, "{flag} {value}: refused: {err}");
+        if results(&out) == base {
+            ignored.push(format!("{flag} {value} (with {context:?})"));
+        }
+    }
+    // Alone, the scan's parameters have nothing to act on: refused, not ignored.
+    for extra in [
+        &["--scan-s", "2"][..],
+        &["--scan-table-pages", "20000"],
+        &["--scan-cpu-us-per-page", "1"],
+    ] {
+        let mut args = WRITE.to_vec();
+        args.extend(extra);
+        let (ok, _, err) = midpoint(&args);
+        assert!(!ok && err.contains("scan"), "{extra:?}: {err}");
+    }
+    assert!(
+        ignored.is_empty(),
+        "flags that changed nothing: {ignored:?}"
+    );
+    // `--set` works too, in command-line order with the flags.
+    let mut args = WRITE.to_vec();
+    args.extend(["--set", "lru_scan_depth=256", "--lru-scan-depth", "300"]);
+    let (ok, out, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["parameters"]["lru_scan_depth"], 300);
+    // Read-only parameters, --csv and --svg are refused with the reason.
+    for extra in [
+        &["--pool-mb", "abc"][..],
+        &["--engine", "mariadb-10.11"],
+        &["--hot-pages", "10"],
+        &["--csv"],
+        &["--svg", "/nonexistent/x.svg"],
+        &["--set", "nonsense=1"],
+        &["--set", "threads"],
+    ] {
+        let mut args = WRITE.to_vec();
+        args.extend(extra);
+        let (ok, _, err) = midpoint(&args);
+        assert!(!ok && err.starts_with("error: "), "{extra:?}: {err}");
+    }
+    // Unbounded values of old are refused.
+    for kv in [
+        "table_pages=4294967295",
+        "cpu_us_per_step=inf",
+        "cpu_us_per_step=NaN",
+        "cpu_us_per_step=-1",
+        "cpu_us_per_step=0",
+        "warmup_s=4294967295",
+        "commit_us=18446744073709551615",
+    ] {
+        let mut args = WRITE.to_vec();
+        args.extend(["--set", kv]);
+        let (ok, _, err) = midpoint(&args);
+        assert!(!ok && err.contains("is not allowed"), "{kv}: {err}");
+    }
+    let mut args = WRITE.to_vec();
+    args.extend([
+        "--frames-per-instance",
+        "4194304",
+        "--buffer-pool-instances",
+        "64",
+    ]);
+    let (ok, _, err) = midpoint(&args);
+    assert!(!ok && err.contains("GiB of memory"), "{err}");
+}
+
+#[test]
+fn the_issue_examples() {
+    // The write preset honours --lru-scan-depth and reports it under "parameters".
+    let (ok, out, err) = midpoint(&[
+        "run",
+        "--preset",
+        "seed001-16thd-dblwr128",
+        "--lru-scan-depth",
+        "128",
+        "--warmup-s",
+        "1",
+        "--base-s",
+        "1",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["parameters"]["lru_scan_depth"], 128);
+    // --engine no longer overrides a depth given before it.
+    let (ok, out, err) = midpoint(&[
+        "run",
+        "--lru-scan-depth",
+        "128",
+        "--engine",
+        "mariadb-10.11",
+        "--warmup-s",
+        "1",
+        "--scan-s",
+        "1",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["parameters"]["lru_scan_depth"], 128);
+    assert_eq!(v["parameters"]["engine"], "mariadb-10.11");
+    // Trailing junk in a cadence is refused.
+    let (ok, _, err) = midpoint(&["run", "--cleaner", "after-activity:5sssss"]);
+    assert!(!ok && err.contains("5sssss"), "{err}");
+    // --set and write-path flags without a write preset are refused.
+    let (ok, _, err) = midpoint(&["run", "--set", "threads=4"]);
+    assert!(!ok && err.contains("write-path presets only"), "{err}");
+}
