@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod engine;
 pub mod io;
 pub mod metrics;
+pub mod policy;
 pub mod pool;
 pub mod replay;
 pub mod rng;
@@ -20,6 +21,7 @@ pub mod seed002;
 pub mod seed003;
 pub mod sim;
 pub mod sweep;
+pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod workload;

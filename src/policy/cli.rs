@@ -1,0 +1,1 @@
+//! The `replay --format`, `export` and `policies` subcommands.
