@@ -128,8 +128,10 @@ fn cli() -> Command {
             Command::new("replay")
                 .about("Replay a trace file (see README: trace format) and print the final pool state")
                 .arg(Arg::new("file").required(true).value_name("FILE"))
-                .arg(json.clone()),
+                .arg(json.clone())
+                .args(midpoint::policy::cli::replay_args()),
         )
+        .subcommand(midpoint::policy::cli::export_command())
         .subcommand(
             Command::new("bench")
                 .about("Measure simulated page accesses per second on the seed-000 workload (median of several runs)")
@@ -157,7 +159,11 @@ fn main() -> ExitCode {
         Some(("depth-sweep", a)) => cmd_depth_sweep(a),
         Some(("reproduce", a)) => cmd_reproduce(a),
         Some(("calibrate", a)) => cmd_calibrate(a),
+        Some(("replay", a)) if midpoint::policy::cli::is_policy_replay(a) => {
+            midpoint::policy::cli::replay(a)
+        }
         Some(("replay", a)) => cmd_replay(a),
+        Some(("export", a)) => midpoint::policy::cli::export(a),
         Some(("bench", a)) => cmd_bench(a),
         Some(("presets", _)) => {
             for p in presets() {
