@@ -132,6 +132,7 @@ fn cli() -> Command {
                 .args(midpoint::policy::cli::replay_args()),
         )
         .subcommand(midpoint::policy::cli::export_command())
+        .subcommand(midpoint::policy::cli::policies_command())
         .subcommand(
             Command::new("bench")
                 .about("Measure simulated page accesses per second on the seed-000 workload (median of several runs)")
@@ -164,6 +165,7 @@ fn main() -> ExitCode {
         }
         Some(("replay", a)) => cmd_replay(a),
         Some(("export", a)) => midpoint::policy::cli::export(a),
+        Some(("policies", a)) => midpoint::policy::cli::policies(a),
         Some(("bench", a)) => cmd_bench(a),
         Some(("presets", _)) => {
             for p in presets() {

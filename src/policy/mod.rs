@@ -13,6 +13,7 @@ pub mod belady;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod clock;
+pub mod closed_loop;
 pub mod fifo;
 pub mod innodb;
 pub mod list;

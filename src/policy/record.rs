@@ -17,7 +17,9 @@ pub struct Recording {
     pub t_us: Vec<u64>,
     /// Requested pages, as dense ids.
     pub ids: Vec<u32>,
-    /// Whether the InnoDB run found each page in the pool (preload requests: false).
+    /// Whether the InnoDB run found each page in the pool, already used (preload requests:
+    /// false). A scanned page that linear read-ahead brought in before the scan reached it
+    /// counts as a miss, as it would in a cache without read-ahead.
     pub hit: Vec<bool>,
     /// Requests before this index are the preload.
     pub preload: usize,
@@ -29,6 +31,9 @@ pub struct Recording {
     pub scan_end: u32,
     /// Distinct ids.
     pub universe: u32,
+    /// The scanned table's share of the pool's frames, sampled once a second over the
+    /// window "kept" averages over.
+    pub scan_share_samples: Vec<f64>,
 }
 
 impl Recording {
@@ -85,17 +90,35 @@ pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {
     }
     r.preload = r.ids.len();
     let scan_start = sim.scan_start();
+    let (w0, w1) = window(&p, scan_start, sim.end());
+    let mut sample_at = w0;
+    let frames = (p.frames_per_instance() * p.buffer_pool_instances) as f64;
     let mut scan_from = None;
     loop {
         let ev = sim.step();
         let now = sim.now();
+        while sample_at <= now.min(w1) {
+            let (y, o) = sim.pool.resident(SCAN_SPACE);
+            r.scan_share_samples.push((y + o) as f64 / frames);
+            sample_at += crate::clock::SEC;
+        }
         if scan_from.is_none() && now >= scan_start {
             scan_from = Some(r.ids.len());
         }
         match ev {
-            Event::Lookup { page, hit, .. } | Event::ScanPage { page, hit } => {
+            Event::Lookup { page, hit, .. } => {
                 let id = r.dense(page);
                 r.push(now, id, hit);
+            }
+            Event::ScanPage { page, hit } => {
+                // A page the scan's read-ahead brought in is first accessed now: for a
+                // demand-paged cache that request is a miss.
+                let first_use = sim.pool.frame_of(page).is_none_or(|g| {
+                    let (i, f) = sim.pool.split_frame(g);
+                    sim.pool.instances[i].access_time(f) >= now
+                });
+                let id = r.dense(page);
+                r.push(now, id, hit && !first_use);
             }
             Event::End => break,
             _ => {}
@@ -103,6 +126,15 @@ pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {
     }
     r.scan_from = scan_from.unwrap_or(r.ids.len());
     Ok((r, sim.report()))
+}
+
+/// The window "kept" and the scan's share average over: the last `kept_window_s` seconds of
+/// the scan phase (µs, from and to).
+pub fn window(p: &Params, scan_start: u64, end: u64) -> (u64, u64) {
+    let from = end
+        .saturating_sub(p.kept_window_s as u64 * crate::clock::SEC)
+        .max(scan_start.min(end));
+    (from, end)
 }
 
 impl Recording {
