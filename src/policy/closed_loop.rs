@@ -197,8 +197,7 @@ pub fn open_loop(p: &Params, rec: &Recording, policy: &mut dyn Policy) -> LoopRe
     let cache_pages = (p.frames_per_instance() * p.buffer_pool_instances) as f64;
     let (mut requests, mut misses) = (0u64, 0u64);
     let (mut kept_sum, mut share_sum, mut samples) = (0.0, 0.0, 0u32);
-    for i in 0..rec.ids.len() {
-        let t = rec.t_us[i];
+    for (i, ((&id, &t), &nx)) in rec.ids.iter().zip(&rec.t_us).zip(&next).enumerate() {
         while i >= rec.preload && sample_at <= t.min(w1) {
             let hot = (0..p.hot_pages).filter(|&h| policy.contains(h)).count();
             let scan = (rec.hot_table..rec.scan_end)
@@ -209,7 +208,7 @@ pub fn open_loop(p: &Params, rec: &Recording, policy: &mut dyn Policy) -> LoopRe
             samples += 1;
             sample_at += SEC;
         }
-        let hit = policy.access(rec.ids[i], t, next[i]);
+        let hit = policy.access(id, t, nx);
         if i >= rec.scan_from {
             requests += 1;
             if !hit {
