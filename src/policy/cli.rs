@@ -104,8 +104,18 @@ pub fn replay_file(
 ) -> Result<Counts, String> {
     let mut remap = Remap::default();
     match (name, format) {
+        ("innodb", "oracle-general") => {
+            // The pool's page table is sized once, here by the record count (distinct ids
+            // cannot outnumber requests): 4 bytes per request, no second pass.
+            let len = std::fs::metadata(path)
+                .map_err(|e| format!("cannot open '{path}': {e}"))?
+                .len();
+            let universe = (len / crate::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
+            let mut p = Innodb::new(pages, universe as u32, InnodbConfig::default())?;
+            stream(&mut Reader::open(path, format, layout)?, &mut remap, &mut p)
+        }
         ("innodb", _) => {
-            // The pool's page table is sized once: a first pass counts the distinct ids.
+            // Text: a first pass counts the distinct ids.
             let mut r = Reader::open(path, format, layout)?;
             while let Some(q) = r.next_request()? {
                 remap.dense(q.id)?;
