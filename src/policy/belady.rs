@@ -108,6 +108,11 @@ impl Policy for Belady {
         self.sift_up(self.heap.len() - 1);
         false
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        super::prefetch(&self.pos, id as usize);
+        super::prefetch(&self.key, id as usize);
+    }
     fn contains(&self, id: u32) -> bool {
         self.pos.get(id as usize).is_some_and(|&p| p != NOT_CACHED)
     }

@@ -80,18 +80,46 @@ pub struct Counts {
 }
 
 fn stream(reader: &mut Reader, remap: &mut Remap, p: &mut dyn Policy) -> Result<Counts, String> {
+    // Requests go in batches: the remap slots of a whole batch are prefetched, then its dense
+    // ids resolved and the policy's state for them prefetched, then the batch is replayed in
+    // order, so that the cache misses of a batch overlap instead of queueing.
+    const BATCH: usize = 32;
     let mut c = Counts {
         requests: 0,
         misses: 0,
     };
-    while let Some(q) = reader.next_request()? {
-        let id = remap.dense(q.id)?;
-        c.requests += 1;
-        if !p.access(id, q.t_us, q.next) {
-            c.misses += 1;
+    let mut batch = [Request {
+        t_us: 0,
+        id: 0,
+        next: 0,
+    }; BATCH];
+    let mut dense = [0u32; BATCH];
+    loop {
+        let mut n = 0;
+        while n < BATCH {
+            match reader.next_request()? {
+                Some(q) => {
+                    remap.prefetch(q.id);
+                    batch[n] = q;
+                    n += 1;
+                }
+                None => break,
+            }
         }
+        if n == 0 {
+            return Ok(c);
+        }
+        for (d, q) in dense.iter_mut().zip(&batch[..n]) {
+            *d = remap.dense(q.id)?;
+            p.prefetch(*d);
+        }
+        for (&d, q) in dense.iter().zip(&batch[..n]) {
+            if !p.access(d, q.t_us, q.next) {
+                c.misses += 1;
+            }
+        }
+        c.requests += n as u64;
     }
-    Ok(c)
 }
 
 /// Replays the file `path` (in `format`) through the policy `name` with a cache of `pages`.

@@ -66,6 +66,11 @@ impl Policy for Clock {
         self.state[id as usize] = 1;
         false
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        super::prefetch(&self.state, id as usize);
+        self.links.prefetch(id);
+    }
     fn contains(&self, id: u32) -> bool {
         self.state.get(id as usize).is_some_and(|&s| s != 0)
     }

@@ -44,6 +44,11 @@ impl Policy for Fifo {
         self.resident[id as usize] = true;
         false
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        super::prefetch(&self.resident, id as usize);
+        self.links.prefetch(id);
+    }
     fn contains(&self, id: u32) -> bool {
         self.resident.get(id as usize).copied().unwrap_or(false)
     }

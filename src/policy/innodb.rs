@@ -114,6 +114,22 @@ impl Policy for Innodb {
             Fetch::NoFreeFrame { .. } => false,
         }
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        // The pool's arrays are its own: load the page-table entry and the frame's LRU and
+        // access stamps now (results unused), so that the loads of a batch overlap.
+        if id < self.universe {
+            let page = PageId {
+                space: 0,
+                page_no: id,
+            };
+            if let Some(g) = std::hint::black_box(self.pool.frame_of(page)) {
+                let (i, f) = self.pool.split_frame(g);
+                std::hint::black_box(self.pool.is_old(g));
+                std::hint::black_box(self.pool.instances[i].access_time(f));
+            }
+        }
+    }
     fn contains(&self, id: u32) -> bool {
         id < self.universe
             && self.pool.contains(PageId {

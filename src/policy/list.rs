@@ -6,12 +6,14 @@
 /// No object.
 pub const NIL: u32 = u32::MAX;
 
-/// The `prev`/`next` links of every object id.
+/// The `prev`/`next` links of every object id, side by side (one cache line holds both).
 #[derive(Clone, Debug, Default)]
 pub struct Links {
-    prev: Vec<u32>,
-    next: Vec<u32>,
+    link: Vec<[u32; 2]>,
 }
+
+const P: usize = 0;
+const N: usize = 1;
 
 /// One list: head (most recent insert), tail (the next to leave), length.
 #[derive(Clone, Copy, Debug)]
@@ -35,29 +37,32 @@ impl Links {
     /// Makes room for ids `0..n`.
     #[inline]
     pub fn ensure(&mut self, n: usize) {
-        if self.prev.len() < n {
-            let m = n.max(self.prev.len() * 2).max(16);
-            self.prev.resize(m, NIL);
-            self.next.resize(m, NIL);
+        if self.link.len() < n {
+            let m = n.max(self.link.len() * 2).max(16);
+            self.link.resize(m, [NIL, NIL]);
         }
+    }
+    /// Starts loading `x`'s links.
+    #[inline]
+    pub fn prefetch(&self, x: u32) {
+        super::prefetch(&self.link, x as usize);
     }
     /// The neighbour towards the head.
     #[inline]
     pub fn prev(&self, x: u32) -> u32 {
-        self.prev[x as usize]
+        self.link[x as usize][P]
     }
     /// The neighbour towards the tail.
     #[inline]
     pub fn next(&self, x: u32) -> u32 {
-        self.next[x as usize]
+        self.link[x as usize][N]
     }
     /// Inserts `x` at the head of `l`.
     #[inline]
     pub fn push_head(&mut self, l: &mut List, x: u32) {
-        self.prev[x as usize] = NIL;
-        self.next[x as usize] = l.head;
+        self.link[x as usize] = [NIL, l.head];
         if l.head != NIL {
-            self.prev[l.head as usize] = x;
+            self.link[l.head as usize][P] = x;
         } else {
             l.tail = x;
         }
@@ -67,15 +72,14 @@ impl Links {
     /// Unlinks `x` from `l`.
     #[inline]
     pub fn remove(&mut self, l: &mut List, x: u32) {
-        let p = self.prev[x as usize];
-        let n = self.next[x as usize];
+        let [p, n] = self.link[x as usize];
         if p != NIL {
-            self.next[p as usize] = n;
+            self.link[p as usize][N] = n;
         } else {
             l.head = n;
         }
         if n != NIL {
-            self.prev[n as usize] = p;
+            self.link[n as usize][P] = p;
         } else {
             l.tail = p;
         }

@@ -144,6 +144,12 @@ impl Policy for S3Fifo {
         self.freq[i] = 0;
         false
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        super::prefetch(&self.loc, id as usize);
+        super::prefetch(&self.freq, id as usize);
+        self.links.prefetch(id);
+    }
     fn contains(&self, id: u32) -> bool {
         self.loc
             .get(id as usize)

@@ -106,6 +106,11 @@ impl Policy for TwoQ {
         }
         false
     }
+    #[inline]
+    fn prefetch(&self, id: u32) {
+        super::prefetch(&self.loc, id as usize);
+        self.links.prefetch(id);
+    }
     fn contains(&self, id: u32) -> bool {
         self.loc
             .get(id as usize)
