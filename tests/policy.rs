@@ -1,7 +1,7 @@
 //! The `policies` comparison on seed 000's cell (4,485-page hot set, back-to-back scans): what the scan-resistant policies keep, with and without the scan's
 //! correlated touches, and that the InnoDB row is the simulation's own run.
 
-use midpoint::policy::cli::policy_rows;
+use midpoint::policy::compare::policy_rows;
 use midpoint::scenario::preset;
 
 fn params() -> midpoint::scenario::Params {
@@ -11,7 +11,7 @@ fn params() -> midpoint::scenario::Params {
     p
 }
 
-fn kept(rows: &[midpoint::policy::cli::PolicyRow], name: &str) -> f64 {
+fn kept(rows: &[midpoint::policy::compare::PolicyRow], name: &str) -> f64 {
     rows.iter().find(|r| r.policy == name).unwrap().kept
 }
 

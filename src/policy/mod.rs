@@ -14,6 +14,7 @@ pub mod belady;
 pub mod cli;
 pub mod clock;
 pub mod closed_loop;
+pub mod compare;
 pub mod fifo;
 pub mod innodb;
 pub mod list;
