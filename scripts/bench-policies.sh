@@ -55,7 +55,7 @@ theirs = {
     "lru": lambda: lcs.LRU(cache), "fifo": lambda: lcs.FIFO(cache),
     "clock": lambda: lcs.Clock(cache), "2q": lambda: lcs.TwoQ(cache),
     "arc": lambda: lcs.ARC(cache), "sieve": lambda: lcs.Sieve(cache),
-    "s3fifo": lambda: lcs.S3FIFO(cache), "belady": lambda: lcs.Belady(cache),
+    "s3fifo": lambda: lcs.S3FIFO(cache), "lirs": lambda: lcs.LIRS(cache), "belady": lambda: lcs.Belady(cache),
 }
 def run_theirs(name):
     t0 = time.perf_counter()
@@ -71,7 +71,7 @@ def run_ours(name):
 print(f"{n} requests, cache {cache} objects")
 print(f"{'policy':8} {'midpoint req/s':>15} {'libCacheSim req/s':>18} {'ratio':>7}  misses (midpoint / libCacheSim)")
 lru_theirs = None
-for name in ["lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "belady"]:
+for name in ["lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "lirs", "belady"]:
     a, ma = run_ours(name)
     b, mb = run_theirs(name)
     if name == "lru":

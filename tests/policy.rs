@@ -19,7 +19,7 @@ fn kept(rows: &[midpoint::policy::compare::PolicyRow], name: &str) -> f64 {
 fn with_one_request_per_scanned_page_arc_sieve_and_s3fifo_keep_the_hot_set_and_lru_does_not() {
     let p = params();
     let rows = policy_rows(&p, Some(1)).unwrap();
-    assert_eq!(rows.len(), 9);
+    assert_eq!(rows.len(), 10);
     for name in ["arc", "sieve", "s3fifo"] {
         assert!(
             kept(&rows, name) > 0.99,

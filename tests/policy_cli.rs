@@ -65,7 +65,7 @@ fn the_three_formats_give_the_same_misses_and_lru_misses_every_request_of_a_loop
     assert_eq!(lru["policy"], "lru");
     assert!(lru["requests_per_s"].as_f64().unwrap() > 0.0);
     for policy in [
-        "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "belady", "innodb",
+        "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "lirs", "belady", "innodb",
     ] {
         let a = replay("oracle-general", &og, policy, &[]);
         let b = replay("txt", &txt, policy, &[]);

@@ -25,7 +25,7 @@ pub fn replay_args() -> Vec<Arg> {
         Arg::new("policy")
             .long("policy")
             .value_name("NAME")
-            .help("with --format: lru fifo clock 2q arc sieve s3fifo belady innodb"),
+            .help("with --format: lru fifo clock 2q arc sieve s3fifo lirs belady innodb"),
         Arg::new("cache-pages")
             .long("cache-pages")
             .value_name("N")
@@ -196,7 +196,7 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
         .map(String::as_str)
         .unwrap_or("oracle-general");
     let name = a.get_one::<String>("policy").ok_or(
-        "replay --format needs --policy NAME (lru fifo clock 2q arc sieve s3fifo belady innodb)",
+        "replay --format needs --policy NAME (lru fifo clock 2q arc sieve s3fifo lirs belady innodb)",
     )?;
     let pages_s = a
         .get_one::<String>("cache-pages")

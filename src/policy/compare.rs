@@ -47,7 +47,9 @@ pub fn policy_rows(
     });
     let scan_miss_us = super::closed_loop::scan_miss_cost_us(params, &rec, report.scan_passes);
     let touches = touches.unwrap_or(params.scan_touches_per_page);
-    for name in ["lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo"] {
+    for name in [
+        "lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "lirs",
+    ] {
         let mut p = super::by_name(name, frames)?;
         let r = super::closed_loop::run(params, &rec, p.as_mut(), scan_miss_us, touches);
         rows.push(PolicyRow {

@@ -17,6 +17,7 @@ pub mod closed_loop;
 pub mod compare;
 pub mod fifo;
 pub mod innodb;
+pub mod lirs;
 pub mod list;
 pub mod lru;
 pub mod record;
@@ -60,8 +61,8 @@ pub fn prefetch<T>(v: &[T], i: usize) {
 }
 
 /// Policy names in the order the tables list them.
-pub const NAMES: [&str; 9] = [
-    "lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "belady", "innodb",
+pub const NAMES: [&str; 10] = [
+    "lru", "fifo", "clock", "2q", "arc", "sieve", "s3fifo", "lirs", "belady", "innodb",
 ];
 
 /// A cache of `pages` pages under the policy `name` (all but `innodb`, which needs the id
@@ -80,7 +81,7 @@ pub fn by_name(name: &str, pages: u32) -> Result<Box<dyn Policy>, String> {
         "s3fifo" => Box::new(s3fifo::S3Fifo::new(pages)),
         "belady" => Box::new(belady::Belady::new(pages)),
         "innodb" => return Err("the innodb policy needs the number of distinct ids".into()),
-        "lirs" => return Err("lirs is not built yet".into()),
+        "lirs" => Box::new(lirs::Lirs::new(pages)),
         _ => {
             return Err(format!(
                 "unknown policy '{name}'; known: {}",

@@ -25,6 +25,7 @@ POLICIES = {
     "s3fifo": lambda n: lcs.S3FIFO(
         n, small_size_ratio=0.1, ghost_size_ratio=0.9, move_to_main_threshold=2
     ),
+    "lirs": lambda n: lcs.LIRS(n),
     "belady": lambda n: lcs.Belady(n),
 }
 
