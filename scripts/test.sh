@@ -163,3 +163,7 @@ if ! node --test "${browser_tests[@]}"; then
     echo "screenshots: tests/browser/artifacts/" >&2
     exit 1
 fi
+
+# --- 6. Replacement policies against libCacheSim -----------------------------------------------
+section "Policies vs libCacheSim (tests/oracle/run.sh)"
+tests/oracle/run.sh

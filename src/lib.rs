@@ -15,6 +15,7 @@ pub mod io;
 pub mod metrics;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod output;
+pub mod policy;
 pub mod pool;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod progress;
@@ -25,6 +26,7 @@ pub mod scenario;
 pub use experiments::{seed000, seed001, seed002, seed003};
 pub mod sim;
 pub mod sweep;
+pub mod trace;
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -100,8 +100,10 @@ fn param_args(write: bool) -> Vec<Arg> {
 fn given_params(m: &ArgMatches, names: &[String]) -> Vec<(usize, String, String)> {
     let mut given: Vec<(usize, String, String)> = Vec::new();
     for name in names {
-        if let (Ok(Some(vals)), Some(idx)) = (m.try_get_many::<String>(name), m.indices_of(name)) {
-            for (v, i) in vals.zip(idx) {
+        // A name this subcommand does not declare is not an error here (`indices_of` would
+        // panic on it): `try_get_many` tells first.
+        if let Ok(Some(vals)) = m.try_get_many::<String>(name) {
+            for (v, i) in vals.zip(m.indices_of(name).into_iter().flatten()) {
                 given.push((i, name.clone(), v.clone()));
             }
         }
@@ -211,8 +213,11 @@ fn cli() -> Command {
                 .arg(Arg::new("file").required(true).value_name("FILE"))
                 .arg(json.clone())
                 .arg(Arg::new("max-bytes").long("max-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_BYTES.to_string()).help("refuse a trace larger than this"))
-                .arg(Arg::new("max-line-bytes").long("max-line-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_LINE_BYTES.to_string()).help("refuse a trace with a longer line")),
+                .arg(Arg::new("max-line-bytes").long("max-line-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_LINE_BYTES.to_string()).help("refuse a trace with a longer line"))
+                .args(midpoint::policy::cli::replay_args()),
         )
+        .subcommand(midpoint::policy::cli::export_command())
+        .subcommand(midpoint::policy::cli::policies_command())
         .subcommand(
             Command::new("bench")
                 .about("Measure simulated page accesses per second on experiment 000's workload (median of several runs)")
@@ -247,7 +252,22 @@ fn run_cli() -> ExitCode {
         Some(("depth-sweep", a)) => cmd_depth_sweep(a),
         Some(("reproduce", a)) => cmd_reproduce(a),
         Some(("calibrate", a)) => cmd_calibrate(a),
+        Some(("replay", a)) if midpoint::policy::cli::is_policy_replay(a) => {
+            // The size limits guard the midpoint trace format, which is read whole; the standard
+            // formats are streamed through the policy with a line limit of their own.
+            match ["max-bytes", "max-line-bytes"]
+                .into_iter()
+                .find(|f| a.value_source(f) == Some(clap::parser::ValueSource::CommandLine))
+            {
+                Some(flag) => Err(format!(
+                    "--{flag} applies to the midpoint trace format only, not with --format"
+                )),
+                None => midpoint::policy::cli::replay(a),
+            }
+        }
         Some(("replay", a)) => cmd_replay(a),
+        Some(("export", a)) => midpoint::policy::cli::export(a),
+        Some(("policies", a)) => midpoint::policy::cli::policies(a),
         Some(("bench", a)) => cmd_bench(a),
         Some(("presets", _)) => {
             for p in presets() {
