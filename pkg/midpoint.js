@@ -21,8 +21,8 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
-     * Address of the cell bytes in WASM memory (see `grid`: table, old bit, marks), one per
-     * frame in LRU order then the free list; read them as a `Uint8Array` view.
+     * Address of the cell bytes in WASM memory (see `ui::grid`: table, old bit, marks), one
+     * per frame in LRU order then the free list; read them as a `Uint8Array` view.
      * @returns {number}
      */
     cells_ptr() {
@@ -770,8 +770,8 @@ export function parse_query(query) {
 }
 
 /**
- * The presets the page can run, each with its description and the "kept" figure seed 000
- * measured.
+ * The presets the page can run, each with its description and the "kept" figure the
+ * published experiment measured.
  * @returns {any}
  */
 export function presets() {
