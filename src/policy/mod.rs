@@ -43,22 +43,7 @@ pub trait Policy {
     fn prefetch(&self, _id: u32) {}
 }
 
-/// Asks the CPU to start loading `v[i]` (nothing if `i` is out of bounds or off x86-64).
-#[inline(always)]
-pub fn prefetch<T>(v: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(x) = v.get(i) {
-        // SAFETY: a prefetch is only a hint; the address is that of a live element.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(
-                x as *const T as *const i8,
-                std::arch::x86_64::_MM_HINT_T0,
-            )
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (v, i);
-}
+pub use crate::trace::prefetch;
 
 /// Policy names in the order the tables list them.
 pub const NAMES: [&str; 10] = [

@@ -11,6 +11,23 @@ pub mod text;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// Asks the CPU to start loading `v[i]` (nothing if `i` is out of bounds or off x86-64).
+#[inline(always)]
+pub fn prefetch<T>(v: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(x) = v.get(i) {
+        // SAFETY: a prefetch is only a hint; the address is that of a live element.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                x as *const T as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (v, i);
+}
+
 /// One request of a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -107,7 +124,7 @@ impl Remap {
     /// Starts loading the slot where `id` would be found.
     #[inline]
     pub fn prefetch(&self, id: u64) {
-        crate::policy::prefetch(&self.slots, self.home(id));
+        prefetch(&self.slots, self.home(id));
     }
 
     /// The dense id of `id`, assigning the next one on first sight. Fails past 2³¹ ids.
