@@ -19,6 +19,7 @@ pub mod seed001;
 pub mod seed002;
 pub mod seed003;
 pub mod sim;
+pub mod study;
 pub mod sweep;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -6,6 +6,7 @@
 
 use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
+pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
 use serde::{Deserialize, Serialize};
 
@@ -89,6 +90,9 @@ pub struct Params {
     /// How a lookup picks its page among the hot set.
     #[serde(skip_serializing_if = "is_default")]
     pub lookup_dist: LookupDist,
+    /// Candidate changes to InnoDB rules (`midpoint what-ifs`); empty: stock MySQL 8.4.
+    #[serde(skip_serializing_if = "is_default")]
+    pub what_if: WhatIfs,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -136,6 +140,7 @@ impl Default for Params {
             engine: Engine::Mysql84,
             cpus: 0,
             lookup_dist: LookupDist::Uniform,
+            what_if: WhatIfs::NONE,
         }
     }
 }
@@ -188,6 +193,7 @@ pub fn describe(name: &str) -> &'static str {
         "seed" => "random seed: the same seed gives the same run",
         "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
         "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
+        "what_if" => "a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list; none = stock MySQL 8.4",
         "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
     }
@@ -467,6 +473,9 @@ impl Params {
                 };
                 return Ok(());
             }
+            "what_if" => {
+                return self.what_if.add_parsed(v);
+            }
             "seed" => {
                 self.seed = v
                     .parse()
@@ -552,6 +561,7 @@ impl Params {
             }
             .into(),
         ));
+        v.push(("what_if".into(), self.what_if.label()));
         v.push(("seed".into(), self.seed.to_string()));
         v
     }

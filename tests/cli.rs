@@ -70,6 +70,7 @@ fn read_alternative(name: &str) -> &'static str {
         "scan_loop" => "false",
         "seed" => "7",
         "lookup_dist" => "special",
+        "what_if" => "free-frames-count-as-old",
         other => panic!("no alternative value for the new parameter '{other}': add one here"),
     }
 }
@@ -179,6 +180,7 @@ fn write_case(name: &str) -> (&'static [&'static str], &'static str) {
         "warmup_s" => (&[], "2"),
         "base_s" => (&[], "2"),
         "scan_s" => (SCANNING, "4"),
+        "what_if" => (EVICTING, "user-replaces-free-frame"),
         other => panic!("no test case for the new parameter '{other}': add one here"),
     }
 }
@@ -311,4 +313,52 @@ fn the_issue_examples() {
     // --set and write-path flags without a write preset are refused.
     let (ok, _, err) = midpoint(&["run", "--set", "threads=4"]);
     assert!(!ok && err.contains("write-path presets only"), "{err}");
+}
+
+#[test]
+fn what_ifs_lists_one_per_line_name_first() {
+    let (ok, out, err) = midpoint(&["what-ifs"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 3, "{out}");
+    for l in &lines {
+        let name = l.split_whitespace().next().unwrap();
+        assert!(
+            name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{name}"
+        );
+        midpoint::pool::WhatIf::parse(name).unwrap();
+        assert!(l.len() > name.len() + 20, "no description: {l}");
+    }
+}
+
+#[test]
+fn run_what_if_is_repeatable_echoed_and_checked() {
+    let mut args = READ.to_vec();
+    args.extend([
+        "--what-if",
+        "slide-spares-fresh",
+        "--what-if",
+        "user-replaces-free-frame",
+    ]);
+    let (ok, out, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["parameters"]["what_if"],
+        serde_json::json!(["slide-spares-fresh", "user-replaces-free-frame"])
+    );
+    let (ok, _, err) = midpoint(&["run", "--preset", "small-demo", "--what-if", "nope"]);
+    assert!(!ok);
+    assert!(
+        err.contains("what-if") && err.contains("slide-spares-fresh"),
+        "{err}"
+    );
+    // The CSV header names the patches, so that the file says how to reproduce it.
+    let mut args = READ.to_vec();
+    args.retain(|a| *a != "--json");
+    args.extend(["--csv", "--what-if", "free-frames-count-as-old"]);
+    let (ok, out, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("# what_if=free-frames-count-as-old"), "{out}");
 }

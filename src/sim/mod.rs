@@ -114,6 +114,7 @@ impl Simulation {
             read_ahead_threshold: p.read_ahead_threshold,
             read_latency_us: p.read_latency_us as Micros,
             page_transfer_us: p.page_transfer_us as Micros,
+            what_ifs: p.what_if,
         };
         let total_frames = cfg.frames_per_instance * cfg.instances;
         let filler_pages = if p.start == Start::Cold {
