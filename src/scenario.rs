@@ -48,6 +48,10 @@ pub struct Params {
     pub lookup_threads: u32,
     /// CPU time of one lookup on an otherwise idle server, µs (200 µs = 5,000 lookups/s).
     pub lookup_cpu_us: f64,
+    /// The lookup clients' rate on an otherwise idle server when every lookup hits, lookups/s;
+    /// when set (> 0) the CPU time per lookup is derived from it and `lookup_cpu_us` is unused.
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_lookups_per_s: f64,
     /// How much a running scan slows each lookup's CPU time (1.0 = twice as slow): the scan,
     /// its read-ahead and the lookups share the CPUs.
     pub scan_interference: f64,
@@ -122,6 +126,7 @@ impl Default for Params {
             hot_table_pages: 4485,
             lookup_threads: 1,
             lookup_cpu_us: 200.0,
+            idle_lookups_per_s: 0.0,
             scan_interference: 1.0,
             scan_table_mb: 746,
             scan_mode: ScanMode::Normal,
@@ -175,6 +180,7 @@ pub fn describe(name: &str) -> &'static str {
         "hot_table_pages" => "pages of the hot table (4,485 = the seed's 300,000 rows)",
         "lookup_threads" => "lookup client threads (closed loop)",
         "lookup_cpu_us" => "CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)",
+        "idle_lookups_per_s" => "the lookup clients' rate on an idle server when every lookup hits (derives the CPU time per lookup; 0 = use lookup_cpu_us)",
         "scan_interference" => "extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow)",
         "scan_table_mb" => "size of the scanned table in MiB",
         "scan_touches_per_page" => "accesses per scanned page (cursor restores every few rows)",
@@ -211,6 +217,7 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("hot_table_pages", 1.0, 4194304.0, "pages", None),
     ("lookup_threads", 0.0, 256.0, "threads", None),
     ("lookup_cpu_us", 1.0, 100000.0, "µs", None),
+    ("idle_lookups_per_s", 0.0, 10000000.0, "lookups/s", None),
     ("scan_interference", 0.0, 100.0, "×", None),
     ("scan_table_mb", 1.0, 262144.0, "MiB", None),
     ("scan_touches_per_page", 1.0, 1000.0, "", None),
@@ -259,6 +266,10 @@ impl Params {
             ("hot_table_pages", NumRef::U32(&mut self.hot_table_pages)),
             ("lookup_threads", NumRef::U32(&mut self.lookup_threads)),
             ("lookup_cpu_us", NumRef::F64(&mut self.lookup_cpu_us)),
+            (
+                "idle_lookups_per_s",
+                NumRef::F64(&mut self.idle_lookups_per_s),
+            ),
             (
                 "scan_interference",
                 NumRef::F64(&mut self.scan_interference),
@@ -409,6 +420,22 @@ impl Params {
         let chunks = (self.pool_mb as u64).div_ceil(128);
         let usable = pages - chunks.min(pages);
         (usable / self.buffer_pool_instances.max(1) as u64) as u32
+    }
+
+    /// The CPU time of one lookup the simulation runs with, µs: `lookup_cpu_us`, or, when
+    /// `idle_lookups_per_s` is set, the time that gives that rate on an idle server where every
+    /// lookup hits (the lookup threads each run one lookup at a time, on at most `cpus` CPUs).
+    pub fn effective_lookup_cpu_us(&self) -> f64 {
+        if self.idle_lookups_per_s > 0.0 {
+            let parallel = if self.cpus == 0 {
+                self.lookup_threads
+            } else {
+                self.lookup_threads.min(self.cpus)
+            };
+            parallel.max(1) as f64 * 1e6 / self.idle_lookups_per_s
+        } else {
+            self.lookup_cpu_us
+        }
     }
 
     /// Pages of the scanned table.

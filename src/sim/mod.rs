@@ -149,7 +149,7 @@ impl Simulation {
             lookups: PointLookups {
                 space: HOT_SPACE,
                 pages: p.hot_pages,
-                cpu_us: p.lookup_cpu_us,
+                cpu_us: p.effective_lookup_cpu_us(),
             },
             lookup_next: vec![EPOCH; p.lookup_threads as usize],
             scan_next: (p.scan_s > 0).then_some(scan_start),
