@@ -60,7 +60,6 @@ fn config() -> impl Strategy<Value = PoolConfig> {
             read_latency_us: lat,
             page_transfer_us: lat / 20,
             what_ifs: w,
-            ..PoolConfig::default()
         })
 }
 
