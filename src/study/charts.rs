@@ -221,3 +221,63 @@ pub fn heatmap_svg(m: &PhaseMap) -> Result<String, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::phase::Cell;
+
+    fn map() -> PhaseMap {
+        let mut cells = Vec::new();
+        for (j, y) in [1.0, 4.0].into_iter().enumerate() {
+            for (i, x) in [2000.0, 4000.0, 6000.0].into_iter().enumerate() {
+                let k = (i + 3 * j) as f64 / 5.0;
+                cells.push(Cell {
+                    x,
+                    y,
+                    kept: vec![k],
+                    kept_mean: k,
+                    kept_min: k,
+                    kept_max: k,
+                    split: i == 1 && j == 1,
+                    lookups_per_s: x / 2.0,
+                });
+            }
+        }
+        PhaseMap {
+            preset: "p".into(),
+            x: "idle_lookups_per_s".into(),
+            y: "refill_interval_s".into(),
+            x_values: vec![2000.0, 4000.0, 6000.0],
+            y_values: vec![1.0, 4.0],
+            seeds: 1,
+            cells,
+        }
+    }
+
+    #[test]
+    fn heatmap_labels_every_cell_and_marks_the_split_one() {
+        let svg = heatmap_svg(&map()).unwrap();
+        for label in ["0", "20", "40", "60", "80*", "100"] {
+            assert!(svg.contains(&format!(">\n{label}\n<")), "{label}");
+        }
+        assert_eq!(svg.matches('*').count(), 2, "the split cell and the title");
+    }
+
+    #[test]
+    fn a_click_finds_its_cell() {
+        let m = map();
+        let (x0, y0, x1, y1) = plot_area(800, 480);
+        // Bottom-left is the first x and the first y; top-right the last of each.
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x0 + 1, y1 - 1), Some((0, 0)));
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x1 - 1, y0 + 1), Some((2, 1)));
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x0 - 1, y0 + 1), None);
+    }
+
+    #[test]
+    fn kept_colour_runs_from_red_to_green() {
+        assert_eq!(kept_colour(0.0), RGBColor(0xb2, 0x18, 0x2b));
+        assert_eq!(kept_colour(1.0), RGBColor(0x1a, 0x98, 0x50));
+        assert_eq!(kept_colour(f64::NAN), kept_colour(0.0));
+    }
+}
