@@ -225,6 +225,41 @@ fn cli() -> Command {
                 .arg(Arg::new("runs").long("runs").value_name("N").default_value("5")),
         )
         .subcommand(Command::new("presets").about("List the presets"))
+        .subcommand(
+            Command::new("scale")
+                .about("Seed 000's experiment in big pools: the pool from 256 MiB to 32 GiB with MySQL 8.4's default instance count, the hot set and the scanned table scaled with it")
+                .arg(json.clone())
+                .arg(Arg::new("preset").long("preset").value_name("NAME").default_value("seed000-hot4485-b2b").help("the seed-000 cell to scale"))
+                .arg(Arg::new("sizes").long("sizes").value_name("LIST").help("comma-separated pool sizes in MiB (default 256,1024,4096,16384,32768)"))
+                .arg(Arg::new("vcpus").long("vcpus").value_name("N").default_value("16").help("vCPUs MySQL sees: 8.4's default instance count is clamp(min(size / 256 MiB, vCPUs / 4), 1, 64) from 1 GiB up"))
+                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("1").help("runs per size"))
+                .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the scan phase (seconds; the kept window shrinks to fit)"))
+                .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the warm-up (seconds)"))
+                .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the kept-against-size chart as SVG")),
+        )
+        .subcommand(
+            Command::new("phase")
+                .about("The hot set's phase diagram: kept on a grid of two parameters (e.g. --x idle-lookups-per-s --y refill-interval-s), several seeds per cell")
+                .arg(json.clone())
+                .arg(Arg::new("preset").long("preset").value_name("NAME").default_value("seed000-hot897-b2b").help("the preset each cell starts from"))
+                .arg(Arg::new("x").long("x").value_name("PARAM").default_value("idle-lookups-per-s").help("the x axis: a numeric parameter, or refill-interval-s (the cadence after-activity:S)"))
+                .arg(Arg::new("y").long("y").value_name("PARAM").default_value("refill-interval-s").help("the y axis"))
+                .arg(Arg::new("x-values").long("x-values").value_name("LIST").help("comma-separated x values (defaults exist for idle-lookups-per-s, refill-interval-s, hot-pages, lru-scan-depth)"))
+                .arg(Arg::new("y-values").long("y-values").value_name("LIST").help("comma-separated y values"))
+                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell"))
+                .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the preset's scan phase (short runs for tests)"))
+                .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the preset's warm-up"))
+                .arg(Arg::new("bands").long("bands").value_name("X,Y").help("instead of the grid: run seed 000's kept figures that have a band at this one setting and say which stay in band"))
+                .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the heat map as SVG")),
+        )
+        .subcommand(
+            Command::new("what-ifs")
+                .about("List the what-if patches (candidate changes to one InnoDB rule each; apply with run --what-if NAME); with --compare, run each against stock 8.4")
+                .arg(json.clone())
+                .arg(Arg::new("compare").long("compare").action(ArgAction::SetTrue).help("run seed 000's cells and the write-heavy presets of depth-sweep under stock 8.4 and each what-if"))
+                .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("with --compare: the 4,485-page back-to-back cell and writeheavy-depth-1024 only"))
+                .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("2").help("with --compare: runs per read-only cell")),
+        )
 }
 
 fn main() -> ExitCode {
@@ -269,6 +304,9 @@ fn run_cli() -> ExitCode {
         Some(("export", a)) => midpoint::policy::cli::export(a),
         Some(("policies", a)) => midpoint::policy::cli::policies(a),
         Some(("bench", a)) => cmd_bench(a),
+        Some(("what-ifs", a)) => cmd_what_ifs(a),
+        Some(("scale", a)) => cmd_scale(a),
+        Some(("phase", a)) => cmd_phase(a),
         Some(("presets", _)) => {
             for p in presets() {
                 println!("{:32} {}", p.name, p.description);
@@ -639,6 +677,238 @@ fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), Strin
         print!("{}", experiments::write_report::report_text(&wp.name, &r));
     }
     Ok(())
+}
+
+/// `scale`: seed 000's experiment in big pools, one row per size, with the cost printed first.
+fn cmd_scale(a: &ArgMatches) -> Result<(), String> {
+    use midpoint::study::scale;
+    let sizes = parse_list(a, "sizes", scale::DEFAULT_SIZES_MB, 16, 65536)?;
+    let vcpus = parse_count(a, "vcpus", 1, 4096)?;
+    let seeds = parse_count(a, "seeds", 1, 20)?;
+    let name = a.get_one::<String>("preset").expect("default");
+    let mut plan = scale::plan(name, &sizes, vcpus)?;
+    for p in &mut plan {
+        for k in ["scan-s", "warmup-s"] {
+            if let Some(v) = a.get_one::<String>(k) {
+                p.set(k, v).map_err(|e| format!("--{k}: {e}"))?;
+            }
+        }
+        if p.kept_window_s > p.scan_s {
+            p.kept_window_s = p.scan_s.max(1);
+        }
+        p.validate()?;
+    }
+    let peak = plan.iter().map(|p| p.memory_estimate()).max().unwrap_or(0);
+    eprintln!(
+        "{} runs (sizes {:?} MiB, {seeds} seed(s) each), one at a time; the largest takes about {:.0} MiB",
+        plan.len() * seeds as usize,
+        sizes,
+        peak as f64 / (1u64 << 20) as f64
+    );
+    let mut rows = Vec::new();
+    let mut wall = Vec::new();
+    let t_all = Instant::now();
+    for p in &plan {
+        let t0 = Instant::now();
+        rows.push(scale::run_row(p, seeds)?);
+        wall.push(t0.elapsed().as_secs_f64());
+        eprintln!(
+            "{} MiB, {} instance(s): {:.1} s",
+            p.pool_mb,
+            p.buffer_pool_instances,
+            wall.last().unwrap()
+        );
+    }
+    eprintln!("total {:.1} s", t_all.elapsed().as_secs_f64());
+    if let Some(path) = a.get_one::<String>("svg") {
+        let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.pool_mb as f64, r.kept)).collect();
+        write_file(
+            path,
+            &midpoint::study::charts::xy_svg("pool size, MiB (log)", "hot set kept", &pts, true)?,
+        )?;
+    }
+    if a.get_flag("json") {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .zip(&wall)
+            .map(|(r, w)| {
+                let mut v = serde_json::to_value(r).expect("serialisable");
+                v["wall_s"] = serde_json::json!(w);
+                v
+            })
+            .collect();
+        print_json(&serde_json::json!({ "rows": rows }))
+    } else {
+        print!("{}", scale::markdown(&rows, &wall));
+        Ok(())
+    }
+}
+
+fn parse_f64_list(a: &ArgMatches, name: &str) -> Result<Option<Vec<f64>>, String> {
+    let Some(s) = a.get_one::<String>(name) else {
+        return Ok(None);
+    };
+    s.split(',')
+        .map(|v| {
+            let x: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("--{name}: '{v}' is not a number"))?;
+            if x.is_finite() {
+                Ok(x)
+            } else {
+                Err(format!("--{name}: '{v}' is not a finite number"))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `phase`: the grid (or, with `--bands`, one setting against seed 000's kept bands).
+fn cmd_phase(a: &ArgMatches) -> Result<(), String> {
+    use midpoint::study::{charts, phase};
+    let x = a.get_one::<String>("x").expect("default").clone();
+    let y = a.get_one::<String>("y").expect("default").clone();
+    let seeds = parse_count(a, "seeds", 1, 50)?;
+    if let Some(b) = parse_f64_list(a, "bands")? {
+        let [xv, yv] = b[..] else {
+            return Err("--bands: expected X,Y (one value per axis)".into());
+        };
+        let rows = phase::band_check(&x, xv, &y, yv, seeds)?;
+        if a.get_flag("json") {
+            return print_json(&rows);
+        }
+        println!("| cell | seed | band | kept % | in band |\n|---|---|---|---:|---|");
+        for r in &rows {
+            println!(
+                "| {} | {} | {:.0}-{:.0} % | {:.1} | {} |",
+                r.preset,
+                r.seed_value,
+                r.band.0 * 100.0,
+                r.band.1 * 100.0,
+                r.kept * 100.0,
+                if r.within { "yes" } else { "no" }
+            );
+        }
+        return Ok(());
+    }
+    let xs = match parse_f64_list(a, "x-values")? {
+        Some(v) => v,
+        None => phase::default_values(&x)
+            .ok_or_else(|| format!("--x {x}: no default values; give --x-values"))?,
+    };
+    let ys = match parse_f64_list(a, "y-values")? {
+        Some(v) => v,
+        None => phase::default_values(&y)
+            .ok_or_else(|| format!("--y {y}: no default values; give --y-values"))?,
+    };
+    let name = a.get_one::<String>("preset").expect("default");
+    let mut preset_name = name.clone();
+    // Short runs for tests: a preset copy with the phases overridden.
+    let overrides: Vec<(&str, &String)> = ["scan-s", "warmup-s"]
+        .iter()
+        .filter_map(|k| a.get_one::<String>(k).map(|v| (*k, v)))
+        .collect();
+    let map = if overrides.is_empty() {
+        eprintln!(
+            "{} cells x {seeds} seed(s) = {} runs",
+            xs.len() * ys.len(),
+            xs.len() * ys.len() * seeds as usize
+        );
+        let t0 = Instant::now();
+        let m = phase::run(&preset_name, &x, &xs, &y, &ys, seeds, |d, n| {
+            eprint!("\r{d}/{n} cells")
+        })?;
+        eprintln!(
+            "\r{} cells in {:.0} s",
+            m.cells.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        m
+    } else {
+        let mut base = preset(name)?.params;
+        for (k, v) in &overrides {
+            base.set(k, v).map_err(|e| format!("--{k}: {e}"))?;
+        }
+        if base.kept_window_s > base.scan_s {
+            base.kept_window_s = base.scan_s.max(1);
+        }
+        preset_name = format!(
+            "{name} ({})",
+            overrides
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut cells = Vec::new();
+        for &yv in &ys {
+            for &xv in &xs {
+                let p = phase::cell_params(&base, &x, xv, &y, yv)?;
+                cells.push(phase::run_cell(&p, xv, yv, seeds)?);
+            }
+        }
+        phase::PhaseMap {
+            preset: preset_name,
+            x: x.replace('-', "_"),
+            y: y.replace('-', "_"),
+            x_values: xs,
+            y_values: ys,
+            seeds,
+            cells,
+        }
+    };
+    if let Some(path) = a.get_one::<String>("svg") {
+        write_file(path, &charts::heatmap_svg(&map)?)?;
+    }
+    if a.get_flag("json") {
+        print_json(&map)
+    } else {
+        print!("{}", phase::markdown(&map));
+        Ok(())
+    }
+}
+
+/// `what-ifs`: the list, or with `--compare` the comparison against stock 8.4.
+fn cmd_what_ifs(a: &ArgMatches) -> Result<(), String> {
+    use midpoint::study::whatif;
+    if !a.get_flag("compare") {
+        if a.get_flag("quick") {
+            return Err("--quick applies with --compare only".into());
+        }
+        let list: Vec<_> = midpoint::pool::WhatIf::ALL
+            .iter()
+            .map(|w| (w.name(), w.description()))
+            .collect();
+        if a.get_flag("json") {
+            let v: Vec<_> = list
+                .iter()
+                .map(|(n, d)| serde_json::json!({"name": n, "description": d}))
+                .collect();
+            return print_json(&v);
+        }
+        for (n, d) in list {
+            println!("{n}  {d}");
+        }
+        return Ok(());
+    }
+    let seeds = parse_count(a, "seeds", 1, 20)?;
+    let quick = a.get_flag("quick");
+    let cells = whatif::seed000_cells(quick);
+    let writes = whatif::write_presets(quick);
+    let t0 = Instant::now();
+    let c = whatif::compare(&cells, &writes, seeds, |d, n| eprint!("\r{d}/{n} runs"))?;
+    eprintln!(
+        "\r{} runs in {:.0} s",
+        c.read.len() * seeds as usize + c.write.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    if a.get_flag("json") {
+        print_json(&c)
+    } else {
+        print!("{}", whatif::markdown(&c));
+        Ok(())
+    }
 }
 
 /// `depth-sweep`: the write-heavy `lru_scan_depth` trade-off.

@@ -391,6 +391,7 @@ pub fn replay_with(
         read_ahead_threshold: 0,
         read_latency_us: 0,
         page_transfer_us: 0,
+        ..PoolConfig::default()
     };
     let mut pool = BufferPool::new(cfg, &sizes);
     let dense = |s: u32, p: u32| -> PageId {

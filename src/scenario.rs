@@ -6,6 +6,7 @@
 
 use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
+pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
 use serde::{Deserialize, Serialize};
 
@@ -47,6 +48,10 @@ pub struct Params {
     pub lookup_threads: u32,
     /// CPU time of one lookup on an otherwise idle server, µs (200 µs = 5,000 lookups/s).
     pub lookup_cpu_us: f64,
+    /// The lookup clients' rate on an otherwise idle server when every lookup hits, lookups/s;
+    /// when set (> 0) the CPU time per lookup is derived from it and `lookup_cpu_us` is unused.
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_lookups_per_s: f64,
     /// How much a running scan slows each lookup's CPU time (1.0 = twice as slow): the scan,
     /// its read-ahead and the lookups share the CPUs.
     pub scan_interference: f64,
@@ -89,6 +94,9 @@ pub struct Params {
     /// How a lookup picks its page among the hot set.
     #[serde(skip_serializing_if = "is_default")]
     pub lookup_dist: LookupDist,
+    /// Candidate changes to InnoDB rules (`midpoint what-ifs`); empty: stock MySQL 8.4.
+    #[serde(skip_serializing_if = "is_default")]
+    pub what_if: WhatIfs,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -118,6 +126,7 @@ impl Default for Params {
             hot_table_pages: 4485,
             lookup_threads: 1,
             lookup_cpu_us: 200.0,
+            idle_lookups_per_s: 0.0,
             scan_interference: 1.0,
             scan_table_mb: 746,
             scan_mode: ScanMode::Normal,
@@ -136,6 +145,7 @@ impl Default for Params {
             engine: Engine::Mysql84,
             cpus: 0,
             lookup_dist: LookupDist::Uniform,
+            what_if: WhatIfs::NONE,
         }
     }
 }
@@ -170,6 +180,7 @@ pub fn describe(name: &str) -> &'static str {
         "hot_table_pages" => "pages of the hot table (4,485 = the seed's 300,000 rows)",
         "lookup_threads" => "lookup client threads (closed loop)",
         "lookup_cpu_us" => "CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)",
+        "idle_lookups_per_s" => "the lookup clients' rate on an idle server when every lookup hits (derives the CPU time per lookup; 0 = use lookup_cpu_us)",
         "scan_interference" => "extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow)",
         "scan_table_mb" => "size of the scanned table in MiB",
         "scan_touches_per_page" => "accesses per scanned page (cursor restores every few rows)",
@@ -188,6 +199,7 @@ pub fn describe(name: &str) -> &'static str {
         "seed" => "random seed: the same seed gives the same run",
         "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
         "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
+        "what_if" => "a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list; none = stock MySQL 8.4",
         "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
     }
@@ -205,6 +217,7 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("hot_table_pages", 1.0, 4194304.0, "pages", None),
     ("lookup_threads", 0.0, 256.0, "threads", None),
     ("lookup_cpu_us", 1.0, 100000.0, "µs", None),
+    ("idle_lookups_per_s", 0.0, 10000000.0, "lookups/s", None),
     ("scan_interference", 0.0, 100.0, "×", None),
     ("scan_table_mb", 1.0, 262144.0, "MiB", None),
     ("scan_touches_per_page", 1.0, 1000.0, "", None),
@@ -253,6 +266,10 @@ impl Params {
             ("hot_table_pages", NumRef::U32(&mut self.hot_table_pages)),
             ("lookup_threads", NumRef::U32(&mut self.lookup_threads)),
             ("lookup_cpu_us", NumRef::F64(&mut self.lookup_cpu_us)),
+            (
+                "idle_lookups_per_s",
+                NumRef::F64(&mut self.idle_lookups_per_s),
+            ),
             (
                 "scan_interference",
                 NumRef::F64(&mut self.scan_interference),
@@ -405,6 +422,22 @@ impl Params {
         (usable / self.buffer_pool_instances.max(1) as u64) as u32
     }
 
+    /// The CPU time of one lookup the simulation runs with, µs: `lookup_cpu_us`, or, when
+    /// `idle_lookups_per_s` is set, the time that gives that rate on an idle server where every
+    /// lookup hits (the lookup threads each run one lookup at a time, on at most `cpus` CPUs).
+    pub fn effective_lookup_cpu_us(&self) -> f64 {
+        if self.idle_lookups_per_s > 0.0 {
+            let parallel = if self.cpus == 0 {
+                self.lookup_threads
+            } else {
+                self.lookup_threads.min(self.cpus)
+            };
+            parallel.max(1) as f64 * 1e6 / self.idle_lookups_per_s
+        } else {
+            self.lookup_cpu_us
+        }
+    }
+
     /// Pages of the scanned table.
     pub fn scan_table_pages(&self) -> u32 {
         (self.scan_table_mb as u64 * 64).min(u32::MAX as u64 - 1) as u32
@@ -466,6 +499,9 @@ impl Params {
                     }
                 };
                 return Ok(());
+            }
+            "what_if" => {
+                return self.what_if.add_parsed(v);
             }
             "seed" => {
                 self.seed = v
@@ -552,6 +588,7 @@ impl Params {
             }
             .into(),
         ));
+        v.push(("what_if".into(), self.what_if.label()));
         v.push(("seed".into(), self.seed.to_string()));
         v
     }

@@ -15,7 +15,7 @@ use crate::pool::adaptive_flush::FlushConfig;
 use crate::pool::doublewrite::DblwrStats;
 use crate::pool::flush::{WriteConfig, WriteStats};
 use crate::pool::page_cleaner::Coordinator;
-use crate::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use crate::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIfs};
 use crate::rng::Rng;
 use crate::scenario::LookupDist;
 use crate::sim::scheduler::Scheduler;
@@ -100,6 +100,13 @@ pub struct WriteParams {
     pub base_s: u32,
     /// Seconds with the scan (0 when there is none); the last half is measured.
     pub scan_s: u32,
+    /// Candidate changes to InnoDB rules (`midpoint what-ifs`); empty: stock MySQL 8.4.
+    #[serde(skip_serializing_if = "no_what_if")]
+    pub what_if: WhatIfs,
+}
+
+fn no_what_if(w: &WhatIfs) -> bool {
+    w.is_empty()
 }
 
 impl Default for WriteParams {
@@ -134,6 +141,7 @@ impl Default for WriteParams {
             warmup_s: 10,
             base_s: 10,
             scan_s: 0,
+            what_if: WhatIfs::NONE,
         }
     }
 }
@@ -387,6 +395,18 @@ pub const WRITE_SPECS: &[Spec] = &[
         Kind::Int(0, 3600),
         "seconds with the scan (its last half is measured)",
     ),
+    spec(
+        "what_if",
+        None,
+        "",
+        Kind::Choice(&[
+            "none",
+            "slide-spares-fresh",
+            "free-frames-count-as-old",
+            "user-replaces-free-frame",
+        ]),
+        "a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list",
+    ),
 ];
 
 /// The most memory a run may take: a run whose estimate is above is refused before allocating.
@@ -501,6 +521,7 @@ impl WriteParams {
             "warmup_s" => self.warmup_s = x as u32,
             "base_s" => self.base_s = x as u32,
             "scan_s" => self.scan_s = x as u32,
+            "what_if" => self.what_if.add_parsed(v)?,
             other => unreachable!("{other} is declared in WRITE_SPECS but not set"),
         }
         Ok(())
@@ -544,6 +565,7 @@ impl WriteParams {
                     "warmup_s" => self.warmup_s.to_string(),
                     "base_s" => self.base_s.to_string(),
                     "scan_s" => self.scan_s.to_string(),
+                    "what_if" => self.what_if.label(),
                     other => unreachable!("{other} is declared in WRITE_SPECS but not printed"),
                 };
                 (s.name, v)
@@ -860,6 +882,7 @@ impl WriteSimulation {
             old_blocks_pct: p.old_blocks_pct,
             old_blocks_time_ms: p.old_blocks_time,
             lru_scan_depth: p.lru_scan_depth,
+            what_ifs: p.what_if,
             ..PoolConfig::default()
         };
         let mut pool = BufferPool::new(

@@ -52,6 +52,7 @@ fn read_alternative(name: &str) -> &'static str {
         "hot_table_pages" => "4000",
         "lookup_threads" => "4",
         "lookup_cpu_us" => "50",
+        "idle_lookups_per_s" => "20000",
         "scan_interference" => "0",
         "scan_table_mb" => "20",
         "scan_touches_per_page" => "1",
@@ -70,6 +71,7 @@ fn read_alternative(name: &str) -> &'static str {
         "scan_loop" => "false",
         "seed" => "7",
         "lookup_dist" => "special",
+        "what_if" => "free-frames-count-as-old",
         other => panic!("no alternative value for the new parameter '{other}': add one here"),
     }
 }
@@ -179,6 +181,7 @@ fn write_case(name: &str) -> (&'static [&'static str], &'static str) {
         "warmup_s" => (&[], "2"),
         "base_s" => (&[], "2"),
         "scan_s" => (SCANNING, "4"),
+        "what_if" => (EVICTING, "user-replaces-free-frame"),
         other => panic!("no test case for the new parameter '{other}': add one here"),
     }
 }
@@ -311,4 +314,142 @@ fn the_issue_examples() {
     // --set and write-path flags without a write preset are refused.
     let (ok, _, err) = midpoint(&["run", "--set", "threads=4"]);
     assert!(!ok && err.contains("write-path presets only"), "{err}");
+}
+
+#[test]
+fn what_ifs_lists_one_per_line_name_first() {
+    let (ok, out, err) = midpoint(&["what-ifs"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 3, "{out}");
+    for l in &lines {
+        let name = l.split_whitespace().next().unwrap();
+        assert!(
+            name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{name}"
+        );
+        midpoint::pool::WhatIf::parse(name).unwrap();
+        assert!(l.len() > name.len() + 20, "no description: {l}");
+    }
+}
+
+#[test]
+fn run_what_if_is_repeatable_echoed_and_checked() {
+    let mut args = READ.to_vec();
+    args.extend([
+        "--what-if",
+        "slide-spares-fresh",
+        "--what-if",
+        "user-replaces-free-frame",
+    ]);
+    let (ok, out, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["parameters"]["what_if"],
+        serde_json::json!(["slide-spares-fresh", "user-replaces-free-frame"])
+    );
+    let (ok, _, err) = midpoint(&["run", "--preset", "small-demo", "--what-if", "nope"]);
+    assert!(!ok);
+    assert!(
+        err.contains("what-if") && err.contains("slide-spares-fresh"),
+        "{err}"
+    );
+    // The CSV header names the patches, so that the file says how to reproduce it.
+    let mut args = READ.to_vec();
+    args.retain(|a| *a != "--json");
+    args.extend(["--csv", "--what-if", "free-frames-count-as-old"]);
+    let (ok, out, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    assert!(out.contains("# what_if=free-frames-count-as-old"), "{out}");
+}
+
+#[test]
+fn scale_json_has_a_row_per_size_with_the_instances_rule() {
+    let (ok, out, err) = midpoint(&[
+        "scale",
+        "--json",
+        "--preset",
+        "small-demo",
+        "--sizes",
+        "16,1024",
+        "--vcpus",
+        "16",
+        "--warmup-s",
+        "1",
+        "--scan-s",
+        "2",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("runs") && err.contains("MiB"),
+        "the cost is announced: {err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["pool_mb"], 16);
+    assert_eq!(rows[0]["instances"], 1);
+    assert_eq!(rows[1]["pool_mb"], 1024);
+    // 8.4: min(1024 MiB / 256 MiB, 16 vCPUs / 4) = 4 instances.
+    assert_eq!(rows[1]["instances"], 4);
+    // The hot set scales with the pool (small-demo: 200 pages at 16 MiB).
+    assert_eq!(rows[1]["hot_pages"], 200 * 64);
+    for r in rows {
+        let k = r["kept"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&k));
+        assert!(r["wall_s"].as_f64().unwrap() >= 0.0);
+        assert!(
+            r["leak_per_s_pool"].as_f64().unwrap() >= r["leak_per_s_instance"].as_f64().unwrap()
+        );
+    }
+    let (ok, _, err) = midpoint(&["scale", "--sizes", "100000"]);
+    assert!(!ok && err.contains("sizes"), "{err}");
+}
+
+#[test]
+fn phase_json_gives_a_grid_with_every_seed() {
+    let (ok, out, err) = midpoint(&[
+        "phase",
+        "--json",
+        "--preset",
+        "small-demo",
+        "--x",
+        "idle-lookups-per-s",
+        "--x-values",
+        "1000,8000",
+        "--y",
+        "refill-interval-s",
+        "--y-values",
+        "1,30",
+        "--seeds",
+        "2",
+        "--warmup-s",
+        "2",
+        "--scan-s",
+        "3",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["x"], "idle_lookups_per_s");
+    assert_eq!(v["y"], "refill_interval_s");
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 4);
+    for c in cells {
+        assert_eq!(c["kept"].as_array().unwrap().len(), 2);
+        let (lo, hi) = (
+            c["kept_min"].as_f64().unwrap(),
+            c["kept_max"].as_f64().unwrap(),
+        );
+        assert!(lo <= c["kept_mean"].as_f64().unwrap() && c["kept_mean"].as_f64().unwrap() <= hi);
+    }
+    // The lookup rate follows the idle-rate axis.
+    assert!(
+        cells[1]["lookups_per_s"].as_f64().unwrap()
+            > 2.0 * cells[0]["lookups_per_s"].as_f64().unwrap()
+    );
+    let (ok, _, err) = midpoint(&["phase", "--x", "nope", "--x-values", "1", "--y-values", "1"]);
+    assert!(!ok && err.contains("nope"), "{err}");
+    let (ok, _, err) = midpoint(&["phase", "--y", "lookup-threads"]);
+    assert!(!ok && err.contains("y-values"), "{err}");
 }

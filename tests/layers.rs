@@ -21,6 +21,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "seed003",
             "sweep",
             "chart",
+            "study",
         ],
     ),
     (

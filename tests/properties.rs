@@ -2,7 +2,7 @@
 //! (`buf_LRU_validate` and more) run after every event.
 
 use midpoint::pool::page_cleaner::Cadence;
-use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
 use midpoint::scenario::{Params, ScanMode, Start};
 use midpoint::sim::{Event, Simulation};
 use proptest::prelude::*;
@@ -28,8 +28,20 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The what-ifs whose bits are set in `bits` (every combination of the three is reachable).
+fn what_ifs(bits: u8) -> WhatIfs {
+    let mut w = WhatIfs::NONE;
+    for (k, x) in WhatIf::ALL.into_iter().enumerate() {
+        if bits & (1 << k) != 0 {
+            w.insert(x);
+        }
+    }
+    w
+}
+
 fn config() -> impl Strategy<Value = PoolConfig> {
     (
+        (0u8..8).prop_map(what_ifs),
         prop_oneof![1u32..600, 500u32..530, 600u32..3000],
         1u32..=4,
         5u32..=95,
@@ -38,7 +50,7 @@ fn config() -> impl Strategy<Value = PoolConfig> {
         0u32..=64,
         prop_oneof![Just(0u64), 1u64..2000],
     )
-        .prop_map(|(frames, inst, pct, obt, depth, ra, lat)| PoolConfig {
+        .prop_map(|(w, frames, inst, pct, obt, depth, ra, lat)| PoolConfig {
             frames_per_instance: frames,
             instances: inst,
             old_blocks_pct: pct,
@@ -47,6 +59,7 @@ fn config() -> impl Strategy<Value = PoolConfig> {
             read_ahead_threshold: ra,
             read_latency_us: lat,
             page_transfer_us: lat / 20,
+            what_ifs: w,
         })
 }
 
@@ -105,6 +118,7 @@ proptest! {
         scan_mode in any::<bool>(),
         cadence in 0u8..3,
         seed in any::<u64>(),
+        wi in 0u8..8,
     ) {
         let p = Params {
             pool_mb,
@@ -123,6 +137,7 @@ proptest! {
             kept_window_s: 2,
             sample_ms: 500,
             seed,
+            what_if: what_ifs(wi),
             ..Params::default()
         };
         let mut sim = Simulation::new(&p).unwrap();

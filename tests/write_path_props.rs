@@ -109,10 +109,19 @@ proptest! {
 
 #[test]
 fn a_write_simulation_keeps_every_invariant_after_every_event() {
-    for (dblwr, pages, mix) in [
-        (true, 128, "write-only"),
-        (true, 4, "read-write"),
-        (false, 16, "write-only"),
+    for (dblwr, pages, mix, what_if) in [
+        (true, 128, "write-only", "none"),
+        (true, 4, "read-write", "none"),
+        (false, 16, "write-only", "none"),
+        (true, 16, "read-write", "slide-spares-fresh"),
+        (true, 16, "read-write", "free-frames-count-as-old"),
+        (true, 16, "read-write", "user-replaces-free-frame"),
+        (
+            true,
+            16,
+            "read-write",
+            "slide-spares-fresh,free-frames-count-as-old,user-replaces-free-frame",
+        ),
     ] {
         let mut p = WriteParams {
             instances: 2,
@@ -133,6 +142,7 @@ fn a_write_simulation_keeps_every_invariant_after_every_event() {
             ..WriteParams::default()
         };
         p.set("mix", mix).unwrap();
+        p.set("what_if", what_if).unwrap();
         let mut sim = WriteSimulation::new(&p).unwrap();
         sim.validate_each_event = true;
         sim.run_to_end().unwrap();

@@ -68,6 +68,7 @@ impl Innodb {
             read_ahead_threshold: 0,
             read_latency_us: 0,
             page_transfer_us: 0,
+            what_ifs: crate::pool::WhatIfs::NONE,
         };
         Ok(Innodb {
             pool: BufferPool::new(pc, &[universe.max(1)]),

@@ -199,6 +199,12 @@ impl Instance {
         let a = &mut self.access_us[f as usize];
         if *a == 0 {
             *a = now.max(1);
+            let w = &mut self.lru.adjust;
+            if !w.fresh_until.is_empty() {
+                // What-if slide-spares-fresh: protected until old_blocks_time after this access.
+                w.fresh_until[f as usize] = now.saturating_add(w.window_us);
+                w.note_time(now);
+            }
             true
         } else {
             false
@@ -208,6 +214,7 @@ impl Instance {
     /// `buf_page_make_young_if_needed` with `buf_page_peek_if_too_old`.
     #[inline]
     pub fn make_young_if_needed(&mut self, f: u32, now: Micros, old_blocks_time_ms: u32) {
+        self.lru.adjust.note_time(now);
         if self.lru.freed_page_clock() == 0 {
             // Warm-up: nothing evicted yet, no promotion and no counter.
             return;
@@ -262,6 +269,12 @@ impl Instance {
         self.pending.insert(at, io_done);
         self.lru.set_tag(f, tag);
         self.lru.clear_stamp(f);
+        let w = &mut self.lru.adjust;
+        if !w.fresh_until.is_empty() {
+            // What-if slide-spares-fresh: not accessed yet, so protected until its first access.
+            w.fresh_until[i] = Micros::MAX;
+            w.note_time(now);
+        }
         self.lru.add_block(f, true);
     }
 

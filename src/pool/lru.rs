@@ -76,6 +76,34 @@ pub struct Lru {
     /// When set, every frame whose old flag the boundary changes is appended here
     /// (for the animation); the owner drains it.
     pub slide_log: Option<Vec<(u32, bool)>>,
+    /// What-if rules of the boundary (all off in stock InnoDB).
+    pub adjust: AdjustWhatIfs,
+}
+
+/// What-if changes to the boundary rule (see [`super::what_if`]); all off by default.
+#[derive(Clone, Debug, Default)]
+pub struct AdjustWhatIfs {
+    /// `free-frames-count-as-old`: the target counts the frames not in the list as old.
+    pub count_free_as_old: bool,
+    /// `slide-spares-fresh`: per frame, until when (µs) the tail-ward step must not turn it
+    /// young (`Micros::MAX`: not accessed yet). Empty when the what-if is off.
+    pub fresh_until: Vec<crate::clock::Micros>,
+    /// `slide-spares-fresh`: the time of the latest operation on the list.
+    pub now: crate::clock::Micros,
+    /// `slide-spares-fresh`: how far above its target the old sublist may grow (pages).
+    pub max_excess: u32,
+    /// `slide-spares-fresh`: `innodb_old_blocks_time` in µs.
+    pub window_us: crate::clock::Micros,
+}
+
+impl AdjustWhatIfs {
+    /// `slide-spares-fresh`: notes the time of an operation (a no-op when the what-if is off).
+    #[inline]
+    pub fn note_time(&mut self, now: crate::clock::Micros) {
+        if !self.fresh_until.is_empty() && now > self.now {
+            self.now = now;
+        }
+    }
 }
 
 impl Lru {
@@ -98,6 +126,7 @@ impl Lru {
             freed_page_clock: 0,
             slides: SlideCounters::default(),
             slide_log: None,
+            adjust: AdjustWhatIfs::default(),
         }
     }
 
@@ -185,8 +214,39 @@ impl Lru {
 
     /// `calculate_desired_LRU_old_size`: `min(L*r/1024, L - 25)` (only called with `L >= 512`).
     pub fn desired_old_len(&self, len: u32) -> u32 {
-        let by_ratio = (len as u64 * self.ratio as u64 / OLD_RATIO_DIV as u64) as u32;
+        let by_ratio = if self.adjust.count_free_as_old {
+            // What-if free-frames-count-as-old (changes calculate_desired_LRU_old_size): the
+            // target is taken over every frame, the free ones counted as old, so it moves by one
+            // page per page the list gains or loses, as the old length does on a midpoint insert
+            // or a tail eviction.
+            let cap = self.capacity();
+            let full = (cap as u64 * self.ratio as u64 / OLD_RATIO_DIV as u64) as u32;
+            full.saturating_sub(cap.saturating_sub(len))
+        } else {
+            (len as u64 * self.ratio as u64 / OLD_RATIO_DIV as u64) as u32
+        };
         by_ratio.min(len.saturating_sub(OLD_TOLERANCE + NON_OLD_MIN_LEN))
+    }
+
+    /// The most the old length may exceed its target before `buf_LRU_old_adjust_len` shrinks
+    /// it: the dead band, plus what `slide-spares-fresh` lets it hold back.
+    pub fn upper_band(&self) -> u32 {
+        if self.adjust.fresh_until.is_empty() {
+            OLD_TOLERANCE
+        } else {
+            OLD_TOLERANCE + self.adjust.max_excess
+        }
+    }
+
+    /// What-if slide-spares-fresh (changes buf_LRU_old_adjust_len): whether the tail-ward step
+    /// must stop at `LRU_old` = `f` rather than turn it young.
+    #[inline]
+    fn spares(&self, f: u32, target: u32) -> bool {
+        let a = &self.adjust;
+        !a.fresh_until.is_empty()
+            && a.fresh_until[f as usize] > a.now
+            && self.old_len <= target + OLD_TOLERANCE + a.max_excess
+            && self.old_len + OLD_TOLERANCE + NON_OLD_MIN_LEN < self.len
     }
 
     #[inline]
@@ -222,6 +282,9 @@ impl Lru {
             } else if self.old_len > target + OLD_TOLERANCE {
                 // Shrink toward the tail: the former first-old page becomes young.
                 let was = self.old_ptr;
+                if self.spares(was, target) {
+                    return;
+                }
                 self.old_ptr = self.next[was as usize];
                 self.old_len -= 1;
                 self.set_old(was, false);
@@ -456,10 +519,11 @@ impl Lru {
                 ));
             }
             let target = self.desired_old_len(self.len);
-            if self.old_len + OLD_TOLERANCE < target || self.old_len > target + OLD_TOLERANCE {
+            if self.old_len + OLD_TOLERANCE < target || self.old_len > target + self.upper_band() {
                 return Err(format!(
-                    "old_len {} outside {target} ± {OLD_TOLERANCE}",
-                    self.old_len
+                    "old_len {} outside {target} - {OLD_TOLERANCE} ..= {target} + {}",
+                    self.old_len,
+                    self.upper_band()
                 ));
             }
         }

@@ -15,12 +15,14 @@ pub mod read_ahead;
 pub mod redo_log;
 pub mod storage;
 pub mod validate;
+pub mod what_if;
 
 use crate::clock::{Micros, MS};
 pub use instance::{Instance, Stats};
 pub use lru::{Lru, NIL};
 pub use page_cleaner::EngineProfile;
 pub use storage::{IoKind, IoStats, Storage};
+pub use what_if::{WhatIf, WhatIfs};
 
 /// A page of a tablespace. `space` indexes [`BufferPool::spaces`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -67,6 +69,8 @@ pub struct PoolConfig {
     pub read_latency_us: Micros,
     /// Extra time per page of a multi-page (read-ahead) burst, µs.
     pub page_transfer_us: Micros,
+    /// Candidate rule changes (none: stock MySQL 8.4).
+    pub what_ifs: WhatIfs,
 }
 
 impl Default for PoolConfig {
@@ -80,6 +84,7 @@ impl Default for PoolConfig {
             read_ahead_threshold: 56,
             read_latency_us: 270,
             page_transfer_us: 10,
+            what_ifs: WhatIfs::NONE,
         }
     }
 }
@@ -117,7 +122,18 @@ impl BufferPool {
     /// A pool with every frame free, and tablespaces of the given sizes (space `i` gets tag `i`).
     pub fn new(cfg: PoolConfig, space_sizes: &[u32]) -> Self {
         let instances = (0..cfg.instances.max(1))
-            .map(|_| Instance::new(cfg.frames_per_instance, cfg.old_blocks_pct))
+            .map(|_| {
+                let mut inst = Instance::new(cfg.frames_per_instance, cfg.old_blocks_pct);
+                let n = inst.size() as usize;
+                let a = &mut inst.lru.adjust;
+                a.count_free_as_old = cfg.what_ifs.has(WhatIf::FreeFramesCountAsOld);
+                if cfg.what_ifs.has(WhatIf::SlideSparesFresh) {
+                    a.fresh_until = vec![0; n];
+                    a.max_excess = cfg.lru_scan_depth;
+                    a.window_us = cfg.old_blocks_time_ms as Micros * MS;
+                }
+                inst
+            })
             .collect();
         let spaces = space_sizes
             .iter()
@@ -204,10 +220,20 @@ impl BufferPool {
     /// Sets `innodb_old_blocks_time` at run time.
     pub fn set_old_blocks_time_ms(&mut self, ms: u32) {
         self.cfg.old_blocks_time_ms = ms;
+        for inst in &mut self.instances {
+            inst.lru.adjust.window_us = ms as Micros * MS;
+        }
     }
     /// Sets `innodb_lru_scan_depth` at run time.
     pub fn set_lru_scan_depth(&mut self, depth: u32) {
         self.cfg.lru_scan_depth = depth;
+        for inst in &mut self.instances {
+            inst.lru.adjust.max_excess = depth;
+        }
+    }
+    /// The what-ifs this pool runs with.
+    pub fn what_ifs(&self) -> WhatIfs {
+        self.cfg.what_ifs
     }
 
     fn set_frame_of(&mut self, page: PageId, g: u32) {
@@ -224,8 +250,14 @@ impl BufferPool {
     /// `buf_LRU_get_free_block` for a user thread: a free frame, else the first replaceable page
     /// from the tail (`buf_LRU_scan_and_free_block`: 100 pages, then the whole list).
     fn get_free_block(&mut self, i: usize, now: Micros) -> Option<u32> {
+        self.instances[i].lru.adjust.note_time(now);
         let f = match self.instances[i].free.pop() {
-            Some(f) => f,
+            Some(f) => {
+                if self.cfg.what_ifs.has(WhatIf::UserReplacesFreeFrame) {
+                    self.replace_free_frame(i, now);
+                }
+                f
+            }
             None => {
                 let victim = if self.write.is_none() {
                     self.instances[i].find_victim(now)?
@@ -241,6 +273,23 @@ impl BufferPool {
             self.got_block(i);
         }
         Some(f)
+    }
+
+    /// What-if user-replaces-free-frame (changes `buf_LRU_get_free_block`): having taken a frame
+    /// from a free list that now holds fewer than `innodb_lru_scan_depth`, the user thread frees
+    /// the first clean, unfixed page among the last 100 of the LRU list (the first pass of
+    /// `buf_LRU_scan_and_free_block`) in its place, as long as the list is longer than
+    /// `BUF_LRU_MIN_LEN`. If none is replaceable, nothing happens.
+    fn replace_free_frame(&mut self, i: usize, now: Micros) {
+        let inst = &self.instances[i];
+        if inst.free.len() >= self.cfg.lru_scan_depth || inst.lru.len() <= page_cleaner::LRU_MIN_LEN
+        {
+            return;
+        }
+        if let Some(v) = inst.find_victim_within(now, instance::SEARCH_SCAN_THRESHOLD) {
+            self.free_page(i, v);
+            self.instances[i].stats.evicted_by_user += 1;
+        }
     }
 
     /// MariaDB 10.11.7+ `buf_LRU_get_free_block`, `got_block`: with the block taken, if fewer

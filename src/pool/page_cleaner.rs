@@ -43,6 +43,7 @@ impl BufferPool {
     /// evicted, or the LRU list is down to 256 pages.
     pub fn lru_batch(&mut self, i: usize, now: Micros) -> BatchReport {
         let scan_depth = self.config().lru_scan_depth;
+        self.instances[i].lru.adjust.note_time(now);
         let y0 = self.instances[i].lru.slides.total_young();
         let o0 = self.instances[i].lru.slides.total_old();
         let free_before = self.instances[i].free.len();
@@ -128,6 +129,7 @@ impl BufferPool {
         max_scan: u32,
     ) -> (u32, u32, u32, bool) {
         let scan_depth = self.config().lru_scan_depth;
+        self.instances[i].lru.adjust.note_time(now);
         let mut f = if start == NIL {
             self.instances[i].lru.tail()
         } else {

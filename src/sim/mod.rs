@@ -114,6 +114,7 @@ impl Simulation {
             read_ahead_threshold: p.read_ahead_threshold,
             read_latency_us: p.read_latency_us as Micros,
             page_transfer_us: p.page_transfer_us as Micros,
+            what_ifs: p.what_if,
         };
         let total_frames = cfg.frames_per_instance * cfg.instances;
         let filler_pages = if p.start == Start::Cold {
@@ -148,7 +149,7 @@ impl Simulation {
             lookups: PointLookups {
                 space: HOT_SPACE,
                 pages: p.hot_pages,
-                cpu_us: p.lookup_cpu_us,
+                cpu_us: p.effective_lookup_cpu_us(),
             },
             lookup_next: vec![EPOCH; p.lookup_threads as usize],
             scan_next: (p.scan_s > 0).then_some(scan_start),
