@@ -11,10 +11,10 @@ use midpoint::experiments::{
 };
 use midpoint::metrics::RunReport;
 use midpoint::replay;
+use midpoint::scenario::write as write_sim;
 use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
-use midpoint::write_sim;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -37,7 +37,7 @@ fn write_only_specs() -> Vec<&'static write_sim::Spec> {
 }
 
 /// One flag per parameter: the read-only scenarios' (`Params`), then, with `write`, the
-/// write-path presets' own (`write_sim::WRITE_SPECS`). A flag given twice: the last one wins.
+/// write-path presets' own (`scenario::write::WRITE_SPECS`). A flag given twice: the last one wins.
 fn param_args(write: bool) -> Vec<Arg> {
     let heading = "Parameters (a preset sets defaults; these override)";
     let mut v = Vec::new();
@@ -773,8 +773,8 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
         let (mut acc, mut ev) = (0, 0);
         for _ in 0..runs.min(3) {
             let t0 = Instant::now();
-            let mut s = write_sim::WriteSimulation::new(&wp)?;
-            s.run_to_end()?;
+            let mut s = sim::Simulation::new_write(&wp)?;
+            while s.step_write()? {}
             walls.push(t0.elapsed().as_secs_f64());
             acc = s.pool.stats().page_gets;
             ev = s.events();
