@@ -502,6 +502,17 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     let exp = experiments::find(which)?;
     let json = a.get_flag("json");
     let quick = a.get_flag("quick");
+    // Checked for every experiment, so that a bad value is refused even where it is not used.
+    let runs = parse_count(a, "runs", 1, 50)?;
+    let fixed_runs = || -> Result<(), String> {
+        if a.value_source("runs") == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(format!(
+                "--runs does not apply to experiment {}: it runs each configuration once, with a fixed seed",
+                exp.code
+            ));
+        }
+        Ok(())
+    };
     let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
     // Prints the rows as JSON, or the Markdown tables under the experiment's title.
     let show = |rows: serde_json::Result<String>, markdown: String| -> Result<(), String> {
@@ -516,15 +527,16 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     };
     match exp.code {
         "000" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = seed000::run_rows(&seed000::rows(!quick), seeds, progress);
+            let r = seed000::run_rows(&seed000::rows(!quick), runs, progress);
             show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
         }
         "001" => {
+            fixed_runs()?;
             let r = seed001::run(progress);
             show(serde_json::to_string_pretty(&r), seed001::markdown(&r))
         }
         "003-rw" => {
+            fixed_runs()?;
             let r = seed003_rw::seed003_rw(progress);
             show(
                 serde_json::to_string_pretty(&r),
@@ -532,6 +544,7 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
             )
         }
         "002" => {
+            fixed_runs()?;
             let threads: Vec<u32> = if quick {
                 vec![1, 3, 5, 8, 12, 16, 19]
             } else {
@@ -545,13 +558,11 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
             show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
         }
         "003" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = seed003::run(seeds, 1, progress);
+            let r = seed003::run(runs, 1, progress);
             show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
         }
         "mariadb" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = mariadb::compare(seeds, progress);
+            let r = mariadb::compare(runs, progress);
             show(
                 serde_json::to_string_pretty(&r),
                 mariadb::compare_markdown(&r),
