@@ -11,7 +11,7 @@ use midpoint::experiments::{
 };
 use midpoint::metrics::RunReport;
 use midpoint::replay;
-use midpoint::scenario::write as write_sim;
+use midpoint::scenario::write as write_scenario;
 use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
@@ -28,9 +28,9 @@ fn read_names() -> Vec<String> {
 }
 
 /// The write-path parameters that no read-only scenario has.
-fn write_only_specs() -> Vec<&'static write_sim::Spec> {
+fn write_only_specs() -> Vec<&'static write_scenario::Spec> {
     let read = read_names();
-    write_sim::WRITE_SPECS
+    write_scenario::WRITE_SPECS
         .iter()
         .filter(|s| !read.iter().any(|r| r == s.name))
         .collect()
@@ -59,7 +59,7 @@ fn param_args(write: bool) -> Vec<Arg> {
             describe(&name).to_string()
         };
         if write {
-            if let Some(ws) = write_sim::spec_of(&name) {
+            if let Some(ws) = write_scenario::spec_of(&name) {
                 help.push_str(&format!("; write-path presets: [{}]", ws.allowed()));
             } else {
                 help.push_str("; read-only presets only");
@@ -273,7 +273,7 @@ fn run_cli() -> ExitCode {
             for p in presets() {
                 println!("{:32} {}", p.name, p.description);
             }
-            for p in write_sim::presets() {
+            for p in write_scenario::presets() {
                 println!("{:32} {}", p.name, p.description);
             }
             Ok(())
@@ -424,7 +424,7 @@ fn print_run_table(r: &RunReport) {
 fn cmd_run(a: &ArgMatches) -> Result<(), String> {
     if let Some(wp) = a
         .get_one::<String>("preset")
-        .and_then(|n| write_sim::preset(n))
+        .and_then(|n| write_scenario::preset(n))
     {
         return cmd_write_run(a, wp);
     }
@@ -584,7 +584,7 @@ fn experiment_help() -> String {
 /// `run --preset <write-path preset>`: one write-path run. Its own flags and the read-only
 /// flags that mean the same thing (`--lru-scan-depth`, `--seed`, ...) apply, in command-line
 /// order, together with `--set NAME=VALUE`; any other flag is refused with the reason.
-fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), String> {
+fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), String> {
     if a.get_flag("csv") {
         return Err(format!(
             "--csv: the write-path preset '{}' has no time series to export (it reports throughput and counters); use --json",
@@ -625,11 +625,11 @@ fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), Strin
                 wp.name
             ));
         }
-        if write_sim::spec_of(&name).is_none() {
+        if write_scenario::spec_of(&name).is_none() {
             return Err(format!(
                 "--{flag} does not apply to the write-path preset '{}': its workload is sysbench, not the read-only scenario's; its parameters are: {}",
                 wp.name,
-                write_sim::WRITE_SPECS
+                write_scenario::WRITE_SPECS
                     .iter()
                     .map(|s| format!("--{}", s.name.replace('_', "-")))
                     .collect::<Vec<_>>()
@@ -779,7 +779,7 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
     let mut r = r;
     {
         let wname = "seed001-64thd-dblwr128";
-        let wp = write_sim::preset(wname).ok_or("write preset")?.params;
+        let wp = write_scenario::preset(wname).ok_or("write preset")?.params;
         let mut walls = Vec::new();
         let (mut acc, mut ev) = (0, 0);
         for _ in 0..runs.min(3) {

@@ -6,7 +6,7 @@
 use crate::chart::{self, DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
 use crate::clock::{to_secs, Micros};
 use crate::pool::flush_list::{FlushType, WRITE_PENDING};
-use crate::scenario::write::{self as write_sim, WriteParams};
+use crate::scenario::write::{self as write_scenario, WriteParams};
 use crate::sim::{Simulation, EPOCH};
 use crate::ui::charts::HiDpi;
 use crate::ui::grid::{Layout, HIGHLIGHT};
@@ -70,7 +70,7 @@ struct PresetJs {
 pub fn write_presets() -> Result<JsValue, JsValue> {
     let v: Vec<PresetJs> = PAGE_PRESETS
         .iter()
-        .filter_map(|n| write_sim::preset(n))
+        .filter_map(|n| write_scenario::preset(n))
         .map(|p| PresetJs {
             lru_scan_depth: p.params.lru_scan_depth,
             doublewrite_pages: p.params.doublewrite_pages,
@@ -89,7 +89,7 @@ pub fn page_params(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WritePa
     if !PAGE_PRESETS.contains(&preset) {
         return Err(format!("'{preset}' is not one of the page's write presets"));
     }
-    let mut p = write_sim::preset(preset)
+    let mut p = write_scenario::preset(preset)
         .ok_or_else(|| format!("no write preset '{preset}'"))?
         .params;
     p.lru_scan_depth = depth.clamp(100, 16_384);
@@ -371,7 +371,7 @@ struct DepthJs {
 /// One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
 #[wasm_bindgen]
 pub fn write_depth_point(depth: u32) -> Result<JsValue, JsValue> {
-    let p = write_sim::depth_params(depth.clamp(100, 16_384));
+    let p = write_scenario::depth_params(depth.clamp(100, 16_384));
     let r = crate::sim::run_write(&p).map_err(js_err)?;
     to_js(&DepthJs {
         lru_scan_depth: p.lru_scan_depth,
