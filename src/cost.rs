@@ -11,8 +11,8 @@
 //! scenario does 45.9 million page accesses, estimated 63.5 million; 256 lookup threads on 256
 //! CPUs for 10 s, 14.5 million, estimated 14.9 million.
 
+use crate::scenario::write::WriteParams;
 use crate::scenario::Params;
-use crate::write_sim::WriteParams;
 use serde::Serialize;
 
 /// Page accesses per simulated second per lookup thread is `1e6 / lookup_cpu_us`; a scanned
@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn write_runs_are_estimated_from_threads_cpus_and_duration() {
-        let wp = crate::write_sim::preset("seed001-64thd-dblwr128")
+        let wp = crate::scenario::write::preset("seed001-64thd-dblwr128")
             .unwrap()
             .params;
         let e = estimate_write(&wp);

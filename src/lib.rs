@@ -32,4 +32,3 @@ pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 pub mod workload;
-pub mod write_sim;

@@ -11,10 +11,10 @@ use midpoint::experiments::{
 };
 use midpoint::metrics::RunReport;
 use midpoint::replay;
+use midpoint::scenario::write as write_scenario;
 use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
-use midpoint::write_sim;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -28,16 +28,16 @@ fn read_names() -> Vec<String> {
 }
 
 /// The write-path parameters that no read-only scenario has.
-fn write_only_specs() -> Vec<&'static write_sim::Spec> {
+fn write_only_specs() -> Vec<&'static write_scenario::Spec> {
     let read = read_names();
-    write_sim::WRITE_SPECS
+    write_scenario::WRITE_SPECS
         .iter()
         .filter(|s| !read.iter().any(|r| r == s.name))
         .collect()
 }
 
 /// One flag per parameter: the read-only scenarios' (`Params`), then, with `write`, the
-/// write-path presets' own (`write_sim::WRITE_SPECS`). A flag given twice: the last one wins.
+/// write-path presets' own (`scenario::write::WRITE_SPECS`). A flag given twice: the last one wins.
 fn param_args(write: bool) -> Vec<Arg> {
     let heading = "Parameters (a preset sets defaults; these override)";
     let mut v = Vec::new();
@@ -59,7 +59,7 @@ fn param_args(write: bool) -> Vec<Arg> {
             describe(&name).to_string()
         };
         if write {
-            if let Some(ws) = write_sim::spec_of(&name) {
+            if let Some(ws) = write_scenario::spec_of(&name) {
                 help.push_str(&format!("; write-path presets: [{}]", ws.allowed()));
             } else {
                 help.push_str("; read-only presets only");
@@ -311,7 +311,7 @@ fn run_cli() -> ExitCode {
             for p in presets() {
                 println!("{:32} {}", p.name, p.description);
             }
-            for p in write_sim::presets() {
+            for p in write_scenario::presets() {
                 println!("{:32} {}", p.name, p.description);
             }
             Ok(())
@@ -462,7 +462,7 @@ fn print_run_table(r: &RunReport) {
 fn cmd_run(a: &ArgMatches) -> Result<(), String> {
     if let Some(wp) = a
         .get_one::<String>("preset")
-        .and_then(|n| write_sim::preset(n))
+        .and_then(|n| write_scenario::preset(n))
     {
         return cmd_write_run(a, wp);
     }
@@ -540,6 +540,17 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     let exp = experiments::find(which)?;
     let json = a.get_flag("json");
     let quick = a.get_flag("quick");
+    // Checked for every experiment, so that a bad value is refused even where it is not used.
+    let runs = parse_count(a, "runs", 1, 50)?;
+    let fixed_runs = || -> Result<(), String> {
+        if a.value_source("runs") == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(format!(
+                "--runs does not apply to experiment {}: it runs each configuration once, with a fixed seed",
+                exp.code
+            ));
+        }
+        Ok(())
+    };
     let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
     // Prints the rows as JSON, or the Markdown tables under the experiment's title.
     let show = |rows: serde_json::Result<String>, markdown: String| -> Result<(), String> {
@@ -554,15 +565,16 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
     };
     match exp.code {
         "000" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = seed000::run_rows(&seed000::rows(!quick), seeds, progress);
+            let r = seed000::run_rows(&seed000::rows(!quick), runs, progress);
             show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
         }
         "001" => {
+            fixed_runs()?;
             let r = seed001::run(progress);
             show(serde_json::to_string_pretty(&r), seed001::markdown(&r))
         }
         "003-rw" => {
+            fixed_runs()?;
             let r = seed003_rw::seed003_rw(progress);
             show(
                 serde_json::to_string_pretty(&r),
@@ -570,6 +582,7 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
             )
         }
         "002" => {
+            fixed_runs()?;
             let threads: Vec<u32> = if quick {
                 vec![1, 3, 5, 8, 12, 16, 19]
             } else {
@@ -583,13 +596,11 @@ fn cmd_reproduce(a: &ArgMatches) -> Result<(), String> {
             show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
         }
         "003" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = seed003::run(seeds, 1, progress);
+            let r = seed003::run(runs, 1, progress);
             show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
         }
         "mariadb" => {
-            let seeds = parse_count(a, "runs", 1, 50)?;
-            let r = mariadb::compare(seeds, progress);
+            let r = mariadb::compare(runs, progress);
             show(
                 serde_json::to_string_pretty(&r),
                 mariadb::compare_markdown(&r),
@@ -611,7 +622,7 @@ fn experiment_help() -> String {
 /// `run --preset <write-path preset>`: one write-path run. Its own flags and the read-only
 /// flags that mean the same thing (`--lru-scan-depth`, `--seed`, ...) apply, in command-line
 /// order, together with `--set NAME=VALUE`; any other flag is refused with the reason.
-fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), String> {
+fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), String> {
     if a.get_flag("csv") {
         return Err(format!(
             "--csv: the write-path preset '{}' has no time series to export (it reports throughput and counters); use --json",
@@ -652,11 +663,11 @@ fn cmd_write_run(a: &ArgMatches, wp: write_sim::WritePreset) -> Result<(), Strin
                 wp.name
             ));
         }
-        if write_sim::spec_of(&name).is_none() {
+        if write_scenario::spec_of(&name).is_none() {
             return Err(format!(
                 "--{flag} does not apply to the write-path preset '{}': its workload is sysbench, not the read-only scenario's; its parameters are: {}",
                 wp.name,
-                write_sim::WRITE_SPECS
+                write_scenario::WRITE_SPECS
                     .iter()
                     .map(|s| format!("--{}", s.name.replace('_', "-")))
                     .collect::<Vec<_>>()
@@ -1038,13 +1049,13 @@ fn cmd_bench(a: &ArgMatches) -> Result<(), String> {
     let mut r = r;
     {
         let wname = "seed001-64thd-dblwr128";
-        let wp = write_sim::preset(wname).ok_or("write preset")?.params;
+        let wp = write_scenario::preset(wname).ok_or("write preset")?.params;
         let mut walls = Vec::new();
         let (mut acc, mut ev) = (0, 0);
         for _ in 0..runs.min(3) {
             let t0 = Instant::now();
-            let mut s = write_sim::WriteSimulation::new(&wp)?;
-            s.run_to_end()?;
+            let mut s = sim::Simulation::new_write(&wp)?;
+            while s.step_write()? {}
             walls.push(t0.elapsed().as_secs_f64());
             acc = s.pool.stats().page_gets;
             ev = s.events();

@@ -1,7 +1,11 @@
 //! Metrics sampled on the virtual clock, and the summary of a run.
 
+use crate::io::DeviceStats;
+use crate::pool::doublewrite::DblwrStats;
+use crate::pool::flush::WriteStats;
 use crate::pool::page_cleaner::BatchReport;
 use crate::pool::Stats;
+use crate::scenario::write::WriteParams;
 use crate::scenario::Params;
 use serde::Serialize;
 
@@ -274,4 +278,43 @@ mod tests {
         assert!(s.mean.is_nan() && s.min.is_nan() && s.max.is_nan() && s.median.is_nan());
         assert!(mean(std::iter::empty()).is_nan());
     }
+}
+
+/// What a write-path run measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct WriteReport {
+    /// Every parameter used (the key every report's JSON uses).
+    #[serde(rename = "parameters")]
+    pub params: WriteParams,
+    /// Transactions per second without the scan (the `base_s` window).
+    pub tps: f64,
+    /// sysbench "queries per sec." in the same window.
+    pub qps: f64,
+    /// Mean transaction latency, ms.
+    pub latency_ms: f64,
+    /// Transactions per second with the scan (last half of `scan_s`; 0 without a scan).
+    pub tps_with_scan: f64,
+    /// 1 − with / without (0 without a scan).
+    pub scan_loss: f64,
+    /// Mean fraction of the special distribution's hot pages resident (base window; with a
+    /// scan, its measured window).
+    pub hot_kept: f64,
+    /// `Innodb_buffer_pool_wait_free` per second (measured windows).
+    pub wait_free_per_s: f64,
+    /// Writers that waited for a page's write io-fix, per second.
+    pub page_write_waits_per_s: f64,
+    /// Writers that waited in `log_free_check`, per second.
+    pub log_waits_per_s: f64,
+    /// Mean free frames, dirty %, and checkpoint age as % of the usable redo, per second samples.
+    pub free_mean: f64,
+    pub dirty_pct_mean: f64,
+    pub checkpoint_age_pct_max: f64,
+    /// Counters over the measured windows.
+    pub dblwr: DblwrStats,
+    pub device: DeviceStats,
+    pub write: WriteStats,
+    /// Mean doublewrite write latency, ms (`AVG_TIMER_WRITE`).
+    pub dblwr_avg_write_ms: f64,
+    /// Events processed.
+    pub events: u64,
 }

@@ -3,9 +3,10 @@
 
 use crate::cost::{self, Estimate};
 use crate::metrics::RunReport;
+use crate::metrics::WriteReport;
+use crate::scenario::write::WriteParams;
 use crate::scenario::Params;
 use crate::sim::Simulation;
-use crate::write_sim::{WriteParams, WriteReport, WriteSimulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -47,7 +48,7 @@ pub fn run_drawing(p: &Params, target: ProgressDrawTarget) -> Result<RunReport, 
     Ok(sim.report())
 }
 
-/// Runs one write-path scenario like [`crate::write_sim::run`], with the same budget and bar.
+/// Runs one write-path scenario like [`crate::sim::run_write`], with the same budget and bar.
 pub fn run_write(p: &WriteParams, no_limit: bool) -> Result<WriteReport, String> {
     let e = cost::estimate_write(p);
     cost::check_budget(&e, "this run", no_limit)?;
@@ -56,21 +57,21 @@ pub fn run_write(p: &WriteParams, no_limit: bool) -> Result<WriteReport, String>
     } else {
         ProgressDrawTarget::hidden()
     };
-    let mut sim = WriteSimulation::new(p)?;
+    let mut sim = Simulation::new_write(p)?;
     let start = sim.now();
     let bar =
         ProgressBar::with_draw_target(Some(sim.end().saturating_sub(start) / STEP_US), target);
     bar.set_style(bar_style()?);
-    // The same steps as WriteSimulation::run_to_end, with a look at the clock now and then.
+    // The same steps as sim::run_write, with a look at the clock now and then.
     let mut n: u64 = 0;
-    while sim.step()? {
+    while sim.step_write()? {
         n += 1;
         if n % 4096 == 0 {
             bar.set_position(sim.now().saturating_sub(start) / STEP_US);
         }
     }
     bar.finish_and_clear();
-    Ok(sim.report())
+    Ok(sim.write_report())
 }
 
 fn bar_style() -> Result<ProgressStyle, String> {
@@ -109,13 +110,13 @@ mod tests {
 
     #[test]
     fn the_write_run_with_its_bar_is_the_same_run() {
-        let mut p = crate::write_sim::preset("seed003-rw-default")
+        let mut p = crate::scenario::write::preset("seed003-rw-default")
             .unwrap()
             .params;
         p.warmup_s = 1;
         p.base_s = 2;
         p.scan_s = 2;
-        let a = crate::write_sim::run(&p).unwrap();
+        let a = crate::sim::run_write(&p).unwrap();
         let b = run_write(&p, false).unwrap();
         assert_eq!(
             serde_json::to_string(&a).unwrap(),

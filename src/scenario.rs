@@ -8,6 +8,9 @@ use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
 pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
+
+pub mod write;
+
 use serde::{Deserialize, Serialize};
 
 /// How the pool holds the tables when the warm-up starts.

@@ -271,3 +271,21 @@ fn a_sweep_without_a_scan_phase_prints_n_a_not_nan() {
     let t = stdout(&o);
     assert!(t.contains("n/a") && !t.contains("NaN"), "{t}");
 }
+
+#[test]
+fn reproduce_refuses_runs_it_cannot_use() {
+    // A bad value is refused by every experiment, before any run.
+    let o = run(&["reproduce", "--experiment", "001", "--runs", "abc"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("runs"), "{}", stderr(&o));
+    // A good value where the experiment runs each configuration once is refused too.
+    for code in ["001", "002", "003-rw"] {
+        let o = run(&["reproduce", "--experiment", code, "--runs", "2"]);
+        assert!(!o.status.success(), "{code}");
+        assert!(
+            stderr(&o).contains("--runs does not apply to experiment"),
+            "{code}: {}",
+            stderr(&o)
+        );
+    }
+}

@@ -1,8 +1,8 @@
 //! Every parameter flag of `midpoint run` changes the run or is refused with a message; none is
 //! silently ignored. Checked on one read-only preset and one write-path preset, with short runs.
 
+use midpoint::scenario::write::WRITE_SPECS;
 use midpoint::scenario::{range_of, Params};
-use midpoint::write_sim::WRITE_SPECS;
 use std::process::Command;
 
 fn midpoint(args: &[&str]) -> (bool, String, String) {

@@ -65,10 +65,10 @@ fn read_only_presets_results_are_pinned() {
 
 #[test]
 fn write_presets_results_are_pinned() {
-    let got: Vec<(String, u64)> = midpoint::write_sim::presets()
+    let got: Vec<(String, u64)> = midpoint::scenario::write::presets()
         .into_iter()
         .map(|p| {
-            let r = midpoint::write_sim::run(&p.params).expect("valid preset");
+            let r = midpoint::sim::run_write(&p.params).expect("valid preset");
             let d = digest_without(serde_json::to_value(&r).unwrap(), "parameters");
             (p.name, d)
         })

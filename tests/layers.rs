@@ -27,16 +27,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     (
         "scenario and simulation",
         &[
-            "scenario",
-            "cost",
-            "sim",
-            "write_sim",
-            "engine",
-            "metrics",
-            "cpu",
-            "io",
-            "replay",
-            "policy",
+            "scenario", "cost", "sim", "engine", "metrics", "cpu", "io", "replay", "policy",
             "trace",
         ],
     ),

@@ -5,7 +5,8 @@
 
 use midpoint::pool::flush::WriteConfig;
 use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
-use midpoint::write_sim::{WriteParams, WriteSimulation};
+use midpoint::scenario::write::WriteParams;
+use midpoint::sim::Simulation;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -143,10 +144,10 @@ fn a_write_simulation_keeps_every_invariant_after_every_event() {
         };
         p.set("mix", mix).unwrap();
         p.set("what_if", what_if).unwrap();
-        let mut sim = WriteSimulation::new(&p).unwrap();
-        sim.validate_each_event = true;
-        sim.run_to_end().unwrap();
-        let r = sim.report();
+        let mut sim = Simulation::new_write(&p).unwrap();
+        sim.set_validate_each_event(true);
+        while sim.step_write().unwrap() {}
+        let r = sim.write_report();
         assert!(r.tps > 0.0, "{r:?}");
         assert!(r.write.pages_written > 0, "{r:?}");
         if dblwr {
@@ -172,7 +173,7 @@ fn a_tiny_redo_log_forces_sync_flushing_and_writers_wait() {
         base_s: 3,
         ..WriteParams::default()
     };
-    let r = midpoint::write_sim::run(&p).unwrap();
+    let r = midpoint::sim::run_write(&p).unwrap();
     assert!(r.log_waits_per_s > 0.0, "{r:?}");
     assert!(r.checkpoint_age_pct_max > 90.0, "{r:?}");
 }
@@ -187,7 +188,7 @@ fn write_runs_are_deterministic() {
         base_s: 2,
         ..WriteParams::default()
     };
-    let a = serde_json::to_string(&midpoint::write_sim::run(&p).unwrap()).unwrap();
-    let b = serde_json::to_string(&midpoint::write_sim::run(&p).unwrap()).unwrap();
+    let a = serde_json::to_string(&midpoint::sim::run_write(&p).unwrap()).unwrap();
+    let b = serde_json::to_string(&midpoint::sim::run_write(&p).unwrap()).unwrap();
     assert_eq!(a, b);
 }

@@ -5,6 +5,9 @@
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
 pub mod scheduler;
+mod write;
+
+pub use write::{run_write, CLEANER_WAKE_US, WAKE_INTERVAL};
 
 use crate::clock::{secs_f, to_secs, Micros, SEC};
 use crate::cpu::Cpu;
@@ -45,6 +48,8 @@ pub enum Event {
     Activity,
     /// A sample was taken.
     Sample,
+    /// CPU bursts finished and their threads went on (a write-path run's clients and scan).
+    Work,
     /// The run is over.
     End,
 }
@@ -91,6 +96,8 @@ pub struct Simulation {
     cpu: Option<Cpu>,
     /// In the CPU model: when a paused scan resumes.
     scan_resume_at: Option<Micros>,
+    /// A write-path run's clients, windows and counters (`None`: a read-only run).
+    write: Option<Box<write::WritePath>>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -137,7 +144,6 @@ impl Simulation {
         scan.looping = p.scan_loop;
         let scan_start = EPOCH + p.warmup_s as Micros * SEC;
         let end = scan_start + p.scan_s as Micros * SEC;
-        let rng = Rng::new(p.seed);
         let mut activity_rng = Rng::new(p.seed ^ 0xAC71_F17F_00D5_EED5);
         let activity_next = match p.cleaner {
             Cadence::AfterActivity { mean_interval_ms } if p.engine.has_cadence() => {
@@ -145,42 +151,20 @@ impl Simulation {
             }
             _ => None,
         };
-        let mut sim = Simulation {
-            lookups: PointLookups {
-                space: HOT_SPACE,
-                pages: p.hot_pages,
-                cpu_us: p.effective_lookup_cpu_us(),
-            },
-            lookup_next: vec![EPOCH; p.lookup_threads as usize],
-            scan_next: (p.scan_s > 0).then_some(scan_start),
-            scan,
-            coordinator: Coordinator::default(),
-            tick_next: (p.cleaner != Cadence::Never && p.engine.has_cadence()).then_some(EPOCH),
-            activity_next,
-            sample_next: EPOCH,
-            samples: Vec::new(),
-            batches: Vec::new(),
-            iv_lookups: 0,
-            iv_hits: 0,
-            iv_scan_pages: 0,
-            iv_start: EPOCH,
-            lookups_warmup: 0,
-            lookups_scan: 0,
-            scan_pages: 0,
-            scan_mark: None,
-            scan_end_mark: None,
-            events: 0,
-            demand: DemandCleaner::new(p_engine_profile(params)),
-            cpu: None,
-            scan_resume_at: None,
-            pool,
-            now: 0,
-            end,
-            scan_start,
-            rng,
-            activity_rng,
-            params: p,
+        let mut sim = Simulation::base(p, pool, scan, end, scan_start);
+        sim.activity_rng = activity_rng;
+        sim.activity_next = activity_next;
+        sim.lookups = PointLookups {
+            space: HOT_SPACE,
+            pages: sim.params.hot_pages,
+            cpu_us: sim.params.effective_lookup_cpu_us(),
         };
+        sim.lookup_next = vec![EPOCH; sim.params.lookup_threads as usize];
+        sim.scan_next = (sim.params.scan_s > 0).then_some(scan_start);
+        sim.tick_next = (sim.params.cleaner != Cadence::Never && sim.params.engine.has_cadence())
+            .then_some(EPOCH);
+        sim.sample_next = EPOCH;
+        sim.demand = DemandCleaner::new(p_engine_profile(&sim.params));
         sim.pool
             .set_demand_refills(p_engine_profile(&sim.params).demand_refills);
         sim.preload();
@@ -199,6 +183,54 @@ impl Simulation {
             sim.cpu = Some(cpu);
         }
         Ok(sim)
+    }
+
+    /// A simulation with nothing scheduled but the sampler at [`EPOCH`]: the constructors
+    /// ([`Simulation::new`], [`Simulation::new_write`]) add their actors.
+    fn base(
+        params: Params,
+        pool: BufferPool,
+        scan: TableScan,
+        end: Micros,
+        scan_start: Micros,
+    ) -> Simulation {
+        Simulation {
+            lookups: PointLookups {
+                space: HOT_SPACE,
+                pages: 0,
+                cpu_us: 0.0,
+            },
+            lookup_next: Vec::new(),
+            scan_next: None,
+            scan,
+            coordinator: Coordinator::default(),
+            tick_next: None,
+            activity_next: None,
+            sample_next: EPOCH,
+            samples: Vec::new(),
+            batches: Vec::new(),
+            iv_lookups: 0,
+            iv_hits: 0,
+            iv_scan_pages: 0,
+            iv_start: EPOCH,
+            lookups_warmup: 0,
+            lookups_scan: 0,
+            scan_pages: 0,
+            scan_mark: None,
+            scan_end_mark: None,
+            events: 0,
+            demand: DemandCleaner::new(p_engine_profile(&params)),
+            cpu: None,
+            scan_resume_at: None,
+            write: None,
+            pool,
+            now: 0,
+            end,
+            scan_start,
+            rng: Rng::new(params.seed),
+            activity_rng: Rng::new(params.seed ^ 0xAC71_F17F_00D5_EED5),
+            params,
+        }
     }
 
     /// The parameters of this run.
@@ -252,16 +284,16 @@ impl Simulation {
             Start::Warm => {
                 let n_scan = self.params.scan_table_pages();
                 let n_hot = self.params.hot_table_pages;
-                let total = n_scan as u64 + n_hot as u64;
-                let mut k = 0u64;
-                for (space, n) in [(SCAN_SPACE, n_scan), (HOT_SPACE, n_hot)] {
-                    for page_no in 0..n {
-                        let t = 1 + k * (EPOCH - 2) / total.max(1);
-                        self.pool.create(PageId { space, page_no }, t);
-                        k += 1;
-                    }
-                }
-                self.pool.lru_batch_all(EPOCH - 1);
+                let pages = (0..n_scan)
+                    .map(|page_no| PageId {
+                        space: SCAN_SPACE,
+                        page_no,
+                    })
+                    .chain((0..n_hot).map(|page_no| PageId {
+                        space: HOT_SPACE,
+                        page_no,
+                    }));
+                warm_load(&mut self.pool, pages);
             }
             Start::Cold => {
                 let n = self.pool.spaces()[FILLER_SPACE as usize].n_pages;
@@ -339,11 +371,16 @@ impl Simulation {
         if best >= self.end {
             if self.now < self.end {
                 self.now = self.end;
-                self.take_sample();
+                if self.write.is_none() {
+                    self.take_sample();
+                }
             }
             return Some(Event::End);
         }
         self.now = self.now.max(best);
+        if self.write.is_some() {
+            return Some(self.write_event(which));
+        }
         if which == DEMAND {
             let report = self.demand.step(&mut self.pool, best)?;
             self.events += 1;
@@ -657,6 +694,21 @@ impl Simulation {
             samples: self.samples.clone(),
         }
     }
+}
+
+/// The warm start's table load: `pages` created in order over the preload (each at the head, so
+/// the first ends up at the tail), then the page cleaner's LRU batch tops the free list up as an
+/// active server's leaves it. A page listed twice is created once.
+fn warm_load(pool: &mut BufferPool, pages: impl IntoIterator<Item = PageId>) {
+    let pages: Vec<PageId> = pages.into_iter().collect();
+    let k = pages.len().max(1) as u64;
+    for (j, page) in pages.into_iter().enumerate() {
+        let t = 1 + j as u64 * (EPOCH - 2) / k;
+        if !pool.contains(page) {
+            pool.create(page, t);
+        }
+    }
+    pool.lru_batch_all(EPOCH - 1);
 }
 
 /// Event kinds beyond the seed-000 ones (`which` in `step_inner`).

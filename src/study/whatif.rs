@@ -1,10 +1,12 @@
 //! The what-if patches against stock MySQL 8.4: kept on seed 000's cells, the scan's throughput,
 //! and the write-heavy presets' transactions and free-list waits.
 
+use crate::metrics::WriteReport;
 use crate::pool::{WhatIf, WhatIfs};
+use crate::scenario::write as write_presets;
 use crate::scenario::{preset, presets, Params};
 use crate::sim;
-use crate::write_sim::{self, WriteReport};
+use crate::sim::run_write;
 use serde::Serialize;
 
 /// Stock 8.4, then each what-if alone.
@@ -70,7 +72,7 @@ pub fn seed000_cells(quick: bool) -> Vec<String> {
 
 /// The write-heavy presets of `depth-sweep` (or, with `quick`, the default depth only).
 pub fn write_presets(quick: bool) -> Vec<String> {
-    write_sim::presets()
+    write_presets::presets()
         .into_iter()
         .map(|p| p.name)
         .filter(|n| n.starts_with("writeheavy-") && (!quick || n.ends_with("-1024")))
@@ -109,12 +111,12 @@ pub fn read_row(name: &str, base: &Params, w: WhatIfs, seeds: u32) -> Result<Rea
 
 /// Runs one write-heavy preset under one variant.
 pub fn write_row(name: &str, w: WhatIfs) -> Result<WriteRow, String> {
-    let wp = write_sim::preset(name).ok_or_else(|| format!("unknown write preset '{name}'"))?;
-    let p = write_sim::WriteParams {
+    let wp = write_presets::preset(name).ok_or_else(|| format!("unknown write preset '{name}'"))?;
+    let p = write_presets::WriteParams {
         what_if: w,
         ..wp.params
     };
-    let r: WriteReport = write_sim::run(&p)?;
+    let r: WriteReport = run_write(&p)?;
     Ok(WriteRow {
         preset: name.into(),
         what_if: w.label(),

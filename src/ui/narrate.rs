@@ -281,6 +281,7 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
             let s = sim.samples().last();
             s.map(|s| n(s.hot_resident)).unwrap_or_default()
         }),
+        Event::Work => format!("{at}: client statements and scan pages finished on the CPUs."),
         Event::End => format!("{at}: the run is over."),
         Event::LruBatch(_) => String::new(),
     }

@@ -1,4 +1,4 @@
-//! The page's "Write path" section: the core's write-path simulation ([`crate::write_sim`]) run
+//! The page's "Write path" section: the core's write-path simulation ([`crate::sim::Simulation::new_write`]) run
 //! in a Web Worker ([`WriteRunner`], [`write_depth_point`]), and its drawings ([`WriteView`]):
 //! instance 0's frames in LRU order with dirty and io-fixed pages marked, one byte per frame;
 //! how full each doublewrite-buffer write of instance 0 was; the `lru_scan_depth` trade-off.
@@ -6,9 +6,10 @@
 use crate::chart::{self, DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
 use crate::clock::{to_secs, Micros};
 use crate::pool::flush_list::{FlushType, WRITE_PENDING};
+use crate::scenario::write::{self as write_scenario, WriteParams};
+use crate::sim::{Simulation, EPOCH};
 use crate::ui::charts::HiDpi;
 use crate::ui::grid::{Layout, HIGHLIGHT};
-use crate::write_sim::{self, WriteParams, WriteSimulation, EPOCH};
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 use plotters_canvas::CanvasBackend;
@@ -69,7 +70,7 @@ struct PresetJs {
 pub fn write_presets() -> Result<JsValue, JsValue> {
     let v: Vec<PresetJs> = PAGE_PRESETS
         .iter()
-        .filter_map(|n| write_sim::preset(n))
+        .filter_map(|n| write_scenario::preset(n))
         .map(|p| PresetJs {
             lru_scan_depth: p.params.lru_scan_depth,
             doublewrite_pages: p.params.doublewrite_pages,
@@ -88,7 +89,7 @@ pub fn page_params(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WritePa
     if !PAGE_PRESETS.contains(&preset) {
         return Err(format!("'{preset}' is not one of the page's write presets"));
     }
-    let mut p = write_sim::preset(preset)
+    let mut p = write_scenario::preset(preset)
         .ok_or_else(|| format!("no write preset '{preset}'"))?
         .params;
     p.lru_scan_depth = depth.clamp(100, 16_384);
@@ -146,7 +147,7 @@ pub struct WriteSummary {
 /// A write-path run, advanced in slices, taking periodic snapshots of instance 0.
 #[wasm_bindgen]
 pub struct WriteRunner {
-    sim: WriteSimulation,
+    sim: Simulation,
     preset: String,
     done: bool,
     snap_every: Micros,
@@ -165,7 +166,7 @@ impl WriteRunner {
     /// A run of `preset` with these settings.
     pub fn build(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WriteRunner, String> {
         let p = page_params(preset, depth, dblwr_pages)?;
-        let sim = WriteSimulation::new(&p)?;
+        let sim = Simulation::new_write(&p)?;
         let span = sim.end().saturating_sub(EPOCH).max(1);
         let n = sim.pool.instances.first().map_or(0, |i| i.size()) as usize;
         let mut r = WriteRunner {
@@ -238,7 +239,7 @@ impl WriteRunner {
     /// and the final `force_flush` cut them.
     fn note_writes(&mut self) {
         let sim = &self.sim;
-        let p = sim.params();
+        let p = sim.write_params().expect("a write-path run");
         let Some(fl) = sim.pool.instances.first().and_then(|i| i.flush.as_deref()) else {
             return;
         };
@@ -270,7 +271,7 @@ impl WriteRunner {
 
     /// The summary (complete once the run is over).
     pub fn summary(&self) -> WriteSummary {
-        let r = self.sim.report();
+        let r = self.sim.write_report();
         let p = &r.params;
         let has_scan = p.scan_table_pages > 0 && p.scan_s > 0;
         let measured_s = (p.base_s + if has_scan { p.scan_s } else { 0 }) as f64;
@@ -309,7 +310,7 @@ impl WriteRunner {
     pub fn run_slice(&mut self, max_events: u32) -> Result<f64, String> {
         if !self.done {
             for _ in 0..max_events.max(1) {
-                let more = self.sim.step()?;
+                let more = self.sim.step_write()?;
                 let f = self.flushed_total();
                 if f != self.flushed {
                     self.flushed = f;
@@ -370,8 +371,8 @@ struct DepthJs {
 /// One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
 #[wasm_bindgen]
 pub fn write_depth_point(depth: u32) -> Result<JsValue, JsValue> {
-    let p = write_sim::depth_params(depth.clamp(100, 16_384));
-    let r = write_sim::run(&p).map_err(js_err)?;
+    let p = write_scenario::depth_params(depth.clamp(100, 16_384));
+    let r = crate::sim::run_write(&p).map_err(js_err)?;
     to_js(&DepthJs {
         lru_scan_depth: p.lru_scan_depth,
         tps: r.tps,
