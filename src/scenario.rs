@@ -19,6 +19,10 @@ pub enum Start {
     /// After a restart, the pool was filled by reading a third (filler) table, so the scanned
     /// table starts with no page in the pool.
     Cold,
+    /// Just after a restart: every frame is free and nothing is loaded; the warm-up's lookups
+    /// load what they touch and the scan fills the rest, so the LRU list grows by midpoint
+    /// inserts and the boundary slides tail-ward (the growth slide).
+    Restart,
 }
 
 /// Every parameter of a run. Units are in the names.
@@ -89,6 +93,14 @@ pub struct Params {
     /// How a lookup picks its page among the hot set.
     #[serde(skip_serializing_if = "is_default")]
     pub lookup_dist: LookupDist,
+    /// The lookup clients' rate on an otherwise idle server when every lookup hits, /s; when
+    /// given (not 0), `lookup_cpu_us` is derived from it (`sim::rates`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_lookups_per_s: f64,
+    /// The rate of a scan pass over pages not in the pool on an otherwise idle server, pages/s;
+    /// when given (not 0), `scan_cpu_us_per_page` is derived from it (`sim::rates`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_scan_pages_per_s: f64,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -136,6 +148,8 @@ impl Default for Params {
             engine: Engine::Mysql84,
             cpus: 0,
             lookup_dist: LookupDist::Uniform,
+            idle_lookups_per_s: 0.0,
+            idle_scan_pages_per_s: 0.0,
         }
     }
 }
@@ -182,12 +196,14 @@ pub fn describe(name: &str) -> &'static str {
         "kept_window_s" => "\"kept\" averages hot-set residency over the last this-many seconds",
         "sample_ms" => "sampling interval of the time series",
         "cleaner" => "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
-        "start" => "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)",
+        "start" => "warm (tables just loaded by INSERTs), cold (pool filled from a filler table) or restart (an empty pool, warmed only by the run's own traffic)",
         "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
         "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
         "seed" => "random seed: the same seed gives the same run",
         "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
         "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
+        "idle_lookups_per_s" => "lookups per second your server runs when idle and every lookup hits (0 = use lookup_cpu_us); sets lookup_cpu_us",
+        "idle_scan_pages_per_s" => "pages per second a scan of an uncached table reads on your idle server (0 = use scan_cpu_us_per_page); sets scan_cpu_us_per_page",
         "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
     }
@@ -217,6 +233,8 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("kept_window_s", 1.0, 3600.0, "s", None),
     ("sample_ms", 10.0, 60000.0, "ms", None),
     ("cpus", 0.0, 256.0, "CPUs", None),
+    ("idle_lookups_per_s", 0.0, 1000000.0, "lookups/s", None),
+    ("idle_scan_pages_per_s", 0.0, 1000000.0, "pages/s", None),
 ];
 
 /// The range of a named parameter.
@@ -274,6 +292,14 @@ impl Params {
             ("kept_window_s", NumRef::U32(&mut self.kept_window_s)),
             ("sample_ms", NumRef::U32(&mut self.sample_ms)),
             ("cpus", NumRef::U32(&mut self.cpus)),
+            (
+                "idle_lookups_per_s",
+                NumRef::F64(&mut self.idle_lookups_per_s),
+            ),
+            (
+                "idle_scan_pages_per_s",
+                NumRef::F64(&mut self.idle_scan_pages_per_s),
+            ),
         ]
     }
 
@@ -424,7 +450,8 @@ impl Params {
                 self.start = match v {
                     "warm" => Start::Warm,
                     "cold" => Start::Cold,
-                    _ => return Err(format!("start = '{v}' is not one of: warm, cold")),
+                    "restart" => Start::Restart,
+                    _ => return Err(format!("start = '{v}' is not one of: warm, cold, restart")),
                 };
                 return Ok(());
             }
@@ -532,6 +559,7 @@ impl Params {
             match self.start {
                 Start::Warm => "warm",
                 Start::Cold => "cold",
+                Start::Restart => "restart",
             }
             .into(),
         ));
@@ -662,6 +690,14 @@ pub fn presets() -> Vec<Preset> {
         description: "Seed 000: warm start, 10 minutes of back-to-back scans".into(),
         params: Params {
             scan_s: 600,
+            ..Params::default()
+        },
+    });
+    v.push(Preset {
+        name: "seed000-restart-hot4485-b2b".into(),
+        description: "Seed 000's experiment just after a restart: an empty pool warmed only by the lookups, then back-to-back scans that fill it (the growth slide)".into(),
+        params: Params {
+            start: Start::Restart,
             ..Params::default()
         },
     });

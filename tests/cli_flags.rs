@@ -70,6 +70,8 @@ fn read_alternative(name: &str) -> &'static str {
         "scan_loop" => "false",
         "seed" => "7",
         "lookup_dist" => "special",
+        "idle_lookups_per_s" => "9000",
+        "idle_scan_pages_per_s" => "5000",
         other => panic!("no alternative value for the new parameter '{other}': add one here"),
     }
 }

@@ -100,6 +100,7 @@ const READ_ONLY: &[(&str, u64)] = &[
     ("seed000-cold", 0xc0c8d7dbd56a599a),
     ("seed000-cold-10min", 0xa72216f8587aecdb),
     ("seed000-warm-10min", 0x82e32acdd548e723),
+    ("seed000-restart-hot4485-b2b", 0xbea3b7e477f9ae8c),
     ("mariadb-seed000-hot4485-b2b", 0x9180269488a548e2),
     (
         "mariadb-seed000-hot4485-b2b-no-lru-cleaner",

@@ -409,6 +409,21 @@ impl BufferPool {
             })
             .sum()
     }
+    /// Of [`Self::slid_young_by_tag`]: pages turned young while the LRU list grew past its
+    /// longest so far (the pool filling after a restart), per tag, over all instances.
+    pub fn growth_slid_young_by_tag(&self, tag: u8) -> u64 {
+        self.instances
+            .iter()
+            .map(|i| {
+                i.lru
+                    .slides
+                    .growth_young
+                    .get(tag as usize)
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .sum()
+    }
     /// Old pages promoted (made young on access), per tag, over all instances.
     pub fn promoted_by_tag(&self, tag: u8) -> u64 {
         self.instances

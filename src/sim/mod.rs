@@ -4,6 +4,7 @@
 //! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
+pub mod rates;
 pub mod scheduler;
 
 use crate::clock::{secs_f, to_secs, Micros, SEC};
@@ -96,6 +97,7 @@ pub struct Simulation {
 #[derive(Clone, Copy, Debug)]
 struct ScanMark {
     slid: u64,
+    grown: u64,
     promoted: u64,
     young: u32,
 }
@@ -104,7 +106,8 @@ impl Simulation {
     /// Builds the pool and the workloads, and runs the preload. `params` must be valid.
     pub fn new(params: &Params) -> Result<Simulation, String> {
         params.validate()?;
-        let p = params.clone();
+        // Rates entered as inputs (idle_lookups_per_s, idle_scan_pages_per_s) become CPU times.
+        let p = rates::derived(params)?;
         let cfg = PoolConfig {
             frames_per_instance: p.frames_per_instance(),
             instances: p.buffer_pool_instances,
@@ -262,6 +265,8 @@ impl Simulation {
                 }
                 self.pool.lru_batch_all(EPOCH - 1);
             }
+            // After a restart the pool is empty: nothing to load.
+            Start::Restart => {}
             Start::Cold => {
                 let n = self.pool.spaces()[FILLER_SPACE as usize].n_pages;
                 for page_no in 0..n {
@@ -545,6 +550,7 @@ impl Simulation {
         let tag = SCAN_SPACE as u8;
         ScanMark {
             slid: self.pool.slid_young_by_tag(tag),
+            grown: self.pool.growth_slid_young_by_tag(tag),
             promoted: self.pool.promoted_by_tag(tag),
             young: self.pool.resident(SCAN_SPACE).0,
         }
@@ -640,6 +646,7 @@ impl Simulation {
             slid_young_per_s: per_s(slid),
             promoted_per_s: per_s(promoted),
             scan_young_growth_per_s: per_s(m1.young as f64 - m0.young as f64),
+            scan_growth_slid_young: m1.grown - m0.grown,
             lookups_per_s: per_s(self.lookups_scan as f64),
             lookups_per_s_warmup: if warm_s > 0.0 {
                 self.lookups_warmup as f64 / warm_s.min(end_s.max(1e-9))
