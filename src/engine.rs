@@ -64,6 +64,30 @@ pub mod mariadb {
     pub const LRU_FLUSH_SIZE: u32 = 32;
     /// `innodb_lru_scan_depth` default.
     pub const LRU_SCAN_DEPTH: u32 = 1536;
+    /// Bytes of one block descriptor (`buf_block_t`) carved out of a chunk's own memory. Not
+    /// read from the source: inferred from a 64 MiB pool reporting 4,056 usable pages
+    /// (`INNODB_BUFFER_POOL_STATS.POOL_SIZE`), which needs 40 of its 4,096 pages for 4,056
+    /// descriptors, 158-161 bytes each.
+    pub const BLOCK_DESCRIPTOR_BYTES: u64 = 160;
+    /// `innodb_buffer_pool_chunk_size` default, MiB.
+    pub const CHUNK_MB: u64 = 128;
+
+    /// Usable pages of a pool of `pool_mb` MiB (`buf_chunk_t::create`): each chunk of up to
+    /// 128 MiB gives up as many leading pages as its descriptors fill (the frames start after
+    /// `blocks + size`), unlike MySQL, which allocates the descriptors on top of the chunk.
+    pub fn usable_pages(pool_mb: u32) -> u32 {
+        let mut left = pool_mb as u64;
+        let mut usable = 0u64;
+        while left > 0 {
+            let mb = left.min(CHUNK_MB);
+            left -= mb;
+            let n = mb * 64;
+            // The fewest pages k such that k pages hold the descriptors of the n - k others.
+            let k = (n * BLOCK_DESCRIPTOR_BYTES).div_ceil(16_384 + BLOCK_DESCRIPTOR_BYTES);
+            usable += n - k;
+        }
+        usable.min(u32::MAX as u64) as u32
+    }
 }
 
 impl Engine {
@@ -144,6 +168,7 @@ impl Engine {
             wake_latency_us: mariadb::WAKE_LATENCY_US,
             evict_us_per_page: mariadb::EVICT_US_PER_PAGE,
             mutex_release_every: mariadb::MUTEX_RELEASE_EVERY,
+            user_lru_scan: self.demand_refills(never),
         }
     }
 }
@@ -162,6 +187,14 @@ mod tests {
             serde_json::to_string(&Engine::Mariadb1011).unwrap(),
             "\"mariadb-10.11\""
         );
+    }
+
+    #[test]
+    fn mariadb_pool_sizing_gives_4056_pages_for_64_mib() {
+        assert_eq!(mariadb::usable_pages(64), 4_056);
+        // Two 128 MiB chunks of 8,192 pages, each losing 80 pages to descriptors.
+        assert_eq!(mariadb::usable_pages(256), 2 * 8_112);
+        assert!(mariadb::usable_pages(8) < 512);
     }
 
     #[test]

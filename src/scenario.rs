@@ -422,9 +422,14 @@ impl Params {
         (p, notes)
     }
 
-    /// Usable frames per instance: each 128 MiB chunk gives up one page to block descriptors,
-    /// so 256 MiB gives 16,382 frames (reference §1.6).
+    /// Usable frames per instance: in MySQL each 128 MiB chunk gives up one page to block
+    /// descriptors, so 256 MiB gives 16,382 frames (reference §1.6); MariaDB carves the
+    /// descriptors out of the chunk (64 MiB: 4,056 pages).
     pub fn frames_per_instance(&self) -> u32 {
+        if self.engine == Engine::Mariadb1011 {
+            // MariaDB sizes its one pool its own way (engine::mariadb::usable_pages).
+            return crate::engine::mariadb::usable_pages(self.pool_mb);
+        }
         let pages = self.pool_mb as u64 * 64;
         let chunks = (self.pool_mb as u64).div_ceil(128);
         let usable = pages - chunks.min(pages);

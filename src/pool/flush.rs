@@ -144,6 +144,9 @@ impl BufferPool {
 
     /// A user thread's `NoFreeFrame` retry time, if the write path chose one.
     pub(crate) fn take_retry_at(&mut self) -> Option<Micros> {
+        if let Some(t) = self.wait_retry_at.take() {
+            return Some(t);
+        }
         self.write.as_deref_mut().and_then(|w| w.retry_at.take())
     }
 

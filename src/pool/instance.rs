@@ -49,6 +49,20 @@ pub struct Stats {
     pub lru_batches: u64,
     /// Old pages promoted, per tag.
     pub made_young_by_tag: Vec<u64>,
+    /// MariaDB `MONITOR_LRU_GET_FREE_LOOPS`: a reader found the free list empty.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_get_free_loops: u64,
+    /// MariaDB `MONITOR_LRU_SEARCH_SCANNED`: pages the readers' own tail scans looked at.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_search_scanned: u64,
+    /// MariaDB `buf_pool.stat.LRU_waits`: times a reader waited for the page cleaner to free a
+    /// block (once per retry: the simulation polls the free list between the cleaner's chunks).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_waits: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Stats {
@@ -65,6 +79,9 @@ impl Stats {
         self.evicted_by_user += o.evicted_by_user;
         self.evicted_by_batch += o.evicted_by_batch;
         self.lru_batches += o.lru_batches;
+        self.lru_get_free_loops += o.lru_get_free_loops;
+        self.lru_search_scanned += o.lru_search_scanned;
+        self.lru_waits += o.lru_waits;
         if self.made_young_by_tag.len() < o.made_young_by_tag.len() {
             self.made_young_by_tag.resize(o.made_young_by_tag.len(), 0);
         }

@@ -183,8 +183,7 @@ impl Simulation {
             activity_rng,
             params: p,
         };
-        sim.pool
-            .set_demand_refills(p_engine_profile(&sim.params).demand_refills);
+        sim.pool.set_engine_profile(&p_engine_profile(&sim.params));
         sim.preload();
         sim.demand.poll_wake(&mut sim.pool, sim.now);
         if sim.params.cpus > 0 {
