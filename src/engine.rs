@@ -14,6 +14,8 @@
 //! | `innodb_lru_scan_depth` default | 1024 per instance | 1536 | [`Engine::default_lru_scan_depth`] |
 //! | `innodb_lru_flush_size` | - | 32 (user-thread LRU flush; not reached read-only) | [`Engine::lru_flush_size`] |
 //! | free-list refills | coordinator rounds gated by activity (`Cadence`) | demand-driven wake-ups (10.11.7+) | [`Engine::demand_refills`], `pool::page_cleaner::DemandCleaner` |
+//! | free list empty in a reader | whole-list tail scan (read-only) | 100 pages from `lru_scan_itr` while `try_LRU_scan`, else wait on `done_free` | `EngineProfile::user_lru_scan`, `BufferPool::mariadb_scan_or_wait` |
+//! | usable pages | 1 per 128 MiB chunk lost | descriptors carved out of each chunk (64 MiB: 4,056) | [`mariadb::usable_pages`] |
 //!
 //! Sources for MariaDB (read with the project's search tools, `MariaDB/server`): the stored
 //! `storage/innobase/buf/buf0lru.cc` (commit ef7cb0a0b5108b74c23bf6190f7df2cbfe2996a6) and

@@ -1255,6 +1255,7 @@ impl WriteSimulation {
             pages_written: ws.pages_written - s0.pages_written,
             dirtied: ws.dirtied - s0.dirtied,
             modifications: ws.modifications - s0.modifications,
+            free_waits: ws.free_waits - s0.free_waits,
         };
         let whole_s = to_secs(self.end - self.base_from).max(1e-9);
         let kept_w = if self.scan.is_some() {

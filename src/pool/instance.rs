@@ -33,7 +33,9 @@ pub struct Stats {
     pub pages_read: u64,
     /// `n_ra_pages_read`: pages read by linear read-ahead.
     pub ra_pages_read: u64,
-    /// `n_ra_pages_evicted`: pages evicted without ever being accessed.
+    /// `n_ra_pages_evicted`: pages a user thread's tail scan evicted without their ever being
+    /// accessed (`buf_LRU_free_from_common_LRU_list`; the page cleaner's evictions are not
+    /// counted, as in InnoDB).
     pub ra_pages_evicted: u64,
     /// `n_pages_made_young`: old pages promoted to the head.
     pub made_young: u64,
@@ -121,6 +123,9 @@ pub struct Instance {
     pub stats: Stats,
     /// Dirty-page state and the flush list (`None`: the write path is off).
     pub flush: Option<Box<super::flush_list::FlushList>>,
+    /// MySQL `buf_pool->try_LRU_scan` (write path): cleared by a user thread whose first
+    /// 100-page tail scan failed, set again by `buf_flush_end` (any batch's end).
+    pub try_lru_scan: bool,
 }
 
 impl Instance {
@@ -147,6 +152,7 @@ impl Instance {
             fixed: NIL,
             stats: Stats::default(),
             flush: None,
+            try_lru_scan: true,
         }
     }
 
@@ -296,9 +302,6 @@ impl Instance {
     /// `buf_LRU_free_page` → `buf_LRU_block_remove_hashed`: the page leaves the LRU list, the
     /// eviction clock goes up, the frame goes to the free list. Returns the evicted page.
     pub(crate) fn evict(&mut self, f: u32) -> PageId {
-        if self.access_us[f as usize] == 0 {
-            self.stats.ra_pages_evicted += 1;
-        }
         self.lru.remove_block(f);
         self.lru.bump_freed_page_clock();
         self.access_us[f as usize] = 0;

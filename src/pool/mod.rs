@@ -121,6 +121,9 @@ pub struct BufferPool {
     scan_cost_us: Micros,
     /// When a reader waiting for a freed block (MariaDB) looks at the free list again.
     wait_retry_at: Option<Micros>,
+    /// The page the user thread now in `buf_LRU_get_free_block` wants a frame for: a thread
+    /// that retries asks for the same page, so its `n_iterations` is kept by page (write path).
+    requesting: Option<PageId>,
     /// The write path (dirty pages, doublewrite, device, redo), when a scenario writes.
     pub(crate) write: Option<Box<flush::WritePath>>,
 }
@@ -152,6 +155,7 @@ impl BufferPool {
             lru_scan_itr: None,
             scan_cost_us: 0,
             wait_retry_at: None,
+            requesting: None,
             write: None,
         }
     }
@@ -252,6 +256,11 @@ impl BufferPool {
                 } else {
                     self.victim_or_single_flush(i, now)?
                 };
+                // buf_LRU_free_from_common_LRU_list: only the user thread's scan counts
+                // n_ra_pages_evicted.
+                if self.instances[i].access_time(victim) == 0 {
+                    self.instances[i].stats.ra_pages_evicted += 1;
+                }
                 self.free_page(i, victim);
                 self.instances[i].stats.evicted_by_user += 1;
                 self.instances[i].free.pop()?
@@ -260,6 +269,7 @@ impl BufferPool {
         if self.demand_refills {
             self.got_block(i);
         }
+        self.forget_free_block_loop();
         Some(f)
     }
 
@@ -298,6 +308,9 @@ impl BufferPool {
                 self.lru_scan_itr = self.page_at(prev).map(|p| (prev, p));
                 scanned += 1;
                 if self.instances[i].is_replaceable(f, now) {
+                    if self.instances[i].access_time(f) == 0 {
+                        self.instances[i].stats.ra_pages_evicted += 1;
+                    }
                     self.free_page(i, f);
                     self.instances[i].stats.evicted_by_user += 1;
                     freed = true;
@@ -389,7 +402,10 @@ impl BufferPool {
             }
             None => {
                 let done = self.read_done(now, 1);
-                match self.read_page_low(page, now, done) {
+                self.requesting = Some(page);
+                let read = self.read_page_low(page, now, done);
+                self.requesting = None;
+                match read {
                     Some(g) => {
                         let i = self.split_frame(g).0;
                         self.instances[i].stats.pages_read += 1;
@@ -436,7 +452,10 @@ impl BufferPool {
             return self.fetch(page, FetchMode::Normal, now);
         }
         let i = self.instance_of(page);
-        let Some(f) = self.get_free_block(i, now) else {
+        self.requesting = Some(page);
+        let got = self.get_free_block(i, now);
+        self.requesting = None;
+        let Some(f) = got else {
             let retry_at = self
                 .take_retry_at()
                 .or_else(|| self.instances[i].next_io_completion(now))
