@@ -14,6 +14,8 @@
 //! | `innodb_lru_scan_depth` default | 1024 per instance | 1536 | [`Engine::default_lru_scan_depth`] |
 //! | `innodb_lru_flush_size` | - | 32 (user-thread LRU flush; not reached read-only) | [`Engine::lru_flush_size`] |
 //! | free-list refills | coordinator rounds gated by activity (`Cadence`) | demand-driven wake-ups (10.11.7+) | [`Engine::demand_refills`], `pool::page_cleaner::DemandCleaner` |
+//! | free list empty in a reader | whole-list tail scan (read-only) | 100 pages from `lru_scan_itr` while `try_LRU_scan`, else wait on `done_free` | `EngineProfile::user_lru_scan`, `BufferPool::mariadb_scan_or_wait` |
+//! | usable pages | 1 per 128 MiB chunk lost | descriptors carved out of each chunk (64 MiB: 4,056) | [`mariadb::usable_pages`] |
 //!
 //! Sources for MariaDB (read with the project's search tools, `MariaDB/server`): the stored
 //! `storage/innobase/buf/buf0lru.cc` (commit ef7cb0a0b5108b74c23bf6190f7df2cbfe2996a6) and
@@ -64,6 +66,30 @@ pub mod mariadb {
     pub const LRU_FLUSH_SIZE: u32 = 32;
     /// `innodb_lru_scan_depth` default.
     pub const LRU_SCAN_DEPTH: u32 = 1536;
+    /// Bytes of one block descriptor (`buf_block_t`) carved out of a chunk's own memory. Not
+    /// read from the source: inferred from a 64 MiB pool reporting 4,056 usable pages
+    /// (`INNODB_BUFFER_POOL_STATS.POOL_SIZE`), which needs 40 of its 4,096 pages for 4,056
+    /// descriptors, 158-161 bytes each.
+    pub const BLOCK_DESCRIPTOR_BYTES: u64 = 160;
+    /// `innodb_buffer_pool_chunk_size` default, MiB.
+    pub const CHUNK_MB: u64 = 128;
+
+    /// Usable pages of a pool of `pool_mb` MiB (`buf_chunk_t::create`): each chunk of up to
+    /// 128 MiB gives up as many leading pages as its descriptors fill (the frames start after
+    /// `blocks + size`), unlike MySQL, which allocates the descriptors on top of the chunk.
+    pub fn usable_pages(pool_mb: u32) -> u32 {
+        let mut left = pool_mb as u64;
+        let mut usable = 0u64;
+        while left > 0 {
+            let mb = left.min(CHUNK_MB);
+            left -= mb;
+            let n = mb * 64;
+            // The fewest pages k such that k pages hold the descriptors of the n - k others.
+            let k = (n * BLOCK_DESCRIPTOR_BYTES).div_ceil(16_384 + BLOCK_DESCRIPTOR_BYTES);
+            usable += n - k;
+        }
+        usable.min(u32::MAX as u64) as u32
+    }
 }
 
 impl Engine {
@@ -144,6 +170,7 @@ impl Engine {
             wake_latency_us: mariadb::WAKE_LATENCY_US,
             evict_us_per_page: mariadb::EVICT_US_PER_PAGE,
             mutex_release_every: mariadb::MUTEX_RELEASE_EVERY,
+            user_lru_scan: self.demand_refills(never),
         }
     }
 }
@@ -162,6 +189,14 @@ mod tests {
             serde_json::to_string(&Engine::Mariadb1011).unwrap(),
             "\"mariadb-10.11\""
         );
+    }
+
+    #[test]
+    fn mariadb_pool_sizing_gives_4056_pages_for_64_mib() {
+        assert_eq!(mariadb::usable_pages(64), 4_056);
+        // Two 128 MiB chunks of 8,192 pages, each losing 80 pages to descriptors.
+        assert_eq!(mariadb::usable_pages(256), 2 * 8_112);
+        assert!(mariadb::usable_pages(8) < 512);
     }
 
     #[test]

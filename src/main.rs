@@ -394,7 +394,11 @@ fn print_run_table(r: &RunReport) {
         p.old_blocks_time,
         p.lru_scan_depth,
         p.cleaner.label(),
-        if p.start == midpoint::scenario::Start::Warm { "warm" } else { "cold" }
+        match p.start {
+            midpoint::scenario::Start::Warm => "warm",
+            midpoint::scenario::Start::Cold => "cold",
+            midpoint::scenario::Start::Restart => "restart",
+        }
     );
     println!();
     println!(
@@ -407,6 +411,12 @@ fn print_run_table(r: &RunReport) {
         "scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})",
         r.young_leak_pages_per_s, r.slid_young_per_s, r.promoted_per_s
     );
+    if r.scan_growth_slid_young > 0 {
+        println!(
+            "  of the slide, by the pool's growth     {:6} pages  (the LRU list growing past its longest)",
+            r.scan_growth_slid_young
+        );
+    }
     println!(
         "scanned table's young count, net growth  {:6.1} pages/s",
         r.scan_young_growth_per_s

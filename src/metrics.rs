@@ -81,6 +81,10 @@ pub struct RunReport {
     /// Net growth of the scanned table's young page count per second of scanning (what seed 000
     /// measured from `IS_OLD`).
     pub scan_young_growth_per_s: f64,
+    /// Of the slide: scanned-table pages turned young while the LRU list grew past its longest
+    /// so far (a pool filling after a restart), during the scan phase. Absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub scan_growth_slid_young: u64,
     /// Lookups per second during the scan phase.
     pub lookups_per_s: f64,
     /// Lookups per second during the warm-up.
@@ -255,6 +259,10 @@ pub fn samples_csv(params: &Params, samples: &[Sample]) -> String {
         ));
     }
     s
+}
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
 }
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ pub enum Start {
     /// After a restart, the pool was filled by reading a third (filler) table, so the scanned
     /// table starts with no page in the pool.
     Cold,
+    /// Just after a restart: every frame is free and nothing is loaded; the warm-up's lookups
+    /// load what they touch and the scan fills the rest, so the LRU list grows by midpoint
+    /// inserts and the boundary slides tail-ward (the growth slide).
+    Restart,
 }
 
 /// Every parameter of a run. Units are in the names.
@@ -51,10 +55,6 @@ pub struct Params {
     pub lookup_threads: u32,
     /// CPU time of one lookup on an otherwise idle server, µs (200 µs = 5,000 lookups/s).
     pub lookup_cpu_us: f64,
-    /// The lookup clients' rate on an otherwise idle server when every lookup hits, lookups/s;
-    /// when set (> 0) the CPU time per lookup is derived from it and `lookup_cpu_us` is unused.
-    #[serde(skip_serializing_if = "is_default")]
-    pub idle_lookups_per_s: f64,
     /// How much a running scan slows each lookup's CPU time (1.0 = twice as slow): the scan,
     /// its read-ahead and the lookups share the CPUs.
     pub scan_interference: f64,
@@ -100,6 +100,14 @@ pub struct Params {
     /// Candidate changes to InnoDB rules (`midpoint what-ifs`); empty: stock MySQL 8.4.
     #[serde(skip_serializing_if = "is_default")]
     pub what_if: WhatIfs,
+    /// The lookup clients' rate on an otherwise idle server when every lookup hits, /s; when
+    /// given (not 0), `lookup_cpu_us` is derived from it (`sim::rates`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_lookups_per_s: f64,
+    /// The rate of a scan pass over pages not in the pool on an otherwise idle server, pages/s;
+    /// when given (not 0), `scan_cpu_us_per_page` is derived from it (`sim::rates`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub idle_scan_pages_per_s: f64,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -129,7 +137,6 @@ impl Default for Params {
             hot_table_pages: 4485,
             lookup_threads: 1,
             lookup_cpu_us: 200.0,
-            idle_lookups_per_s: 0.0,
             scan_interference: 1.0,
             scan_table_mb: 746,
             scan_mode: ScanMode::Normal,
@@ -149,6 +156,8 @@ impl Default for Params {
             cpus: 0,
             lookup_dist: LookupDist::Uniform,
             what_if: WhatIfs::NONE,
+            idle_lookups_per_s: 0.0,
+            idle_scan_pages_per_s: 0.0,
         }
     }
 }
@@ -183,7 +192,6 @@ pub fn describe(name: &str) -> &'static str {
         "hot_table_pages" => "pages of the hot table (4,485 = the seed's 300,000 rows)",
         "lookup_threads" => "lookup client threads (closed loop)",
         "lookup_cpu_us" => "CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)",
-        "idle_lookups_per_s" => "the lookup clients' rate on an idle server when every lookup hits (derives the CPU time per lookup; 0 = use lookup_cpu_us)",
         "scan_interference" => "extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow)",
         "scan_table_mb" => "size of the scanned table in MiB",
         "scan_touches_per_page" => "accesses per scanned page (cursor restores every few rows)",
@@ -196,13 +204,15 @@ pub fn describe(name: &str) -> &'static str {
         "kept_window_s" => "\"kept\" averages hot-set residency over the last this-many seconds",
         "sample_ms" => "sampling interval of the time series",
         "cleaner" => "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
-        "start" => "warm (tables just loaded by INSERTs) or cold (pool filled from a filler table)",
+        "start" => "warm (tables just loaded by INSERTs), cold (pool filled from a filler table) or restart (an empty pool, warmed only by the run's own traffic)",
         "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
         "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
         "seed" => "random seed: the same seed gives the same run",
         "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
         "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
         "what_if" => "a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list; none = stock MySQL 8.4",
+        "idle_lookups_per_s" => "lookups per second your server runs when idle and every lookup hits (0 = use lookup_cpu_us); sets lookup_cpu_us",
+        "idle_scan_pages_per_s" => "pages per second a scan of an uncached table reads on your idle server (0 = use scan_cpu_us_per_page); sets scan_cpu_us_per_page",
         "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
         _ => "",
     }
@@ -220,7 +230,6 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("hot_table_pages", 1.0, 4194304.0, "pages", None),
     ("lookup_threads", 0.0, 256.0, "threads", None),
     ("lookup_cpu_us", 1.0, 100000.0, "µs", None),
-    ("idle_lookups_per_s", 0.0, 10000000.0, "lookups/s", None),
     ("scan_interference", 0.0, 100.0, "×", None),
     ("scan_table_mb", 1.0, 262144.0, "MiB", None),
     ("scan_touches_per_page", 1.0, 1000.0, "", None),
@@ -233,6 +242,8 @@ pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
     ("kept_window_s", 1.0, 3600.0, "s", None),
     ("sample_ms", 10.0, 60000.0, "ms", None),
     ("cpus", 0.0, 256.0, "CPUs", None),
+    ("idle_lookups_per_s", 0.0, 1000000.0, "lookups/s", None),
+    ("idle_scan_pages_per_s", 0.0, 1000000.0, "pages/s", None),
 ];
 
 /// The range of a named parameter.
@@ -270,10 +281,6 @@ impl Params {
             ("lookup_threads", NumRef::U32(&mut self.lookup_threads)),
             ("lookup_cpu_us", NumRef::F64(&mut self.lookup_cpu_us)),
             (
-                "idle_lookups_per_s",
-                NumRef::F64(&mut self.idle_lookups_per_s),
-            ),
-            (
                 "scan_interference",
                 NumRef::F64(&mut self.scan_interference),
             ),
@@ -294,6 +301,14 @@ impl Params {
             ("kept_window_s", NumRef::U32(&mut self.kept_window_s)),
             ("sample_ms", NumRef::U32(&mut self.sample_ms)),
             ("cpus", NumRef::U32(&mut self.cpus)),
+            (
+                "idle_lookups_per_s",
+                NumRef::F64(&mut self.idle_lookups_per_s),
+            ),
+            (
+                "idle_scan_pages_per_s",
+                NumRef::F64(&mut self.idle_scan_pages_per_s),
+            ),
         ]
     }
 
@@ -416,29 +431,18 @@ impl Params {
         (p, notes)
     }
 
-    /// Usable frames per instance: each 128 MiB chunk gives up one page to block descriptors,
-    /// so 256 MiB gives 16,382 frames (reference §1.6).
+    /// Usable frames per instance: in MySQL each 128 MiB chunk gives up one page to block
+    /// descriptors, so 256 MiB gives 16,382 frames (reference §1.6); MariaDB carves the
+    /// descriptors out of the chunk (64 MiB: 4,056 pages).
     pub fn frames_per_instance(&self) -> u32 {
+        if self.engine == Engine::Mariadb1011 {
+            // MariaDB sizes its one pool its own way (engine::mariadb::usable_pages).
+            return crate::engine::mariadb::usable_pages(self.pool_mb);
+        }
         let pages = self.pool_mb as u64 * 64;
         let chunks = (self.pool_mb as u64).div_ceil(128);
         let usable = pages - chunks.min(pages);
         (usable / self.buffer_pool_instances.max(1) as u64) as u32
-    }
-
-    /// The CPU time of one lookup the simulation runs with, µs: `lookup_cpu_us`, or, when
-    /// `idle_lookups_per_s` is set, the time that gives that rate on an idle server where every
-    /// lookup hits (the lookup threads each run one lookup at a time, on at most `cpus` CPUs).
-    pub fn effective_lookup_cpu_us(&self) -> f64 {
-        if self.idle_lookups_per_s > 0.0 {
-            let parallel = if self.cpus == 0 {
-                self.lookup_threads
-            } else {
-                self.lookup_threads.min(self.cpus)
-            };
-            parallel.max(1) as f64 * 1e6 / self.idle_lookups_per_s
-        } else {
-            self.lookup_cpu_us
-        }
     }
 
     /// Pages of the scanned table.
@@ -460,7 +464,8 @@ impl Params {
                 self.start = match v {
                     "warm" => Start::Warm,
                     "cold" => Start::Cold,
-                    _ => return Err(format!("start = '{v}' is not one of: warm, cold")),
+                    "restart" => Start::Restart,
+                    _ => return Err(format!("start = '{v}' is not one of: warm, cold, restart")),
                 };
                 return Ok(());
             }
@@ -571,6 +576,7 @@ impl Params {
             match self.start {
                 Start::Warm => "warm",
                 Start::Cold => "cold",
+                Start::Restart => "restart",
             }
             .into(),
         ));
@@ -702,6 +708,14 @@ pub fn presets() -> Vec<Preset> {
         description: "Seed 000: warm start, 10 minutes of back-to-back scans".into(),
         params: Params {
             scan_s: 600,
+            ..Params::default()
+        },
+    });
+    v.push(Preset {
+        name: "seed000-restart-hot4485-b2b".into(),
+        description: "Seed 000's experiment just after a restart: an empty pool warmed only by the lookups, then back-to-back scans that fill it (the growth slide)".into(),
+        params: Params {
+            start: Start::Restart,
             ..Params::default()
         },
     });

@@ -72,6 +72,7 @@ fn read_alternative(name: &str) -> &'static str {
         "seed" => "7",
         "lookup_dist" => "special",
         "what_if" => "free-frames-count-as-old",
+        "idle_scan_pages_per_s" => "5000",
         other => panic!("no alternative value for the new parameter '{other}': add one here"),
     }
 }

@@ -214,3 +214,36 @@ proptest! {
         }
     }
 }
+
+/// Issue 10's command: MariaDB after a restart, with the machine's rates as inputs. It reports
+/// the scan phase's rate and the growth slide; at depth 1,536 the scan reads at close to the
+/// idle rate entered, because readers free their own blocks from the tail and never wait.
+#[test]
+fn restart_with_idle_rates_reads_near_the_idle_rate_at_depth_1536() {
+    let mut p = midpoint::scenario::Params::default();
+    for (k, v) in [
+        ("engine", "mariadb-10.11"),
+        ("start", "restart"),
+        ("pool_mb", "64"),
+        ("hot_pages", "1111"),
+        ("hot_table_pages", "1325"),
+        ("scan_table_mb", "189"),
+        ("idle_scan_pages_per_s", "24500"),
+        ("idle_lookups_per_s", "7500"),
+        ("lru_scan_depth", "1536"),
+        ("warmup_s", "60"),
+        ("scan_s", "150"),
+        ("kept_window_s", "60"),
+    ] {
+        p.set(k, v).unwrap();
+    }
+    let r = midpoint::sim::run(&p).unwrap();
+    assert_eq!(r.frames_per_instance, 4_056);
+    assert!(
+        (r.scan_pages_per_s - 24_500.0).abs() < 24_500.0 * 0.05,
+        "{} pages/s",
+        r.scan_pages_per_s
+    );
+    assert!(r.scan_growth_slid_young > 0);
+    assert_eq!(r.counters.lru_waits, 0);
+}

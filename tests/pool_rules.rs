@@ -309,3 +309,194 @@ fn several_instances_stay_independent_and_valid() {
     assert!(p.instances.iter().all(|i| !i.lru.is_empty()));
     assert!(p.stats().ra_pages_read > 0);
 }
+
+/// MySQL 8.4's `buf_LRU_get_free_block` on the write path, one test per rule.
+mod free_block_search {
+    use midpoint::clock::MS;
+    use midpoint::pool::flush::WriteConfig;
+    use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+
+    const FRAMES: u32 = 600;
+
+    fn write_pool() -> BufferPool {
+        let mut p = BufferPool::new(
+            PoolConfig {
+                frames_per_instance: FRAMES,
+                read_ahead_threshold: 0,
+                lru_scan_depth: 100,
+                ..PoolConfig::default()
+            },
+            &[10_000, 10_000],
+        );
+        p.enable_write_path(
+            WriteConfig {
+                doublewrite: true,
+                doublewrite_pages: 32,
+                redo_log_capacity: 1 << 30,
+                flush: Default::default(),
+            },
+            Box::new(midpoint::io::Device::new(
+                midpoint::io::DeviceModel::by_name("nvme").unwrap(),
+            )),
+        );
+        p
+    }
+
+    fn page(space: u32, page_no: u32) -> PageId {
+        PageId { space, page_no }
+    }
+
+    /// Fills every frame but the last with dirty pages of space 0 (read at t = 1..) and puts
+    /// one clean page at the head (created), 599 pages from the tail. Returns the time after.
+    fn full_dirty_but_head(p: &mut BufferPool) -> u64 {
+        let mut t = 1;
+        for k in 0..FRAMES - 1 {
+            let q = page(0, k);
+            let Fetch::Done { ready_at, .. } = p.fetch(q, FetchMode::Normal, t) else {
+                panic!("free frames left");
+            };
+            t = ready_at + 1;
+            let lsn = p.redo_append(100);
+            p.note_modification(q, lsn);
+        }
+        p.create(page(1, 0), t);
+        assert_eq!(p.free_len(), 0);
+        t + 1
+    }
+
+    /// Iteration 0 scans 100 tail pages only; the thread's next iteration scans the whole list.
+    #[test]
+    fn first_iteration_scans_100_pages_later_ones_the_whole_list() {
+        let mut p = write_pool();
+        let t = full_dirty_but_head(&mut p);
+        let want = page(1, 1);
+        assert!(matches!(
+            p.fetch(want, FetchMode::Normal, t),
+            Fetch::NoFreeFrame { .. }
+        ));
+        assert_eq!(p.free_block_iterations(want), 1);
+        // Same thread, iteration 1 (no write completed yet): the whole list, the head is clean.
+        assert!(matches!(
+            p.fetch(want, FetchMode::Normal, t + 1),
+            Fetch::Done { hit: false, .. }
+        ));
+        assert!(
+            !p.contains(page(1, 0)),
+            "the clean head page was the victim"
+        );
+        assert_eq!(p.free_block_iterations(want), 0, "the loop is over");
+    }
+
+    /// A failed first scan clears `try_LRU_scan`: another thread goes straight to a
+    /// single-page flush even when a clean page has come within 100 of the tail, until a batch
+    /// ends (`buf_flush_end`).
+    #[test]
+    fn a_failed_scan_sends_other_threads_to_a_single_page_flush_until_a_batch_ends() {
+        let mut p = write_pool();
+        let t = full_dirty_but_head(&mut p);
+        assert!(matches!(
+            p.fetch(page(1, 1), FetchMode::Normal, t),
+            Fetch::NoFreeFrame { .. }
+        ));
+        assert!(!p.instances[0].try_lru_scan);
+        let flushes = p.write_path().unwrap().stats.single_page_flushes;
+        assert_eq!(flushes, 1);
+        // Another thread, iteration 0, with try_LRU_scan cleared: no scan, a second flush.
+        assert!(matches!(
+            p.fetch(page(1, 2), FetchMode::Normal, t + 1),
+            Fetch::NoFreeFrame { .. }
+        ));
+        assert_eq!(p.write_path().unwrap().stats.single_page_flushes, 2);
+        assert_eq!(p.write_path().unwrap().stats.wait_free, 2);
+        // An LRU batch ends (here it only writes dirty tail pages): scans are allowed again.
+        p.lru_batch_all(t + 2);
+        assert!(p.instances[0].try_lru_scan);
+    }
+
+    /// From the third iteration on (`n_iterations > 1`) the thread sleeps 10 ms before its
+    /// single-page flush.
+    #[test]
+    fn the_third_iteration_sleeps_10_ms() {
+        let mut p = write_pool();
+        // All 600 pages dirty: no scan can succeed while no write completes.
+        let mut t = 1;
+        for k in 0..FRAMES {
+            let q = page(0, k);
+            let Fetch::Done { ready_at, .. } = p.fetch(q, FetchMode::Normal, t) else {
+                panic!("free frames left");
+            };
+            t = ready_at + 1;
+            let lsn = p.redo_append(100);
+            p.note_modification(q, lsn);
+        }
+        let want = page(1, 1);
+        let mut retries = Vec::new();
+        for k in 0..3 {
+            let now = t + k;
+            match p.fetch(want, FetchMode::Normal, now) {
+                Fetch::NoFreeFrame { retry_at } => retries.push(retry_at - now),
+                Fetch::Done { .. } => panic!("no clean page anywhere"),
+            }
+        }
+        assert_eq!(p.write_path().unwrap().stats.free_waits, 1);
+        assert!(retries[0] < 10 * MS && retries[1] < 10 * MS, "{retries:?}");
+        assert!(retries[2] >= 10 * MS, "{retries:?}");
+        assert_eq!(p.free_block_iterations(want), 3);
+    }
+
+    /// `n_ra_pages_evicted` counts read-ahead pages a user thread's scan evicts unaccessed,
+    /// not those the page cleaner's LRU batch evicts.
+    #[test]
+    fn ra_pages_evicted_counts_only_the_user_threads_scan() {
+        let run = |by_batch: bool| {
+            let mut p = BufferPool::new(
+                PoolConfig {
+                    frames_per_instance: FRAMES,
+                    lru_scan_depth: 200,
+                    read_latency_us: 10,
+                    page_transfer_us: 0,
+                    ..PoolConfig::default()
+                },
+                &[10_000, 10_000],
+            );
+            let mut t = 1;
+            // An ordered read of one area triggers read-ahead of the next 64 pages.
+            for k in 0..64 {
+                t += 100;
+                assert!(matches!(
+                    p.fetch(page(0, k), FetchMode::Normal, t),
+                    Fetch::Done { .. }
+                ));
+            }
+            // The pages read ahead and never accessed (the area is 32 pages in a 600-frame pool).
+            let ahead: Vec<u32> = (64..200).filter(|&k| p.contains(page(0, k))).collect();
+            assert!(!ahead.is_empty());
+            let mut k = 0;
+            while p.free_len() > 0 {
+                t += 100;
+                p.fetch(page(1, k * 7), FetchMode::Normal, t);
+                k += 1;
+            }
+            t += 1000;
+            if by_batch {
+                p.lru_batch_all(t);
+                assert!(p.stats().evicted_by_batch >= 128);
+            } else {
+                for j in 0..200 {
+                    t += 100;
+                    p.fetch(page(1, 5_000 + j), FetchMode::Normal, t);
+                }
+                assert!(p.stats().evicted_by_user >= 128);
+            }
+            // The read-ahead pages gone, never accessed.
+            let gone = ahead.iter().filter(|&&k| !p.contains(page(0, k))).count() as u64;
+            (gone, p.stats().ra_pages_evicted)
+        };
+        let (gone, counted) = run(true);
+        assert!(gone > 0);
+        assert_eq!(counted, 0, "the batch's evictions are not counted");
+        let (gone, counted) = run(false);
+        assert!(gone > 0);
+        assert_eq!(counted, gone, "each one the user thread evicted is counted");
+    }
+}

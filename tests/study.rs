@@ -30,5 +30,8 @@ fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
         idle_lookups_per_s: 4000.0,
         ..Params::default()
     };
-    assert_eq!(p.effective_lookup_cpu_us(), 250.0);
+    assert_eq!(
+        midpoint::sim::rates::derived(&p).unwrap().lookup_cpu_us,
+        250.0
+    );
 }

@@ -77,6 +77,8 @@ pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {
                 }
             }
         }
+        // After a restart nothing is loaded before the warm-up.
+        Start::Restart => {}
         Start::Cold => {
             for page_no in 0..filler {
                 let t = 1 + page_no as u64 * (EPOCH / 2) / filler.max(1) as u64;

@@ -58,6 +58,9 @@ pub struct WriteStats {
     pub dirtied: u64,
     /// Page modifications.
     pub modifications: u64,
+    /// `MONITOR_LRU_GET_FREE_WAITS`: 10 ms sleeps of user threads in their third or later
+    /// iteration of `buf_LRU_get_free_block`.
+    pub free_waits: u64,
 }
 
 /// The write path's state.
@@ -84,6 +87,9 @@ pub struct WritePath {
     pub retry_at: Option<Micros>,
     /// Counters.
     pub stats: WriteStats,
+    /// `n_iterations` of each user thread looping in `buf_LRU_get_free_block`, by the page it
+    /// wants a frame for.
+    free_block_loops: Vec<(PageId, u32)>,
 }
 
 impl WritePath {
@@ -115,6 +121,7 @@ impl BufferPool {
             flush_event: false,
             retry_at: None,
             stats: WriteStats::default(),
+            free_block_loops: Vec::new(),
             cfg,
         }));
     }
@@ -144,6 +151,9 @@ impl BufferPool {
 
     /// A user thread's `NoFreeFrame` retry time, if the write path chose one.
     pub(crate) fn take_retry_at(&mut self) -> Option<Micros> {
+        if let Some(t) = self.wait_retry_at.take() {
+            return Some(t);
+        }
         self.write.as_deref_mut().and_then(|w| w.retry_at.take())
     }
 
@@ -306,6 +316,8 @@ impl BufferPool {
     /// `buf_flush_end` → `dblwr::force_flush(flush_type, buf_pool_index)`: writes out the
     /// instance's partly filled doublewrite buffer of that type.
     pub(crate) fn dblwr_force_flush(&mut self, kind: FlushType, i: usize) {
+        // buf_flush_end: any batch's end lets user threads scan the LRU tail again.
+        self.instances[i].try_lru_scan = true;
         let Some(w) = self.write.as_deref() else {
             return;
         };
@@ -351,26 +363,75 @@ impl BufferPool {
         }
     }
 
-    /// `buf_LRU_get_free_block` when the free list is empty, with the write path on: the first
-    /// try scans `BUF_LRU_SEARCH_SCAN_THRESHOLD` pages from the tail
-    /// (`buf_LRU_scan_and_free_block`); if none is clean, the thread sets `buf_flush_event`,
-    /// counts `buf_pool_wait_free`, and flushes one dirty tail page itself
-    /// (`buf_flush_single_page_from_LRU`), then retries when that write has evicted the page.
+    /// `buf_LRU_get_free_block` when the free list is empty, with the write path on, for the
+    /// thread's iteration `n_iterations` (kept by the page it wants, 0 on its first call):
+    /// - if `try_LRU_scan` is set or `n_iterations > 0`, `buf_LRU_scan_and_free_block`: 100
+    ///   tail pages on the first iteration, the whole list on later ones; a clean page is the
+    ///   victim. A failed first-iteration scan clears `try_LRU_scan`, so other threads go
+    ///   straight to the single-page flush until a batch ends (`buf_flush_end`);
+    /// - `buf_flush_event` is set; from the third iteration (`n_iterations > 1`) the thread
+    ///   sleeps 10 ms; it counts `buf_pool_wait_free` and flushes one dirty tail page itself
+    ///   (`buf_flush_single_page_from_LRU`), then retries when that write has evicted it.
     pub(crate) fn victim_or_single_flush(&mut self, i: usize, now: Micros) -> Option<u32> {
-        if let Some(v) = self.instances[i].find_victim_within(now, SEARCH_SCAN_THRESHOLD) {
-            return Some(v);
+        let key = self.requesting;
+        let n = match (key, self.write.as_deref()) {
+            (Some(p), Some(w)) => w
+                .free_block_loops
+                .iter()
+                .find(|e| e.0 == p)
+                .map_or(0, |e| e.1),
+            _ => 0,
+        };
+        if self.instances[i].try_lru_scan || n > 0 {
+            let limit = if n > 0 {
+                u32::MAX
+            } else {
+                SEARCH_SCAN_THRESHOLD
+            };
+            if let Some(v) = self.instances[i].find_victim_within(now, limit) {
+                return Some(v);
+            }
+            if n == 0 {
+                self.instances[i].try_lru_scan = false;
+            }
         }
-        let retry = self.single_page_flush(i, now);
+        let sleep = if n > 1 { 10 * crate::clock::MS } else { 0 };
+        let t = now + sleep;
+        let retry = self.single_page_flush(i, t);
         let next_done = self.write.as_deref().and_then(WritePath::next_completion);
         let w = self.write.as_deref_mut().expect("write path");
         w.flush_event = true;
         w.stats.wait_free += 1;
+        if sleep > 0 {
+            w.stats.free_waits += 1;
+        }
         w.retry_at = Some(match (retry, next_done) {
-            (Some(t), _) => t,
-            (None, Some(t)) => t.max(now + 1),
-            (None, None) => now + crate::clock::MS,
+            (Some(r), _) => r,
+            (None, Some(d)) => d.max(t + 1),
+            (None, None) => t + crate::clock::MS,
         });
+        if let Some(p) = key {
+            match w.free_block_loops.iter_mut().find(|e| e.0 == p) {
+                Some(e) => e.1 += 1,
+                None => w.free_block_loops.push((p, 1)),
+            }
+        }
         None
+    }
+
+    /// The thread asking for a frame got one: its `buf_LRU_get_free_block` loop is over.
+    pub(crate) fn forget_free_block_loop(&mut self) {
+        if let (Some(p), Some(w)) = (self.requesting, self.write.as_deref_mut()) {
+            w.free_block_loops.retain(|e| e.0 != p);
+        }
+    }
+
+    /// `n_iterations` of the thread asking for a frame for `page` (0 when it is not looping).
+    pub fn free_block_iterations(&self, page: PageId) -> u32 {
+        self.write
+            .as_deref()
+            .and_then(|w| w.free_block_loops.iter().find(|e| e.0 == page))
+            .map_or(0, |e| e.1)
     }
 
     /// `buf_flush_single_page_from_LRU` + `Double_write::sync_page_flush`: the first dirty page

@@ -33,7 +33,9 @@ pub struct Stats {
     pub pages_read: u64,
     /// `n_ra_pages_read`: pages read by linear read-ahead.
     pub ra_pages_read: u64,
-    /// `n_ra_pages_evicted`: pages evicted without ever being accessed.
+    /// `n_ra_pages_evicted`: pages a user thread's tail scan evicted without their ever being
+    /// accessed (`buf_LRU_free_from_common_LRU_list`; the page cleaner's evictions are not
+    /// counted, as in InnoDB).
     pub ra_pages_evicted: u64,
     /// `n_pages_made_young`: old pages promoted to the head.
     pub made_young: u64,
@@ -49,6 +51,20 @@ pub struct Stats {
     pub lru_batches: u64,
     /// Old pages promoted, per tag.
     pub made_young_by_tag: Vec<u64>,
+    /// MariaDB `MONITOR_LRU_GET_FREE_LOOPS`: a reader found the free list empty.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_get_free_loops: u64,
+    /// MariaDB `MONITOR_LRU_SEARCH_SCANNED`: pages the readers' own tail scans looked at.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_search_scanned: u64,
+    /// MariaDB `buf_pool.stat.LRU_waits`: times a reader waited for the page cleaner to free a
+    /// block (once per retry: the simulation polls the free list between the cleaner's chunks).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub lru_waits: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Stats {
@@ -65,6 +81,9 @@ impl Stats {
         self.evicted_by_user += o.evicted_by_user;
         self.evicted_by_batch += o.evicted_by_batch;
         self.lru_batches += o.lru_batches;
+        self.lru_get_free_loops += o.lru_get_free_loops;
+        self.lru_search_scanned += o.lru_search_scanned;
+        self.lru_waits += o.lru_waits;
         if self.made_young_by_tag.len() < o.made_young_by_tag.len() {
             self.made_young_by_tag.resize(o.made_young_by_tag.len(), 0);
         }
@@ -104,6 +123,9 @@ pub struct Instance {
     pub stats: Stats,
     /// Dirty-page state and the flush list (`None`: the write path is off).
     pub flush: Option<Box<super::flush_list::FlushList>>,
+    /// MySQL `buf_pool->try_LRU_scan` (write path): cleared by a user thread whose first
+    /// 100-page tail scan failed, set again by `buf_flush_end` (any batch's end).
+    pub try_lru_scan: bool,
 }
 
 impl Instance {
@@ -130,6 +152,7 @@ impl Instance {
             fixed: NIL,
             stats: Stats::default(),
             flush: None,
+            try_lru_scan: true,
         }
     }
 
@@ -292,9 +315,6 @@ impl Instance {
     /// `buf_LRU_free_page` → `buf_LRU_block_remove_hashed`: the page leaves the LRU list, the
     /// eviction clock goes up, the frame goes to the free list. Returns the evicted page.
     pub(crate) fn evict(&mut self, f: u32) -> PageId {
-        if self.access_us[f as usize] == 0 {
-            self.stats.ra_pages_evicted += 1;
-        }
         self.lru.remove_block(f);
         self.lru.bump_freed_page_clock();
         self.access_us[f as usize] = 0;

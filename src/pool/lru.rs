@@ -32,6 +32,9 @@ pub struct SlideCounters {
     pub turned_young: Vec<u64>,
     /// Pages whose old flag the boundary set (bulk demotion), per tag.
     pub turned_old: Vec<u64>,
+    /// Of `turned_young`: pages turned young while an insert took the list to a length it never
+    /// had before (the pool filling up after a restart), per tag. The rest is the refill slide.
+    pub growth_young: Vec<u64>,
 }
 
 impl SlideCounters {
@@ -73,6 +76,10 @@ pub struct Lru {
     freed_page_clock: u64,
     /// Pages the boundary passed, by tag, since creation.
     pub slides: SlideCounters,
+    /// The longest the list has been: an insert past it is pool growth, not a refill.
+    max_len: u32,
+    /// Set while `add_block` adjusts the boundary after an insert past `max_len`.
+    growing: bool,
     /// When set, every frame whose old flag the boundary changes is appended here
     /// (for the animation); the owner drains it.
     pub slide_log: Option<Vec<(u32, bool)>>,
@@ -125,6 +132,8 @@ impl Lru {
             ratio: ratio.clamp(OLD_RATIO_MIN, OLD_RATIO_MAX),
             freed_page_clock: 0,
             slides: SlideCounters::default(),
+            max_len: 0,
+            growing: false,
             slide_log: None,
             adjust: AdjustWhatIfs::default(),
         }
@@ -260,6 +269,9 @@ impl Lru {
             SlideCounters::bump(&mut self.slides.turned_old, tag);
         } else {
             SlideCounters::bump(&mut self.slides.turned_young, tag);
+            if self.growing {
+                SlideCounters::bump(&mut self.slides.growth_young, tag);
+            }
         }
         if let Some(log) = self.slide_log.as_mut() {
             log.push((f, turned_old));
@@ -373,6 +385,10 @@ impl Lru {
             self.link_after(self.old_ptr, f);
             self.old_len += 1;
         }
+        // Inserts past the longest the list has been: the pool is growing (after a restart),
+        // and buf_LRU_old_adjust_len slides LRU_old tail-ward by about 1 - r/1024 per insert.
+        self.growing = self.len > self.max_len;
+        self.max_len = self.max_len.max(self.len);
         if self.len > OLD_MIN_LEN {
             self.set_old(f, want_old);
             self.old_adjust_len();
@@ -381,6 +397,7 @@ impl Lru {
         } else {
             self.set_old(f, self.old_ptr != NIL);
         }
+        self.growing = false;
     }
 
     /// `buf_LRU_remove_block`: unlinks a page, with the fix-up when it is `LRU_old` itself.
@@ -666,6 +683,45 @@ mod tests {
         l.add_block(601, false);
         assert_eq!(l.stamp(601), 10);
         assert_eq!(l.head(), 601);
+    }
+
+    /// An empty pool filled by midpoint inserts (a restart): past 512 pages each insert adds one
+    /// old page where the target grows by r/1024, so `buf_LRU_old_adjust_len` turns about
+    /// (1 - r/1024) of a page young per insert; every such slide counts as growth. A refill
+    /// below the high-water mark afterwards counts as no growth.
+    #[test]
+    fn growth_slide_of_an_empty_pool_follows_one_minus_r() {
+        for pct in [37u32, 5, 60] {
+            let n = 4_056;
+            let mut l = Lru::new(n, old_ratio_from_pct(pct));
+            for f in 0..n {
+                l.add_block(f, true);
+            }
+            let r = l.ratio() as f64 / OLD_RATIO_DIV as f64;
+            let expect = (n - OLD_MIN_LEN) as f64 * (1.0 - r);
+            let grown = l.slides.growth_young.iter().sum::<u64>() as f64;
+            assert_eq!(grown, l.slides.total_young() as f64);
+            // The dead band leaves the boundary anywhere within ±20 of its target, plus the
+            // ±1 of each integer target.
+            assert!(
+                (grown - expect).abs() <= (OLD_TOLERANCE + 2) as f64,
+                "pct {pct}: {grown} turned young by growth, formula {expect:.1}"
+            );
+            // Refill and drain: slides, but no growth.
+            for _ in 0..1024 {
+                let t = l.tail();
+                l.remove_block(t);
+            }
+            let y0 = l.slides.total_young();
+            for f in 0..n {
+                if !l.contains(f) {
+                    l.add_block(f, true);
+                }
+            }
+            assert!(l.slides.total_young() > y0);
+            assert_eq!(l.slides.growth_young.iter().sum::<u64>() as f64, grown);
+            l.validate().unwrap();
+        }
     }
 
     /// A refill of 1,024 evictions then a drain of 1,024 midpoint inserts, at L = 16,382,

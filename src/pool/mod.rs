@@ -114,6 +114,21 @@ pub struct BufferPool {
     wake_signalled: bool,
     /// `buf_pool.page_cleaner_active()`: a page-cleaner batch is running.
     cleaner_active: bool,
+    /// The engine's timings and MariaDB's free-block path switch.
+    profile: EngineProfile,
+    /// MariaDB `buf_pool.try_LRU_scan`: cleared by a reader whose tail scan failed, set again
+    /// whenever a block goes to the free list (`buf_LRU_block_free_non_file_page`).
+    try_lru_scan: bool,
+    /// MariaDB `buf_pool.lru_scan_itr`: where the next reader's tail scan starts (the frame and
+    /// the page it held); `None` = the tail.
+    lru_scan_itr: Option<(u32, PageId)>,
+    /// CPU time the current fetch spent in readers' tail scans, added to its ready time.
+    scan_cost_us: Micros,
+    /// When a reader waiting for a freed block (MariaDB) looks at the free list again.
+    wait_retry_at: Option<Micros>,
+    /// The page the user thread now in `buf_LRU_get_free_block` wants a frame for: a thread
+    /// that retries asks for the same page, so its `n_iterations` is kept by page (write path).
+    requesting: Option<PageId>,
     /// The write path (dirty pages, doublewrite, device, redo), when a scenario writes.
     pub(crate) write: Option<Box<flush::WritePath>>,
 }
@@ -151,6 +166,12 @@ impl BufferPool {
             demand_refills: false,
             wake_signalled: false,
             cleaner_active: false,
+            profile: EngineProfile::default(),
+            try_lru_scan: true,
+            lru_scan_itr: None,
+            scan_cost_us: 0,
+            wait_retry_at: None,
+            requesting: None,
             write: None,
         }
     }
@@ -245,6 +266,8 @@ impl BufferPool {
     pub(crate) fn free_page(&mut self, i: usize, f: u32) {
         let page = self.instances[i].evict(f);
         self.set_frame_of(page, NIL);
+        // MariaDB buf_LRU_block_free_non_file_page: a block on the free list re-enables scans.
+        self.try_lru_scan = true;
     }
 
     /// `buf_LRU_get_free_block` for a user thread: a free frame, else the first replaceable page
@@ -258,12 +281,18 @@ impl BufferPool {
                 }
                 f
             }
+            None if self.profile.user_lru_scan => self.mariadb_scan_or_wait(i, now)?,
             None => {
                 let victim = if self.write.is_none() {
                     self.instances[i].find_victim(now)?
                 } else {
                     self.victim_or_single_flush(i, now)?
                 };
+                // buf_LRU_free_from_common_LRU_list: only the user thread's scan counts
+                // n_ra_pages_evicted.
+                if self.instances[i].access_time(victim) == 0 {
+                    self.instances[i].stats.ra_pages_evicted += 1;
+                }
                 self.free_page(i, victim);
                 self.instances[i].stats.evicted_by_user += 1;
                 self.instances[i].free.pop()?
@@ -272,6 +301,7 @@ impl BufferPool {
         if self.demand_refills {
             self.got_block(i);
         }
+        self.forget_free_block_loop();
         Some(f)
     }
 
@@ -304,6 +334,68 @@ impl BufferPool {
         {
             self.wake_signalled = true;
         }
+    }
+
+    /// MariaDB 10.11.7+ `buf_LRU_get_free_block` with the free list empty. If `try_LRU_scan` is
+    /// set, `buf_LRU_scan_and_free_block(100)` → `buf_LRU_free_from_common_LRU_list`: from
+    /// `buf_pool.lru_scan_itr` (the tail, or where the last scan stopped if that page is still
+    /// old) toward the head, frees the first clean, unfixed page, at most 100 pages looked at;
+    /// the reader pays `evict_us_per_page` per page looked at. If none is found it clears
+    /// `try_LRU_scan` (other readers then skip the scan), wakes the cleaner unless a batch runs
+    /// (`page_cleaner_wakeup(true)`) and waits on `buf_pool.done_free` for a freed block.
+    fn mariadb_scan_or_wait(&mut self, i: usize, now: Micros) -> Option<u32> {
+        self.instances[i].stats.lru_get_free_loops += 1;
+        if self.try_lru_scan {
+            let mut f = match self.lru_scan_itr {
+                Some((g, page)) if self.page_at(g) == Some(page) && self.is_old(g) => g,
+                _ => self.instances[i].lru.tail(),
+            };
+            let mut scanned = 0u32;
+            let mut freed = false;
+            while f != NIL && scanned < instance::SEARCH_SCAN_THRESHOLD {
+                let prev = self.instances[i].lru.prev(f);
+                self.lru_scan_itr = self.page_at(prev).map(|p| (prev, p));
+                scanned += 1;
+                if self.instances[i].is_replaceable(f, now) {
+                    if self.instances[i].access_time(f) == 0 {
+                        self.instances[i].stats.ra_pages_evicted += 1;
+                    }
+                    self.free_page(i, f);
+                    self.instances[i].stats.evicted_by_user += 1;
+                    freed = true;
+                    break;
+                }
+                f = prev;
+            }
+            self.instances[i].stats.lru_search_scanned += scanned as u64;
+            self.scan_cost_us += scanned as Micros * self.profile.evict_us_per_page;
+            if freed {
+                return self.instances[i].free.pop();
+            }
+            self.try_lru_scan = false;
+        }
+        // Wait on buf_pool.done_free: polled at the cleaner's next chunk (a batch running) or
+        // after its wake-up latency (asleep, woken now).
+        self.instances[i].stats.lru_waits += 1;
+        let after = if self.cleaner_active {
+            self.profile.mutex_release_every as Micros * self.profile.evict_us_per_page
+        } else {
+            self.wake_signalled = true;
+            self.profile.wake_latency_us + self.profile.evict_us_per_page
+        };
+        let spent = std::mem::take(&mut self.scan_cost_us);
+        self.wait_retry_at = Some(now + spent + after.max(1));
+        None
+    }
+
+    /// The engine's values: demand-driven refills, MariaDB's free-block path and its timings.
+    pub fn set_engine_profile(&mut self, profile: &EngineProfile) {
+        self.profile = *profile;
+        self.demand_refills = profile.demand_refills;
+    }
+    /// MariaDB `buf_pool.try_LRU_scan`.
+    pub fn try_lru_scan(&self) -> bool {
+        self.try_lru_scan
     }
 
     /// Turns MariaDB's demand-driven page-cleaner wake-ups on or off (the engine profile's choice).
@@ -347,6 +439,9 @@ impl BufferPool {
     /// synchronous read into the midpoint, then the first-access stamp, the make-young decision
     /// (NORMAL only), and linear read-ahead on the page's first access.
     pub fn fetch(&mut self, page: PageId, mode: FetchMode, now: Micros) -> Fetch {
+        // A wait left over from a read-ahead that stopped short is not this fetch's.
+        self.wait_retry_at = None;
+        self.scan_cost_us = 0;
         let (g, hit, t) = match self.frame_of(page) {
             Some(g) => {
                 let (i, f) = self.split_frame(g);
@@ -356,7 +451,10 @@ impl BufferPool {
             }
             None => {
                 let done = self.read_done(now, 1);
-                match self.read_page_low(page, now, done) {
+                self.requesting = Some(page);
+                let read = self.read_page_low(page, now, done);
+                self.requesting = None;
+                match read {
                     Some(g) => {
                         let i = self.split_frame(g).0;
                         self.instances[i].stats.pages_read += 1;
@@ -373,6 +471,8 @@ impl BufferPool {
                 }
             }
         };
+        // A reader's own tail scans (MariaDB) delay it by their CPU time.
+        let t = t + std::mem::take(&mut self.scan_cost_us);
         let (i, f) = self.split_frame(g);
         let obt = self.cfg.old_blocks_time_ms;
         let inst = &mut self.instances[i];
@@ -390,6 +490,7 @@ impl BufferPool {
             self.read_ahead_linear(page, t);
             self.instances[i].fixed = NIL;
         }
+        let t = t + std::mem::take(&mut self.scan_cost_us);
         Fetch::Done { hit, ready_at: t }
     }
 
@@ -400,7 +501,10 @@ impl BufferPool {
             return self.fetch(page, FetchMode::Normal, now);
         }
         let i = self.instance_of(page);
-        let Some(f) = self.get_free_block(i, now) else {
+        self.requesting = Some(page);
+        let got = self.get_free_block(i, now);
+        self.requesting = None;
+        let Some(f) = got else {
             let retry_at = self
                 .take_retry_at()
                 .or_else(|| self.instances[i].next_io_completion(now))
@@ -452,6 +556,21 @@ impl BufferPool {
                 i.lru
                     .slides
                     .turned_young
+                    .get(tag as usize)
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .sum()
+    }
+    /// Of [`Self::slid_young_by_tag`]: pages turned young while the LRU list grew past its
+    /// longest so far (the pool filling after a restart), per tag, over all instances.
+    pub fn growth_slid_young_by_tag(&self, tag: u8) -> u64 {
+        self.instances
+            .iter()
+            .map(|i| {
+                i.lru
+                    .slides
+                    .growth_young
                     .get(tag as usize)
                     .copied()
                     .unwrap_or(0)
@@ -513,5 +632,138 @@ impl BufferPool {
             }
         }
         v
+    }
+}
+
+/// MariaDB 10.11.7+'s free-block path, one test per rule of `buf_LRU_get_free_block`.
+#[cfg(test)]
+mod mariadb_free_block_tests {
+    use super::*;
+
+    const LAT: Micros = 270;
+
+    fn mariadb_pool(latency: Micros) -> BufferPool {
+        let mut p = BufferPool::new(
+            PoolConfig {
+                frames_per_instance: 600,
+                read_ahead_threshold: 0,
+                read_latency_us: latency,
+                lru_scan_depth: 128,
+                ..PoolConfig::default()
+            },
+            &[10_000],
+        );
+        p.set_engine_profile(&EngineProfile {
+            demand_refills: true,
+            wake_latency_us: 100,
+            evict_us_per_page: 1,
+            mutex_release_every: 32,
+            user_lru_scan: true,
+        });
+        p
+    }
+
+    fn get(p: &mut BufferPool, page_no: u32, t: Micros) -> Fetch {
+        p.fetch(PageId { space: 0, page_no }, FetchMode::Normal, t)
+    }
+
+    /// Fills all 600 frames, each read issued 1 µs after the last.
+    fn fill(p: &mut BufferPool) {
+        for k in 0..600 {
+            assert!(matches!(get(p, k, 1 + k as Micros), Fetch::Done { .. }));
+        }
+        assert_eq!(p.free_len(), 0);
+    }
+
+    /// `buf_LRU_free_from_common_LRU_list`: a reader that finds the free list empty frees the
+    /// first clean page from the tail itself and pays 1 µs per page it looked at.
+    #[test]
+    fn reader_frees_a_tail_page_itself_and_pays_for_the_scan() {
+        let mut p = mariadb_pool(LAT);
+        fill(&mut p);
+        let tail_page = p.page_at(p.instances[0].lru.tail()).unwrap();
+        let now = 1_000_000;
+        let Fetch::Done { hit, ready_at } = get(&mut p, 700, now) else {
+            panic!("a clean tail page was there to free");
+        };
+        assert!(!hit);
+        assert_eq!(ready_at, now + LAT + 1, "one page looked at, 1 µs");
+        assert!(!p.contains(tail_page));
+        let s = p.stats();
+        assert_eq!(
+            (s.evicted_by_user, s.lru_search_scanned, s.lru_waits),
+            (1, 1, 0)
+        );
+        assert!(p.try_lru_scan());
+    }
+
+    /// `buf_LRU_scan_and_free_block(100)`: at most 100 pages are looked at; when all are fixed
+    /// the reader clears `try_LRU_scan`, wakes the cleaner and waits for a freed block.
+    #[test]
+    fn a_failed_scan_stops_at_100_pages_clears_try_lru_scan_and_waits() {
+        // Reads take 10 s, so every page is still io-fixed.
+        let mut p = mariadb_pool(10_000_000);
+        fill(&mut p);
+        let now = 1_000;
+        let Fetch::NoFreeFrame { retry_at } = get(&mut p, 700, now) else {
+            panic!("every page is io-fixed");
+        };
+        let s = p.stats();
+        assert_eq!(s.lru_search_scanned, 100);
+        assert_eq!(s.lru_waits, 1);
+        assert!(!p.try_lru_scan());
+        assert!(p.take_cleaner_wake(), "page_cleaner_wakeup(true)");
+        // Woken cleaner: its wake-up latency plus one page's eviction, after the scan's 100 µs.
+        assert_eq!(retry_at, now + 100 + 100 + 1);
+    }
+
+    /// `try_LRU_scan` cleared: the next reader goes straight to the wait, scanning nothing.
+    #[test]
+    fn with_try_lru_scan_cleared_readers_skip_the_scan() {
+        let mut p = mariadb_pool(10_000_000);
+        fill(&mut p);
+        let _ = get(&mut p, 700, 1_000);
+        p.take_cleaner_wake();
+        // A batch is running: the reader polls at its next 32-page chunk and does not wake it.
+        p.set_cleaner_active(true);
+        let Fetch::NoFreeFrame { retry_at } = get(&mut p, 701, 2_000) else {
+            panic!("still no free frame");
+        };
+        let s = p.stats();
+        assert_eq!(s.lru_search_scanned, 100, "no second scan");
+        assert_eq!(s.lru_waits, 2);
+        assert!(!p.take_cleaner_wake());
+        assert_eq!(retry_at, 2_000 + 32);
+    }
+
+    /// `buf_LRU_block_free_non_file_page`: any block freed to the free list sets
+    /// `try_LRU_scan` again.
+    #[test]
+    fn a_freed_block_sets_try_lru_scan_again() {
+        let mut p = mariadb_pool(10_000_000);
+        fill(&mut p);
+        let _ = get(&mut p, 700, 1_000);
+        assert!(!p.try_lru_scan());
+        let (evicted, ..) = p.lru_batch_chunk(0, 20_000_000, NIL, 32);
+        assert!(evicted > 0);
+        assert!(p.try_lru_scan());
+    }
+
+    /// `buf_pool.lru_scan_itr`: the next scan starts where the last one stopped while that page
+    /// is still old, so pages passed over are not looked at again.
+    #[test]
+    fn the_scan_resumes_at_the_lru_scan_iterator() {
+        let mut p = mariadb_pool(LAT);
+        fill(&mut p);
+        // Buffer-fix the tail page: the first scan passes it over and frees the next one.
+        let tail = p.instances[0].lru.tail();
+        p.instances[0].fixed = tail;
+        let now = 1_000_000;
+        assert!(matches!(get(&mut p, 700, now), Fetch::Done { .. }));
+        assert_eq!(p.stats().lru_search_scanned, 2);
+        // The second scan starts above the freed page, not at the fixed tail: one page.
+        assert!(matches!(get(&mut p, 701, now + 1_000), Fetch::Done { .. }));
+        assert_eq!(p.stats().lru_search_scanned, 3);
+        assert!(p.contains(p.page_at(tail).unwrap()));
     }
 }

@@ -143,6 +143,7 @@ impl BufferPool {
                 break;
             }
             if scanned >= max_scan {
+                self.instances[i].stats.evicted_by_batch += evicted as u64;
                 return (evicted, scanned, f, false);
             }
             // buf_pool.lru_hp: the scan resumes at the page above, even if `f` goes.
@@ -205,6 +206,10 @@ pub struct EngineProfile {
     pub evict_us_per_page: Micros,
     /// `buf_flush_LRU_list_batch` releases `buf_pool.mutex` after this many scanned pages.
     pub mutex_release_every: u32,
+    /// MariaDB 10.11.7+'s free-block path (`buf_LRU_get_free_block`): a reader that finds the
+    /// free list empty scans at most 100 pages from `buf_pool.lru_scan_itr` if `try_LRU_scan`
+    /// is set, else (or if that scan fails) wakes the cleaner and waits for a freed block.
+    pub user_lru_scan: bool,
 }
 
 impl DemandCleaner {

@@ -4,6 +4,7 @@
 //! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
+pub mod rates;
 pub mod scheduler;
 mod write;
 
@@ -103,6 +104,7 @@ pub struct Simulation {
 #[derive(Clone, Copy, Debug)]
 struct ScanMark {
     slid: u64,
+    grown: u64,
     promoted: u64,
     young: u32,
 }
@@ -111,7 +113,8 @@ impl Simulation {
     /// Builds the pool and the workloads, and runs the preload. `params` must be valid.
     pub fn new(params: &Params) -> Result<Simulation, String> {
         params.validate()?;
-        let p = params.clone();
+        // Rates entered as inputs (idle_lookups_per_s, idle_scan_pages_per_s) become CPU times.
+        let p = rates::derived(params)?;
         let cfg = PoolConfig {
             frames_per_instance: p.frames_per_instance(),
             instances: p.buffer_pool_instances,
@@ -157,7 +160,7 @@ impl Simulation {
         sim.lookups = PointLookups {
             space: HOT_SPACE,
             pages: sim.params.hot_pages,
-            cpu_us: sim.params.effective_lookup_cpu_us(),
+            cpu_us: sim.params.lookup_cpu_us,
         };
         sim.lookup_next = vec![EPOCH; sim.params.lookup_threads as usize];
         sim.scan_next = (sim.params.scan_s > 0).then_some(scan_start);
@@ -165,8 +168,7 @@ impl Simulation {
             .then_some(EPOCH);
         sim.sample_next = EPOCH;
         sim.demand = DemandCleaner::new(p_engine_profile(&sim.params));
-        sim.pool
-            .set_demand_refills(p_engine_profile(&sim.params).demand_refills);
+        sim.pool.set_engine_profile(&p_engine_profile(&sim.params));
         sim.preload();
         sim.demand.poll_wake(&mut sim.pool, sim.now);
         if sim.params.cpus > 0 {
@@ -295,6 +297,8 @@ impl Simulation {
                     }));
                 warm_load(&mut self.pool, pages);
             }
+            // After a restart the pool is empty: nothing to load.
+            Start::Restart => {}
             Start::Cold => {
                 let n = self.pool.spaces()[FILLER_SPACE as usize].n_pages;
                 for page_no in 0..n {
@@ -583,6 +587,7 @@ impl Simulation {
         let tag = SCAN_SPACE as u8;
         ScanMark {
             slid: self.pool.slid_young_by_tag(tag),
+            grown: self.pool.growth_slid_young_by_tag(tag),
             promoted: self.pool.promoted_by_tag(tag),
             young: self.pool.resident(SCAN_SPACE).0,
         }
@@ -678,6 +683,7 @@ impl Simulation {
             slid_young_per_s: per_s(slid),
             promoted_per_s: per_s(promoted),
             scan_young_growth_per_s: per_s(m1.young as f64 - m0.young as f64),
+            scan_growth_slid_young: m1.grown - m0.grown,
             lookups_per_s: per_s(self.lookups_scan as f64),
             lookups_per_s_warmup: if warm_s > 0.0 {
                 self.lookups_warmup as f64 / warm_s.min(end_s.max(1e-9))

@@ -493,6 +493,7 @@ impl Simulation {
             pages_written: ws.pages_written - s0.pages_written,
             dirtied: ws.dirtied - s0.dirtied,
             modifications: ws.modifications - s0.modifications,
+            free_waits: ws.free_waits - s0.free_waits,
         };
         let whole_s = to_secs(self.end - wr.base_from).max(1e-9);
         let kept_w = if has_scan { &wr.with_scan } else { &wr.base };

@@ -236,7 +236,7 @@ mod tests {
             }
         );
         set_axis(&mut p, "idle-lookups-per-s", 2500.0).unwrap();
-        assert_eq!(p.effective_lookup_cpu_us(), 400.0);
+        assert_eq!(crate::sim::rates::derived(&p).unwrap().lookup_cpu_us, 400.0);
         set_axis(&mut p, "hot_pages", 897.0).unwrap();
         assert_eq!(p.hot_pages, 897);
         assert!(set_axis(&mut p, "nope", 1.0).unwrap_err().contains("nope"));
