@@ -77,7 +77,7 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
         Ok(x) if x.is_finite() => x,
         _ => {
             return Some(format!(
-                "{name} = '{}' is not a number (allowed {} ..= {} {}); using {before}",
+                "{name} = '{}' is not a number (allowed {} to {} {}); using {before}",
                 shown(value),
                 fmt_num(r.min),
                 fmt_num(r.max),
@@ -88,7 +88,7 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
     let y = x.clamp(r.min, r.max);
     let mut note = if y != x {
         format!(
-            "{name} = {} is out of range ({} ..= {} {}){}; using ",
+            "{name} = {} is out of range ({} to {} {}){}; using ",
             shown(value),
             fmt_num(r.min),
             fmt_num(r.max),
@@ -169,7 +169,7 @@ fn parse_list(name: &str, v: &str, lo: u32, hi: u32) -> Result<Vec<u32>, String>
         let t = part.trim();
         let out_of_range = || {
             format!(
-                "{name}: {} is out of range ({lo} ..= {hi}); using the default list",
+                "{name}: {} is out of range ({lo} to {hi}); using the default list",
                 shown(t)
             )
         };
@@ -273,14 +273,14 @@ pub fn parse(query: &str) -> Parsed {
                         let y = x.round().clamp(1.0, n as f64) as u32;
                         if y as f64 != x {
                             messages.push(format!(
-                                "tour = {} is not a step of the tour (1 ..= {n}); using {y}",
+                                "tour = {} is not a step of the tour (1 to {n}); using {y}",
                                 shown(v)
                             ));
                         }
                         out.tour = Some(y);
                     }
                     _ => messages.push(format!(
-                        "tour = '{}' is not a step number (1 ..= {n}); starting the tour at 1",
+                        "tour = '{}' is not a step number (1 to {n}); starting the tour at 1",
                         shown(v)
                     )),
                 }
@@ -521,9 +521,8 @@ mod tests {
         let q = parse("sweep_depths=100,99999999999999999999&sweep_times=0,x");
         assert_eq!(q.messages.len(), 2, "{:?}", q.messages);
         assert!(
-            q.messages[0].starts_with(
-                "sweep_depths: 99999999999999999999 is out of range (100 ..= 1048576)"
-            ),
+            q.messages[0]
+                .starts_with("sweep_depths: 99999999999999999999 is out of range (100 to 1048576)"),
             "{}",
             q.messages[0]
         );

@@ -10,10 +10,12 @@ mod cells;
 mod cursor;
 mod narration;
 mod playback;
+mod strip;
 #[cfg(test)]
 mod tests;
 
 pub use cells::Label;
+pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 
 use super::charts::{self, RunData};
 use super::grid::{self, Layout, Palette};
@@ -42,6 +44,8 @@ const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×",
 const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
+/// Wall time a watched drain lasts, ms (paced by events).
+const DRAIN_MS: f64 = 4500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
 /// Bytes of snapshots to keep for stepping back.
@@ -126,6 +130,13 @@ pub struct Status {
     pub ended: bool,
 }
 
+/// The code panel's state.
+#[derive(Clone, Debug, Serialize)]
+pub struct CodeState {
+    pub at: Option<super::code::CodeAt>,
+    pub vars: Vec<super::code::Var>,
+}
+
 /// One run of the simulator under the page's control.
 pub struct Explorer {
     params: Params,
@@ -149,6 +160,8 @@ pub struct Explorer {
     reduced_motion: bool,
     at_batch: bool,
     narration: String,
+    /// Events when the narration was written (older: derived from the state instead).
+    narr_at: u64,
     seq: u32,
     busy: String,
     flash: Vec<u8>,
@@ -164,6 +177,11 @@ pub struct Explorer {
     dark: bool,
     dirty: bool,
     run: Option<RunData>,
+    /// The boundary close-up, and the frame selected in it or in the grid.
+    strip: strip::Strip,
+    selected: Option<u32>,
+    /// Events owed to a watched drain (fractions carried between frames).
+    drain_acc: f64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -201,6 +219,7 @@ impl Explorer {
             reduced_motion: false,
             at_batch: false,
             narration: String::new(),
+            narr_at: 0,
             seq: 0,
             busy: String::new(),
             flash: vec![0; frames],
@@ -216,6 +235,9 @@ impl Explorer {
             dark: false,
             dirty: true,
             run: None,
+            strip: strip::Strip::new(frames),
+            selected: None,
+            drain_acc: 0.0,
             clock,
             params,
         };
@@ -487,10 +509,21 @@ impl Explorer {
             marked_old: self.counts.3,
             refills: self.cur.refills,
             at_batch: self.at_batch,
-            narration: self.narration.clone(),
+            narration: self.narration_now(),
             seq: self.seq,
             can_back: self.cur.events() > 0,
             ended: sim.finished(),
+        }
+    }
+
+    /// The narration for the current moment: the event narration if it was written at this
+    /// event, else one derived from the state.
+    pub fn narration_now(&self) -> String {
+        let seeking = matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking));
+        if self.narr_at == self.cur.events() || seeking {
+            self.narration.clone()
+        } else {
+            self.state_narration()
         }
     }
 
@@ -518,6 +551,15 @@ impl Explorer {
     /// The palette in use (light or dark).
     pub fn palette(&self) -> Palette {
         Palette::new(self.dark)
+    }
+
+    /// The code panel's state: the lines the last event ran (none after a jump) and the
+    /// variables now.
+    pub fn code_state(&self) -> CodeState {
+        CodeState {
+            at: self.cur.code.clone(),
+            vars: super::code::vars(&self.cur.sim),
+        }
     }
 
     /// The parameters of this run.
