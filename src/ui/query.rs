@@ -40,7 +40,17 @@ pub struct Parsed {
     pub sweep_custom: bool,
     /// `?tour=N`: open the guided tour at step N (1-based, clamped to the tour's steps).
     pub tour: Option<u32>,
+    /// `?view=lab|strip|grid|residency|sweep`: what the widget shows (default `lab`: all).
+    pub view: String,
+    /// `?at=scan|batch|watch`: where a figure starts (the scan's start, paused just before
+    /// the scan phase's first LRU batch, or watching that batch's refill and drain).
+    pub at: Option<String>,
 }
+
+/// The views a widget can show.
+pub const VIEWS: [&str; 5] = ["lab", "strip", "grid", "residency", "sweep"];
+/// The moments a figure can start at.
+pub const MOMENTS: [&str; 3] = ["scan", "batch", "watch"];
 
 /// Shortens what the user typed for a message (a URL can carry anything).
 fn shown(v: &str) -> String {
@@ -253,6 +263,8 @@ pub fn parse(query: &str) -> Parsed {
         sweep_times: crate::sweep::DEFAULT_TIMES.to_vec(),
         sweep_custom: false,
         tour: None,
+        view: "lab".into(),
+        at: None,
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -266,6 +278,28 @@ pub fn parse(query: &str) -> Parsed {
             "embed" => out.embed = parse_flag("embed", v, &mut messages).unwrap_or(false),
             "autoplay" => out.autoplay = parse_flag("autoplay", v, &mut messages),
             "ev" => out.ev = parse_ev(v, &mut messages),
+            "view" => {
+                let w = v.trim().to_ascii_lowercase();
+                if VIEWS.contains(&w.as_str()) {
+                    out.view = w;
+                } else {
+                    messages.push(format!(
+                        "view = '{}' is not a view (lab, strip, grid, residency or sweep); showing the lab",
+                        shown(v)
+                    ));
+                }
+            }
+            "at" => {
+                let w = v.trim().to_ascii_lowercase();
+                if MOMENTS.contains(&w.as_str()) {
+                    out.at = Some(w);
+                } else {
+                    messages.push(format!(
+                        "at = '{}' is not a moment (scan, batch or watch); starting at the beginning",
+                        shown(v)
+                    ));
+                }
+            }
             "tour" => {
                 let n = super::tour::steps().len() as u32;
                 match v.trim().parse::<f64>() {

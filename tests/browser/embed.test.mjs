@@ -110,7 +110,7 @@ describe("embedding", () => {
   });
 
   test("embed mode in a 700×600 frame: only the widget, and a link to the full page", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
       viewport: { width: 700, height: 600 },
     });
     try {
@@ -123,7 +123,7 @@ describe("embedding", () => {
       const full = page.locator(".mp-full");
       assert.equal(await full.isVisible(), true);
       const href = new URL(await full.getAttribute("href"));
-      assert.equal(href.pathname, "/www/index.html");
+      assert.equal(href.pathname, "/www/lab.html");
       assert.equal(href.searchParams.get("preset"), null, "custom settings: no preset");
       assert.equal(href.searchParams.get("pool_mb"), "16", "the small demo's pool");
       assert.equal(href.searchParams.get("lru_scan_depth"), "256");
@@ -143,7 +143,7 @@ describe("embedding", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     try {
       const { baseUrl } = await import("./helpers.mjs");
-      await page.goto(`${baseUrl}/www/index.html?preset=small-demo&autoplay=0`);
+      await page.goto(`${baseUrl}/www/lab.html?preset=small-demo&autoplay=0`);
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       await page.locator('[data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
@@ -175,7 +175,7 @@ describe("embedding", () => {
 describe("export", () => {
   test("CSV of the run and of the sweep list every parameter; PNG downloads are PNGs", async () => {
     const tiny = "preset=small-demo&scan_s=20&warmup_s=5&kept_window_s=10&sweep_depths=100,1024&sweep_times=0,1000";
-    const { page, errors } = await openPage(shared.browser, `/www/index.html?autoplay=0&${tiny}`);
+    const { page, errors } = await openPage(shared.browser, `/www/lab.html?autoplay=0&${tiny}`);
     try {
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       const names = await paramNames(page);

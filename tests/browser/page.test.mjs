@@ -10,7 +10,7 @@ import { baseUrl, useBrowser, pageReady, openPage, screenshot } from "./helpers.
 const require = createRequire(import.meta.url);
 const shared = useBrowser();
 
-const PAGE = "/www/index.html";
+const PAGE = "/www/lab.html";
 
 const ready = pageReady;
 

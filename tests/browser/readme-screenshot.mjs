@@ -17,7 +17,7 @@ const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1232, height: 1000 }, colorScheme: dark ? "dark" : "light" });
   page.on("pageerror", (e) => console.error("page error:", e.message));
-  await page.goto(`${baseUrl}/www/index.html?autoplay=0`);
+  await page.goto(`${baseUrl}/www/lab.html?autoplay=0`);
   await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
   // The first refill of the scan phase, then its drain in slow motion.
   await page.click('[data-act="watch"]');

@@ -18,7 +18,7 @@ const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1232, height: 1000 }, colorScheme: dark ? "dark" : "light" });
   page.on("pageerror", (e) => console.error("page error:", e.message));
-  await page.goto(`${baseUrl}/www/index.html?tour=${step}`);
+  await page.goto(`${baseUrl}/www/lab.html?tour=${step}`);
   await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
   await page.waitForFunction(() => window.__midpoint.debug().mode === "paused", null, { timeout: 60_000, polling: 100 });
   await page.mouse.move(0, 0);

@@ -9,7 +9,7 @@ const shared = useBrowser();
 describe("the write-path section", () => {
   test("runs a write preset, shows the counters, draws dirty pages and a trade-off point", async () => {
     const t0 = Date.now();
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0");
     try {
       await pageReady(page);
       const sec = page.locator(".mp-write");
@@ -59,7 +59,7 @@ describe("the write-path section", () => {
   });
 
   test("is not in embed mode", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?embed=1&autoplay=0");
     try {
       await pageReady(page);
       assert.equal(await page.locator(".mp-write").count(), 0);

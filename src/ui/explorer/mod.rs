@@ -45,7 +45,7 @@ const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
 /// Wall time a watched drain lasts, ms (paced by events).
-const DRAIN_MS: f64 = 4500.0;
+const DRAIN_MS: f64 = 6500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
 /// Bytes of snapshots to keep for stepping back.
@@ -570,6 +570,15 @@ impl Explorer {
     /// Hands over the full run computed in a worker (for the residency plot and "kept").
     pub fn set_run(&mut self, run: RunData) {
         self.run = Some(run);
+    }
+
+    /// Whether the residency plot shows only the samples so far (the full run has not
+    /// arrived), and how many samples it draws.
+    pub fn residency_info(&self) -> (bool, usize) {
+        match &self.run {
+            Some(r) => (false, r.points.len()),
+            None => (true, self.cur.sim.samples().len()),
+        }
     }
 
     /// What the residency plot draws: the full run if the worker has sent it, else the samples

@@ -39,6 +39,8 @@ pub const S_MOVED: u32 = 32;
 
 /// Easing time constant of the cells' motion, ms.
 const EASE_MS: f64 = 110.0;
+/// Trails drawn at once (the newest).
+const MAX_TRAILS: usize = 10;
 /// Wall time a trail stays visible, ms.
 const TRAIL_MS: f64 = 2200.0;
 
@@ -156,6 +158,8 @@ pub struct Strip {
     pub(super) layout: StripLayout,
     /// Per frame: drawn position (NaN: not drawn), opacity.
     pos: Vec<(f32, f32, f32)>,
+    /// Per frame: where it was headed last frame.
+    target: Vec<(f32, f32)>,
     /// Per frame: S_SLID / S_TO_HEAD / S_DEMOTED_HOT / S_LOST for this cycle.
     follow: Vec<u8>,
     /// Per frame: the demoted hot page it held (packed id).
@@ -179,6 +183,7 @@ impl Strip {
         Strip {
             layout: StripLayout::new(800.0, 300.0),
             pos: vec![(f32::NAN, f32::NAN, 0.0); frames],
+            target: vec![(f32::NAN, f32::NAN); frames],
             follow: vec![0; frames],
             demoted_page: vec![u64::MAX; frames],
             anchor: None,
@@ -241,21 +246,21 @@ impl Explorer {
         let b = self.boundary.map(|b| b as usize).unwrap_or(lru);
         let lo = head_n;
         let hi = lru - tail_n; // window must lie in [lo, hi)
-        let want = |b: usize| {
-            (b.saturating_sub(win_n * 2 / 5))
-                .max(lo)
-                .min(hi.saturating_sub(win_n))
-        };
+                               // The window stays put while LRU_old moves inside its middle two thirds, so the
+                               // marker is seen sliding over the pages; past that it is re-centred.
+        let centred = (b.saturating_sub(win_n / 2))
+            .max(lo)
+            .min(hi.saturating_sub(win_n));
         let a = match st.anchor.map(|a| a as usize) {
             Some(a)
                 if a >= lo
                     && a + win_n <= hi
                     && b >= a + win_n / 6
-                    && b + win_n / 6 < a + win_n =>
+                    && b < a + win_n - win_n / 6 =>
             {
                 a
             }
-            _ => want(b),
+            _ => centred,
         };
         st.anchor = Some(a as u32);
         let snap = self.reduced_motion || dt_ms <= 0.0;
@@ -345,6 +350,16 @@ impl Explorer {
             if p.0.is_nan() || snap {
                 *p = (tx, ty, if snap { 1.0 } else { 0.0 });
             }
+            // Within a region, cells shift by a slot or a few as pages come and go around
+            // them: they snap, so that the list stays a list. Only a change of region (tail to
+            // free list, free list to LRU_old, window to head) glides.
+            let last = st.last_region[fi];
+            let prev = st.target[fi];
+            let at_rest = (p.0 - prev.0).abs() < 0.5 && (p.1 - prev.1).abs() < 0.5;
+            if last.0 == region && at_rest {
+                *p = (tx, ty, p.2);
+            }
+            st.target[fi] = (tx, ty);
             p.0 += (tx - p.0) * k;
             p.1 += (ty - p.1) * k;
             p.2 += (1.0 - p.2) * k;
@@ -356,7 +371,6 @@ impl Explorer {
             if selected == Some(f) {
                 flags |= S_SELECTED;
             }
-            let last = st.last_region[fi];
             if moved_now && last != (region, slot) && last.0 != u8::MAX {
                 flags |= S_MOVED;
             }
@@ -403,6 +417,9 @@ impl Explorer {
             }
         }
         st.trails.retain(|t| now_ms - t.born < TRAIL_MS);
+        // A few trails at a time: enough to follow pages, not a web of lines.
+        let extra = st.trails.len().saturating_sub(MAX_TRAILS);
+        st.trails.drain(..extra);
         for t in &mut st.trails {
             t.alpha = (1.0 - (now_ms - t.born) / TRAIL_MS).clamp(0.0, 1.0) as f32;
             // The trail ends where its page is drawn now.
@@ -476,6 +493,12 @@ impl Explorer {
     /// The selected frame.
     pub fn selected(&self) -> Option<u32> {
         self.selected
+    }
+
+    /// The frame of the grid cell under device pixel (x, y), if any.
+    pub fn grid_frame_at(&self, x: f64, y: f64) -> Option<u32> {
+        let i = self.layout.cell_at(x, y)? as usize;
+        self.cell_frame.get(i).copied()
     }
 
     /// The grid cell (position in the drawing order) of frame `f`.
