@@ -95,7 +95,7 @@ export class StripMethods {
     this.stripShown = true;
     const w = this.el.stripFig.clientWidth || 600;
     const embedStrip = this.embedView && this.viewName === "strip";
-    const maxH = embedStrip ? (w < 500 ? 196 : 250) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
+    const maxH = embedStrip ? (w < 500 ? 178 : 250) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
     const h = this.ex.strip_resize(w, maxH);
     const dpr = this.dpr || 1;
     c.width = Math.round(w * dpr);

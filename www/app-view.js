@@ -9,7 +9,8 @@ export class ViewMethods {
   layout() {
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const css = this.el.stage.clientWidth || 800;
-    const maxCss = Math.max(220, Math.min(window.innerHeight * 0.62, 560));
+    const figure = this.viewName && this.viewName !== "lab";
+    const maxCss = figure && this.embedView ? 300 : figure ? Math.max(220, Math.min(window.innerHeight * 0.5, 420)) : Math.max(220, Math.min(window.innerHeight * 0.62, 560));
     const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
     const c = this.el.pool;
     c.width = Math.round(css * dpr);

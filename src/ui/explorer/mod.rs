@@ -519,8 +519,7 @@ impl Explorer {
     /// The narration for the current moment: the event narration if it was written at this
     /// event, else one derived from the state.
     pub fn narration_now(&self) -> String {
-        let seeking = matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking));
-        if self.narr_at == self.cur.events() || seeking {
+        if self.narr_at == self.cur.events() {
             self.narration.clone()
         } else {
             self.state_narration()

@@ -263,7 +263,9 @@ impl Explorer {
             _ => centred,
         };
         st.anchor = Some(a as u32);
-        let snap = self.reduced_motion || dt_ms <= 0.0;
+        // Nothing glides (and no trail is drawn) while seeking: the run jumps.
+        let seeking = matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking));
+        let snap = self.reduced_motion || dt_ms <= 0.0 || seeking;
         let k = if snap {
             1.0
         } else {
