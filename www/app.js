@@ -282,14 +282,19 @@ export class MidpointApp {
     for (const [i, label] of mp.Explorer.speed_labels().entries()) {
       this.el.speed.append(el("option", { value: i, text: label }));
     }
-    // Presets: the seed's main cells first.
-    const main = el("optgroup", { label: "Seed 000 and a demo" });
-    const more = el("optgroup", { label: "More presets" });
+    // Presets, named in words and grouped; the main cells first in their group. The code name
+    // stays in the URL.
     const custom = el("option", { value: "", text: "(custom settings)" });
-    this.el.preset.append(custom, main, more);
+    this.el.preset.append(custom);
+    const groups = new Map();
     for (const p of this.presets) {
-      const text = p.seed ? `${p.name} (seed: ${p.seed_short} kept)` : p.name;
-      (p.main ? main : more).append(el("option", { value: p.name, text }));
+      if (!groups.has(p.group)) {
+        const g = el("optgroup", { label: p.group });
+        groups.set(p.group, g);
+        this.el.preset.append(g);
+      }
+      const text = p.seed ? `${p.label} (measured: ${p.seed_short} kept)` : p.label;
+      groups.get(p.group).append(el("option", { value: p.name, text, title: p.name }));
     }
   }
 

@@ -91,7 +91,7 @@ describe("the guided tour", () => {
     try {
       await ready(page);
       await page.locator(".mp-notes").waitFor({ state: "visible" });
-      assert.match(await page.textContent(".mp-notes"), /tour = 99 is not a step of the tour \(1 \.\.= 6\); using 6/);
+      assert.match(await page.textContent(".mp-notes"), /tour = 99 is not a step of the tour \(1 to 6\); using 6/);
       assert.match(await page.textContent(".mp-tour-count"), /step 6 of 6/);
       assert.equal(await page.locator('[data-act="tour-next"]').isDisabled(), true);
       assert.deepEqual(errors, []);

@@ -67,7 +67,8 @@ describe("embedding", () => {
       assert.equal(await page.locator("#first [data-ctl='preset']").inputValue(), "small-demo");
       // Embeds link back to the full explainer, with their state.
       const href = await page.locator("#second .mp-full").getAttribute("href");
-      assert.match(href, /\/www\/index\.html\?preset=seed000-hot4485-b2b-depth128&.*lru_scan_depth=128/);
+      // The preset, and only the parameters that differ from it (none here).
+      assert.match(href, /\/www\/index\.html\?preset=seed000-hot4485-b2b-depth128$/);
       // Off screen, a playing figure pauses; back on screen it plays on.
       await first.locator('[data-act="play"]').click();
       await untilEl(page, "#first", (d) => d.mode === "playing");
@@ -123,7 +124,7 @@ describe("embedding", () => {
       const full = page.locator(".mp-full");
       assert.equal(await full.isVisible(), true);
       const href = new URL(await full.getAttribute("href"));
-      assert.equal(href.pathname, "/www/lab.html");
+      assert.equal(href.pathname, "/www/index.html");
       assert.equal(href.searchParams.get("preset"), null, "custom settings: no preset");
       assert.equal(href.searchParams.get("pool_mb"), "16", "the small demo's pool");
       assert.equal(href.searchParams.get("lru_scan_depth"), "256");
@@ -135,7 +136,7 @@ describe("embedding", () => {
     }
   });
 
-  test("the Embed dialog shows both snippets with every parameter, and copies them", async () => {
+  test("the Embed dialog writes the preset and only the parameters that differ, and copies them", async () => {
     const ctx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
     const page = await ctx.newPage();
     const errors = [];
@@ -147,18 +148,23 @@ describe("embedding", () => {
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       await page.locator('[data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
-      const iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
-      const element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
-      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo&amp;/);
-      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n/);
+      let iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
+      let element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
+      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo" /);
+      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo">\n/);
+      // A changed setting is the only parameter written after the preset.
+      await page.keyboard.press("Escape");
+      await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", 0));
+      await page.locator('[data-act="embed"]').click();
+      await page.locator(".mp-dialog").waitFor({ state: "visible" });
+      iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
+      element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
+      const src = new URL(iframe.match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"));
+      assert.equal(src.searchParams.get("embed"), "1");
+      assert.equal(src.searchParams.get("old_blocks_time"), "0");
       const names = await paramNames(page);
-      assert.ok(names.length > 15, `${names.length} parameters`);
-      for (const n of names) {
-        assert.ok(iframe.includes(`&amp;${n}=`), `iframe has ${n}`);
-        assert.ok(element.includes(`\n  ${n.replaceAll("_", "-")}="`), `element has ${n}`);
-      }
-      assert.ok(element.includes(`\n  preset="small-demo"\n`));
-      assert.ok(element.includes(`\n  lru-scan-depth="128"\n`));
+      assert.ok([...src.searchParams.keys()].length < names.length / 2, "only what differs from the defaults");
+      assert.ok(element.includes(`\n  old-blocks-time="0"`), element);
       await page.locator('[data-act="copy-element"]').click();
       await page.waitForFunction(() => document.querySelector(".mp-copied-element").textContent !== "");
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), element);
