@@ -67,7 +67,11 @@ export class MidpointApp {
     if (parsed.tour) this.tourGo(parsed.tour - 1, false);
     else if (parsed.ev !== undefined && parsed.ev !== null) this.ex.seek_event(parsed.ev);
     else if (parsed.at) this.startAt(parsed.at);
-    else if (autoplay) this.ex.play();
+    else if (autoplay) {
+      // A figure plays at 1×, slow enough to follow a page; the lab at its own default.
+      if (this.viewName !== "lab") this.ex.set_speed(3);
+      this.ex.play();
+    }
 
     this.bindEvents();
     this.bindStrip();
@@ -121,7 +125,7 @@ export class MidpointApp {
           </div>
         </div>
         <div class="mp-clock"><span class="mp-t">t = 0 s</span><span class="mp-phase"></span><span class="mp-busy"></span></div>
-        <p class="mp-narration" data-testid="narration"></p>
+        <p class="mp-narration" data-testid="narration" tabindex="0"></p>
         <div class="mp-sr mp-live" aria-live="polite" aria-atomic="true"></div>
         <div class="mp-closeup">
           <figure class="mp-stripfig">

@@ -204,8 +204,10 @@ mod tests {
         assert_eq!(back.params, p);
         assert_eq!(back.view, "strip");
         // Without a preset: the differences from the defaults.
-        let mut d = Params::default();
-        d.old_blocks_time = 0;
+        let d = Params {
+            old_blocks_time: 0,
+            ..Params::default()
+        };
         let s = snippets(&d, None, "", "https://e.org/www/index.html", "s.js");
         assert_eq!(s.page, "https://e.org/www/index.html?old_blocks_time=0");
         assert!(s.iframe.contains("height=\"900\""));

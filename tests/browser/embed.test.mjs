@@ -154,7 +154,7 @@ describe("embedding", () => {
       assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo">\n/);
       // A changed setting is the only parameter written after the preset.
       await page.keyboard.press("Escape");
-      await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", 0));
+      await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", "0"));
       await page.locator('[data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
       iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();

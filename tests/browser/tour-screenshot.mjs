@@ -1,4 +1,4 @@
-// Saves docs/screenshot-tour.png: the figure at step 4 of the guided tour (a refill, and the
+// Saves tests/browser/artifacts/screenshot-tour.png: the figure at step 4 of the guided tour (a refill, and the
 // boundary sliding over the scan's pages). Not a test:
 //   scripts/serve.sh &   (or any server of the repository root)
 //   node tests/browser/tour-screenshot.mjs [--step N] [--dark] [--out FILE]
@@ -12,7 +12,7 @@ const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] 
 const dark = args.includes("--dark");
 const step = Number(opt("--step", "4"));
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const out = opt("--out", path.join(root, "docs", "screenshot-tour.png"));
+const out = opt("--out", path.join(root, "tests", "browser", "artifacts", "screenshot-tour.png"));
 
 const browser = await launch();
 try {

@@ -308,7 +308,7 @@ impl Explorer {
             self.clear_seek();
             // Keep the last narration (it is time-stamped), unless a drain is half-way.
             if let Some(d) = self.drain_narration(false).filter(|_| draining) {
-                let t = format!("{}: paused. {d}", t_label(self.cur.sim.now()));
+                let t = format!("{d} Paused.");
                 self.set_narration(t, true);
             }
             self.dirty = true;

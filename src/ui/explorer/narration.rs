@@ -41,7 +41,11 @@ impl Explorer {
             n(free)
         );
         if sim.now() < sim.scan_start() {
-            let free_words = if free > 0 {
+            // Reference §2 and §1.5: below 512 pages there is no old sublist, and reads go to
+            // the head.
+            let free_words = if len < crate::pool::lru::OLD_MIN_LEN {
+                "every read goes to the head: the list has no old sublist until it holds 512 pages"
+            } else if free > 0 {
                 "every read takes a free frame, so the list grows and the boundary, held at 37 % of it, walks toward the tail"
             } else {
                 "the free list is empty, so every read first evicts the page at the tail"
