@@ -278,6 +278,34 @@ export class StripMethods {
     this.el.pool.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && this.ex.select_frame(-1));
   }
 
+  /** Click or drag on the residency plot: the animation seeks to that time. */
+  bindResidencySeek() {
+    const c = this.el.residency;
+    let dragging = false;
+    let last = 0;
+    const seek = (e) => {
+      const r = c.getBoundingClientRect();
+      const t = this.ex.residency_time_at(e.clientX - r.left, r.width, c.width, this.plotScale || 1);
+      const now = performance.now();
+      if (now - last < 120 && e.type === "pointermove") return;
+      last = now;
+      this.ex.pause();
+      this.ex.seek_time(Math.max(t, 0.001));
+      this.dirtyResidency = true;
+    };
+    c.addEventListener("pointerdown", (e) => {
+      dragging = true;
+      c.setPointerCapture?.(e.pointerId);
+      seek(e);
+    });
+    c.addEventListener("pointermove", (e) => dragging && seek(e));
+    const end = () => (dragging = false);
+    c.addEventListener("pointerup", end);
+    c.addEventListener("pointercancel", end);
+    c.style.cursor = "ew-resize";
+    c.title = "Click or drag to move the animation to that time";
+  }
+
   /** The selected frame's ring over the grid (drawn after the grid's pixels). */
   drawGridSelection() {
     const f = this.ex.selected();

@@ -4,7 +4,8 @@
 // element, no globals, so several can live on one page. This file builds the widget's DOM; its
 // other methods come one concern per module: app-url.js (parameters, URL, embed snippets),
 // app-view.js (layout, drawing, status), app-runs.js (workers: full runs, the sweep),
-// app-events.js (buttons, keys, visibility, the tour), app-export.js (embed dialog, downloads,
+// app-events.js (buttons, keys, visibility, the tour), app-strip.js (the boundary close-up, the
+// code panel, linked hover and touch, seeking from the residency plot), app-export.js (embed dialog, downloads,
 // tables); write.js is the write-path section.
 import * as mp from "../pkg/midpoint.js";
 import { EventMethods } from "./app-events.js";
@@ -75,6 +76,7 @@ export class MidpointApp {
 
     this.bindEvents();
     this.bindStrip();
+    this.bindResidencySeek();
     if (!this.embedView && this.viewName === "lab" && this.syncUrl) this.write = new WritePath(this);
     this.loop = (t) => this.tick(t);
     requestAnimationFrame(this.loop);

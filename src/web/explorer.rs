@@ -301,6 +301,12 @@ impl Explorer {
         self.inner.describe_frame(f)
     }
 
+    /// The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
+    pub fn residency_time_at(&self, x: f64, css_width: f64, canvas_width: f64, scale: f64) -> f64 {
+        self.inner
+            .residency_time_at(x, css_width, canvas_width, scale)
+    }
+
     /// The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
     pub fn residency_info(&self) -> Vec<f64> {
         let (partial, n) = self.inner.residency_info();

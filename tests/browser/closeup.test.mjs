@@ -180,6 +180,32 @@ describe("views and embeds", () => {
     });
   }
 
+  test("a click on the residency plot seeks the animation to that time", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=residency&preset=small-demo&autoplay=0", { viewport: { width: 800, height: 700 } });
+    try {
+      await pageReady(page);
+      const plot = page.locator('[data-testid="residency-plot"]');
+      const box = await plot.boundingBox();
+      const x = box.width * 0.6;
+      const want = await page.evaluate(([x, w]) => {
+        const a = window.__midpoint.apps[0];
+        return a.ex.residency_time_at(x, w, a.el.residency.width, a.plotScale);
+      }, [x, box.width]);
+      const end = await page.evaluate(() => window.__midpoint.apps[0].ex.status().end_s);
+      assert.ok(want > end * 0.4 && want < end * 0.7, `${want} of ${end}`);
+      await plot.click({ position: { x, y: box.height / 2 } });
+      await page.waitForFunction((t) => { const s = window.__midpoint.apps[0].ex.status(); return s.mode === "paused" && s.t_s >= t; }, want, { timeout: 30_000 });
+      const t = await page.evaluate(() => window.__midpoint.apps[0].ex.status().t_s);
+      assert.ok(t - want < 1, `at ${t} s, wanted ${want}`);
+      // And back: a click further left goes back in time.
+      await plot.click({ position: { x: box.width * 0.3, y: box.height / 2 } });
+      await page.waitForFunction((t) => { const s = window.__midpoint.apps[0].ex.status(); return s.mode === "paused" && s.t_s < t; }, want, { timeout: 30_000 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("the strip works on a 390 px phone: tap a cell for its tooltip, swipe to step", async () => {
     const page = await shared.browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const errors = [];

@@ -415,6 +415,19 @@ impl Explorer {
             return;
         }
         let t = EPOCH + (t_s * SEC as f64) as Micros;
+        if t < self.cur.sim.now() {
+            // Back in time: from the latest saved position before it.
+            let mut best: &cursor::Cursor = &self.base;
+            for c in self.recent.iter().chain(self.anchors.iter()) {
+                if c.sim.now() <= t && c.events() > best.events() {
+                    best = c;
+                }
+            }
+            self.cur = best.clone();
+            self.clear_flash();
+            self.strip.reset_motion();
+            self.dirty = true;
+        }
         self.start_seek(Seek::Time(t), None);
     }
 
@@ -569,6 +582,17 @@ impl Explorer {
     /// Hands over the full run computed in a worker (for the residency plot and "kept").
     pub fn set_run(&mut self, run: RunData) {
         self.run = Some(run);
+    }
+
+    /// The time under CSS pixel `x` of a residency plot `css_width` pixels wide drawn at
+    /// `scale` device pixels per logical pixel on a canvas `canvas_width` device pixels wide.
+    pub fn residency_time_at(&self, x: f64, css_width: f64, canvas_width: f64, scale: f64) -> f64 {
+        let k = canvas_width / css_width.max(1.0) / scale.max(1e-6);
+        charts::residency_time_at(
+            x * k,
+            canvas_width / scale.max(1e-6),
+            (self.params.warmup_s + self.params.scan_s) as f64,
+        )
     }
 
     /// Whether the residency plot shows only the samples so far (the full run has not
