@@ -114,7 +114,8 @@ export class ViewMethods {
           ? ` · scan phase (ends at ${s.end_s} s)`
           : " · the run is over",
     );
-    set(e.busy, s.busy ? ` · ${s.busy}` : "");
+    const limit = s.speed_limited ? ` · running at about ${s.achieved_speed >= 1 ? Math.round(s.achieved_speed) : s.achieved_speed.toPrecision(1)}×, this pool's limit here` : "";
+    set(e.busy, s.busy ? ` · ${s.busy}` : limit);
     set(e.narration, s.narration);
     if (s.seq !== this.lastSeq) {
       this.lastSeq = s.seq;

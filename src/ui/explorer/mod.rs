@@ -98,6 +98,10 @@ pub struct Status {
     /// Speed label, and whether it is the slowest/fastest.
     pub speed: &'static str,
     pub speed_index: u32,
+    /// While playing: the speed reached (virtual s per wall s), and whether it falls well
+    /// short of the chosen one (a large pool in one frame's budget).
+    pub achieved_speed: f64,
+    pub speed_limited: bool,
     /// InnoDB's counters.
     pub made_young: f64,
     pub not_made_young: f64,
@@ -182,6 +186,8 @@ pub struct Explorer {
     selected: Option<u32>,
     /// Events owed to a watched drain (fractions carried between frames).
     drain_acc: f64,
+    /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
+    achieved: f64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -238,6 +244,7 @@ impl Explorer {
             strip: strip::Strip::new(frames),
             selected: None,
             drain_acc: 0.0,
+            achieved: 0.0,
             clock,
             params,
         };
@@ -293,6 +300,7 @@ impl Explorer {
         }
         self.clear_seek();
         self.mode = Mode::Playing;
+        self.achieved = 0.0;
         self.playhead = self.cur.sim.now();
         self.busy.clear();
     }
@@ -505,6 +513,14 @@ impl Explorer {
             busy: self.busy.clone(),
             speed: SPEED_LABELS[self.speed],
             speed_index: self.speed as u32,
+            achieved_speed: if self.mode == Mode::Playing {
+                self.achieved
+            } else {
+                0.0
+            },
+            speed_limited: self.mode == Mode::Playing
+                && self.achieved > 0.0
+                && self.achieved < 0.7 * SPEEDS[self.speed],
             made_young: c.made_young as f64,
             not_made_young: c.not_made_young as f64,
             young_moved_to_head: c.young_moved_to_head as f64,

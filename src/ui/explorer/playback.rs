@@ -21,8 +21,19 @@ impl Explorer {
             Mode::Paused => {}
             Mode::Playing => {
                 let vdt = self.speed_us(dt);
+                let t0 = self.cur.sim.now();
                 if self.play_for(vdt, deadline, false) {
                     self.mode = Mode::Paused;
+                }
+                // The speed reached (virtual s per wall s), smoothed: a large pool cannot run
+                // at the fastest speeds in one frame's budget, and the page says so.
+                if dt > 0.0 {
+                    let got = (self.cur.sim.now() - t0) as f64 / 1000.0 / dt;
+                    self.achieved = if self.achieved > 0.0 {
+                        0.9 * self.achieved + 0.1 * got
+                    } else {
+                        got
+                    };
                 }
                 self.at_batch = false;
                 flags |= F_STATUS;

@@ -427,3 +427,25 @@ fn watching_in_the_close_up_shows_pages_move_turn_young_and_reach_the_head() {
     assert!(trails > 0);
     assert!(ex.strip_meta().to_head > 0);
 }
+
+#[test]
+fn the_speed_reached_is_reported_while_playing() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.set_speed(3);
+    ex.play();
+    let mut t = 0.0;
+    for _ in 0..30 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    let st = ex.status();
+    // 1× on a small pool is reachable: about one virtual second per wall second.
+    assert!(
+        (0.5..=1.5).contains(&st.achieved_speed),
+        "{}",
+        st.achieved_speed
+    );
+    assert!(!st.speed_limited);
+    ex.pause();
+    assert_eq!(ex.status().achieved_speed, 0.0);
+}
