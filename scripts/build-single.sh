@@ -32,7 +32,7 @@ wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii
 
 # The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
 # for the bindings, "midpoint-<name>" for www/<name>.js.
-MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "write"]
+MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "write"]
 
 def bare_imports(src, name):
     """Rewrites the relative imports of a module to the import map's bare names."""

@@ -277,3 +277,30 @@ fn write_path_run_and_drawings() {
     v.draw_depth(&c3, 1.0, 128, true).unwrap();
     assert!(changed(&empty, &pixels(&c3, &ctx3)) > 50);
 }
+
+/// The boundary close-up and the code panel reach JavaScript: a laid-out strip with cells in
+/// WASM memory, its meta as an object, the routines and the live variables.
+#[wasm_bindgen_test]
+fn the_close_up_and_the_code_panel_reach_javascript() {
+    let mut ex = Explorer::new(js(&small())).unwrap();
+    let h = ex.strip_resize(600.0, 300.0);
+    assert!(h > 0.0 && h <= 300.0, "{h}");
+    ex.strip_update(0.0);
+    let n = ex.strip_len();
+    assert!(n > 0 && n % Explorer::strip_stride() == 0, "{n}");
+    assert!(!ex.strip_ptr().is_null());
+    let meta = ex.strip_meta().unwrap();
+    assert!(get(&meta, "layout").is_object());
+    let routines = js_sys::Array::from(&midpoint::web::explorer::code_routines().unwrap());
+    assert_eq!(routines.length(), 4);
+    let c = ex.code_state().unwrap();
+    assert!(js_sys::Array::from(&get(&c, "vars")).length() >= 5);
+    let at = get(&c, "at");
+    assert!(at.is_null() || at.is_undefined(), "no event yet");
+    // Samples and page-cleaner rounds run no listed line; a lookup does.
+    let ran = (0..1000).any(|_| {
+        ex.step();
+        get(&ex.code_state().unwrap(), "at").is_object()
+    });
+    assert!(ran, "some event ran a listed line");
+}

@@ -57,6 +57,8 @@ export class UrlMethods {
   /** View options of the current state: the paused moment and a custom sweep. */
   viewQuery() {
     const q = new URLSearchParams();
+    if (this.viewName && this.viewName !== "lab") q.set("view", this.viewName);
+    if (this.view.at && !(this.status && this.status.mode === "paused" && this.status.events > 0 && !this.pendingAt)) q.set("at", this.view.at);
     if (this.tourIndex === null && this.status && this.status.mode === "paused" && this.status.events > 0) q.set("ev", this.status.events);
     if (this.view.sweep_custom) {
       q.set("sweep_depths", this.view.sweep_depths.join(","));

@@ -9,7 +9,8 @@ export class ViewMethods {
   layout() {
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const css = this.el.stage.clientWidth || 800;
-    const maxCss = Math.max(220, Math.min(window.innerHeight * 0.62, 560));
+    const figure = this.viewName && this.viewName !== "lab";
+    const maxCss = figure && this.embedView ? 300 : figure ? Math.max(220, Math.min(window.innerHeight * 0.5, 420)) : Math.max(220, Math.min(window.innerHeight * 0.62, 560));
     const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
     const c = this.el.pool;
     c.width = Math.round(css * dpr);
@@ -29,14 +30,18 @@ export class ViewMethods {
       cv.style.height = `${hh}px`;
     }
     this.dpr = dpr;
+    this.layoutStrip();
     this.dirtyResidency = true;
     this.drawSweep();
     this.write?.drawAll();
   }
 
   drawResidency() {
+    if (this.el.residency.offsetParent === null) return;
     try {
       this.ex.draw_residency(this.el.residency, this.plotScale, this.darkQuery.matches);
+      const [partial, samples] = this.ex.residency_info();
+      this.root.dispatchEvent(new CustomEvent("midpoint-residency", { bubbles: true, composed: true, detail: { partial: partial === 1, samples } }));
     } catch (e) {
       this.fatal(`drawing the residency plot failed: ${e?.message ?? e}`);
     }
@@ -64,7 +69,11 @@ export class ViewMethods {
     requestAnimationFrame(this.loop);
     try {
       const flags = this.ex.frame(t);
-      if (flags & 1) this.ex.draw(this.ctx);
+      if (flags & 1 && this.el.pool.offsetParent !== null) {
+        this.ex.draw(this.ctx);
+        this.drawGridSelection();
+      }
+      this.drawStrip(t);
       if (flags & 2 || !this.status) this.updateStatus();
       const now = performance.now();
       const cursor = this.status.t_s;
@@ -77,6 +86,15 @@ export class ViewMethods {
     } catch (e) {
       this.fatal(e?.message ?? String(e));
     }
+  }
+
+  /** Opens a figure at its moment: the scan's start, its first LRU batch, or watching it. */
+  startAt(at) {
+    this.ex.seek_time(this.params.warmup_s + 0.001);
+    if (at === "scan") return;
+    this.pendingAt = at;
+    this.pendingAtStage = "time";
+    this.pendingAtFresh = false;
   }
 
   updateStatus() {
@@ -96,7 +114,8 @@ export class ViewMethods {
           ? ` · scan phase (ends at ${s.end_s} s)`
           : " · the run is over",
     );
-    set(e.busy, s.busy ? ` · ${s.busy}` : "");
+    const limit = s.speed_limited ? ` · running at about ${s.achieved_speed >= 1 ? Math.round(s.achieved_speed) : s.achieved_speed.toPrecision(1)}×, this pool's limit here` : "";
+    set(e.busy, s.busy ? ` · ${s.busy}` : limit);
     set(e.narration, s.narration);
     if (s.seq !== this.lastSeq) {
       this.lastSeq = s.seq;
@@ -123,6 +142,19 @@ export class ViewMethods {
     e.watch.disabled = s.ended;
     if (Number(e.speed.value) !== s.speed_index) e.speed.value = s.speed_index;
     this.root.dataset.mode = s.mode;
+    this.updateCode();
+    // A figure's start moment, in two steps: the scan's start, then its first LRU batch.
+    if (this.pendingAt && s.mode === "paused" && (!prev || prev.mode !== "paused" || this.pendingAtFresh)) {
+      this.pendingAtFresh = false;
+      const at = this.pendingAt;
+      if (this.pendingAtStage === "time") {
+        this.pendingAtStage = "batch";
+        this.ex.next_batch();
+      } else {
+        this.pendingAt = null;
+        if (at === "watch") this.ex.watch();
+      }
+    }
     if (prev && prev.mode !== s.mode && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
       this.resumeAfterSeek = false;
       this.ex.play();

@@ -4,10 +4,12 @@
 // element, no globals, so several can live on one page. This file builds the widget's DOM; its
 // other methods come one concern per module: app-url.js (parameters, URL, embed snippets),
 // app-view.js (layout, drawing, status), app-runs.js (workers: full runs, the sweep),
-// app-events.js (buttons, keys, visibility, the tour), app-export.js (embed dialog, downloads,
+// app-events.js (buttons, keys, visibility, the tour), app-strip.js (the boundary close-up, the
+// code panel, linked hover and touch, seeking from the residency plot), app-export.js (embed dialog, downloads,
 // tables); write.js is the write-path section.
 import * as mp from "../pkg/midpoint.js";
 import { EventMethods } from "./app-events.js";
+import { StripMethods } from "./app-strip.js";
 import { ExportMethods } from "./app-export.js";
 import { RunMethods, Workers } from "./app-runs.js";
 import { UrlMethods } from "./app-url.js";
@@ -47,7 +49,11 @@ export class MidpointApp {
     this.view = parsed;
     this.presets = mp.presets();
     this.embedView = !!parsed.embed || embedded;
+    this.viewName = parsed.view || "lab";
+    root.dataset.view = this.viewName;
+    root.dataset.testid = "midpoint-widget";
     this.build();
+    this.buildCode();
     if (this.embedView) root.classList.add("mp-embed");
     this.showNotes(parsed.messages);
     this.newExplorer(0);
@@ -58,13 +64,20 @@ export class MidpointApp {
     this.writeUrl();
     this.scheduleRun(0);
 
-    const autoplay = parsed.autoplay ?? !this.motionQuery.matches;
+    const autoplay = parsed.autoplay ?? (!this.motionQuery.matches && (parsed.view ?? "lab") === "lab");
     if (parsed.tour) this.tourGo(parsed.tour - 1, false);
     else if (parsed.ev !== undefined && parsed.ev !== null) this.ex.seek_event(parsed.ev);
-    else if (autoplay) this.ex.play();
+    else if (parsed.at) this.startAt(parsed.at);
+    else if (autoplay) {
+      // A figure plays at 1×, slow enough to follow a page; the lab at its own default.
+      if (this.viewName !== "lab") this.ex.set_speed(3);
+      this.ex.play();
+    }
 
     this.bindEvents();
-    if (!this.embedView) this.write = new WritePath(this);
+    this.bindStrip();
+    this.bindResidencySeek();
+    if (!this.embedView && this.viewName === "lab" && this.syncUrl) this.write = new WritePath(this);
     this.loop = (t) => this.tick(t);
     requestAnimationFrame(this.loop);
   }
@@ -106,7 +119,7 @@ export class MidpointApp {
             <button type="button" data-act="back" aria-keyshortcuts="ArrowLeft" title="Step back one event (←)"><span aria-hidden="true">◀</span> Back</button>
             <button type="button" data-act="step" aria-keyshortcuts="ArrowRight" title="Process one event (→)">Step <span aria-hidden="true">▶</span></button>
             <button type="button" data-act="batch" aria-keyshortcuts="N" title="Run at full speed to just before the next LRU batch (N)">Next LRU batch <span aria-hidden="true">»</span></button>
-            <button type="button" data-act="watch" aria-keyshortcuts="W" class="mp-primary" title="Run to the next LRU batch, then show the refill and the drain in slow motion (W)">Watch a refill &amp; drain</button>
+            <button type="button" data-act="watch" data-testid="watch-refill" aria-keyshortcuts="W" class="mp-primary" title="Run to the next LRU batch, then show the refill and the drain in slow motion (W)">Watch a refill &amp; drain</button>
           </div>
           <div class="mp-group">
             <label class="mp-speed">Speed <select data-ctl="speed" aria-keyshortcuts="+ -"></select></label>
@@ -114,10 +127,23 @@ export class MidpointApp {
           </div>
         </div>
         <div class="mp-clock"><span class="mp-t">t = 0 s</span><span class="mp-phase"></span><span class="mp-busy"></span></div>
-        <p class="mp-narration"></p>
+        <p class="mp-narration" data-testid="narration" tabindex="0"></p>
         <div class="mp-sr mp-live" aria-live="polite" aria-atomic="true"></div>
+        <div class="mp-closeup">
+          <figure class="mp-stripfig">
+            <canvas class="mp-strip" data-testid="boundary-strip" tabindex="0" role="img" aria-label="Close-up of the LRU list around LRU_old: the head row, the pages around the boundary, the tail row and the free list. Each cell is a frame and moves as pages are read, evicted or moved to the head."></canvas>
+            <div class="mp-tip mp-striptip" hidden></div>
+            <figcaption class="mp-stripcap"></figcaption>
+          </figure>
+          <aside class="mp-code" data-testid="code-panel" aria-labelledby="${id}-codeh">
+            <h3 class="mp-code-h" id="${id}-codeh">What InnoDB runs <span class="mp-code-note">(paraphrased)</span></h3>
+            <p class="mp-code-what" aria-live="off"></p>
+            <div class="mp-code-routines"></div>
+            <dl class="mp-vars"></dl>
+          </aside>
+        </div>
         <div class="mp-stage">
-          <canvas class="mp-pool" tabindex="0" role="img" aria-label="The buffer pool: one cell per frame, from the head of the LRU list (top left) to its tail, then the free list. Keyboard shortcuts work when this is focused."></canvas>
+          <canvas class="mp-pool" data-testid="pool-grid" tabindex="0" role="img" aria-label="The buffer pool: one cell per frame, from the head of the LRU list (top left) to its tail, then the free list. Keyboard shortcuts work when this is focused."></canvas>
           <div class="mp-tip" hidden></div>
         </div>
         <div class="mp-below">
@@ -170,7 +196,7 @@ export class MidpointApp {
       </section>
       <section class="mp-card mp-plots" aria-label="Plots">
         <figure class="mp-plot">
-          <canvas class="mp-residency" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas>
+          <canvas class="mp-residency" data-testid="residency-plot" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas>
           <figcaption><p class="mp-runcap">Computing the full run…</p>
             <p class="mp-export"><button type="button" class="mp-small" data-act="csv-run" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-run">Download PNG</button></p>
             <details class="mp-data" data-table="run"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
@@ -208,6 +234,14 @@ export class MidpointApp {
       phase: $(".mp-phase"),
       busy: $(".mp-busy"),
       narration: $(".mp-narration"),
+      strip: $(".mp-strip"),
+      stripFig: $(".mp-stripfig"),
+      stripTip: $(".mp-striptip"),
+      stripCap: $(".mp-stripcap"),
+      code: $(".mp-code"),
+      codeWhat: $(".mp-code-what"),
+      codeRoutines: $(".mp-code-routines"),
+      codeVars: $(".mp-vars"),
       live: $(".mp-live"),
       stage: $(".mp-stage"),
       pool: $(".mp-pool"),
@@ -250,17 +284,23 @@ export class MidpointApp {
     if (!this.base) this.el.embedBtn.hidden = true;
     if (this.embedView && this.base) this.el.full.hidden = false;
     this.ctx = this.el.pool.getContext("2d");
+    this.sctx = this.el.strip.getContext("2d");
     for (const [i, label] of mp.Explorer.speed_labels().entries()) {
       this.el.speed.append(el("option", { value: i, text: label }));
     }
-    // Presets: the seed's main cells first.
-    const main = el("optgroup", { label: "Seed 000 and a demo" });
-    const more = el("optgroup", { label: "More presets" });
+    // Presets, named in words and grouped; the main cells first in their group. The code name
+    // stays in the URL.
     const custom = el("option", { value: "", text: "(custom settings)" });
-    this.el.preset.append(custom, main, more);
+    this.el.preset.append(custom);
+    const groups = new Map();
     for (const p of this.presets) {
-      const text = p.seed ? `${p.name} (seed: ${p.seed_short} kept)` : p.name;
-      (p.main ? main : more).append(el("option", { value: p.name, text }));
+      if (!groups.has(p.group)) {
+        const g = el("optgroup", { label: p.group });
+        groups.set(p.group, g);
+        this.el.preset.append(g);
+      }
+      const text = p.seed ? `${p.label} (measured: ${p.seed_short} kept)` : p.label;
+      groups.get(p.group).append(el("option", { value: p.name, text, title: p.name }));
     }
   }
 
@@ -316,7 +356,7 @@ export class MidpointApp {
 }
 
 // The rest of MidpointApp's methods, one module per concern.
-for (const part of [UrlMethods, ViewMethods, RunMethods, EventMethods, ExportMethods]) {
+for (const part of [UrlMethods, ViewMethods, RunMethods, EventMethods, ExportMethods, StripMethods]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     if (Object.hasOwn(MidpointApp.prototype, name)) throw new Error(`MidpointApp.${name} defined twice`);

@@ -3,7 +3,28 @@
 import { boot } from "./boot.js";
 import { MidpointApp } from "./app.js";
 
-const roots = [...document.querySelectorAll("[data-midpoint]")];
+// On ?embed=1 the page shows only the widget that reads the address: the article's figures
+// and prose go.
+const flag = new URLSearchParams(location.search).get("embed");
+if (flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCase())) {
+  for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
+  for (const a of document.querySelectorAll(".explain")) a.remove();
+}
+
+// The article's "predict, then reveal" moments: pick an answer, then the explanation opens.
+for (const box of document.querySelectorAll("[data-predict]")) {
+  const answer = box.querySelector(".predict-a");
+  for (const b of box.querySelectorAll("button[data-guess]")) {
+    b.addEventListener("click", () => {
+      for (const o of box.querySelectorAll("button[data-guess]")) o.setAttribute("aria-pressed", String(o === b));
+      answer.hidden = false;
+      box.classList.add("predict-done");
+    });
+  }
+}
+
+// The widget that reads the address (the lab) comes first in window.__midpoint.apps.
+const roots = [...document.querySelectorAll("[data-midpoint]")].sort((a, b) => (a.dataset.query === undefined ? 0 : 1) - (b.dataset.query === undefined ? 0 : 1));
 
 function fail(msg) {
   for (const r of roots) {
@@ -18,7 +39,23 @@ function fail(msg) {
 
 try {
   const env = await boot();
-  const apps = roots.map((root) => new MidpointApp(root, env));
+  const apps = [];
+  // The lab starts at once; the article's figures when they come near the screen, so that a
+  // phone runs only the simulations it shows.
+  const lazy = new IntersectionObserver(
+    (entries) => {
+      for (const en of entries) {
+        if (!en.isIntersecting) continue;
+        lazy.unobserve(en.target);
+        apps.push(new MidpointApp(en.target, env));
+      }
+    },
+    { rootMargin: "400px 0px" },
+  );
+  for (const root of roots) {
+    if (root.dataset.query === undefined) apps.push(new MidpointApp(root, env));
+    else lazy.observe(root);
+  }
   // A read-only hook for tests and the curious.
   window.__midpoint = { apps, debug: (i = 0) => apps[i]?.debug() };
   document.documentElement.dataset.midpointReady = "1";

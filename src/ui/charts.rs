@@ -481,3 +481,40 @@ mod tests {
         assert!(b.contains("x=\"20\"") && b.contains("width=\"80\""), "{b}");
     }
 }
+
+/// Left and right edges of the residency plot's data area, in the plot's logical pixels, for
+/// a plot `width` logical pixels wide (`chart::draw_residency`: an 8-pixel margin and a
+/// 44-pixel y-label area on the left, the margin on the right).
+pub const RESIDENCY_LEFT: f64 = 8.0 + 44.0;
+/// See [`RESIDENCY_LEFT`].
+pub const RESIDENCY_RIGHT_MARGIN: f64 = 8.0;
+
+/// The time (s since the warm-up started) under logical x `x` of a residency plot `width`
+/// logical pixels wide whose axis ends at `end_s`, clamped to the axis.
+pub fn residency_time_at(x: f64, width: f64, end_s: f64) -> f64 {
+    let span = (width - RESIDENCY_LEFT - RESIDENCY_RIGHT_MARGIN).max(1.0);
+    let f = ((x - RESIDENCY_LEFT) / span).clamp(0.0, 1.0);
+    if f.is_finite() {
+        f * end_s.max(1.0)
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod seek_tests {
+    use super::*;
+
+    #[test]
+    fn a_click_on_the_residency_plot_maps_to_its_time_axis() {
+        assert_eq!(residency_time_at(RESIDENCY_LEFT, 500.0, 210.0), 0.0);
+        assert_eq!(
+            residency_time_at(500.0 - RESIDENCY_RIGHT_MARGIN, 500.0, 210.0),
+            210.0
+        );
+        let mid = RESIDENCY_LEFT + (500.0 - RESIDENCY_LEFT - RESIDENCY_RIGHT_MARGIN) / 2.0;
+        assert!((residency_time_at(mid, 500.0, 210.0) - 105.0).abs() < 1e-9);
+        assert_eq!(residency_time_at(-5.0, 500.0, 210.0), 0.0);
+        assert_eq!(residency_time_at(f64::NAN, 500.0, 210.0), 0.0);
+    }
+}

@@ -209,7 +209,10 @@ pub fn controls(p: &Params) -> Vec<Control> {
         true,
         "The buffer pool. Each 128 MiB chunk holds 8,191 usable 16 KiB frames.",
         format!(
-            "MySQL 8.4 default 128 MiB; this page: 8 – {} MiB, one instance",
+            // Reference §8: below 1 GiB MySQL 8.4 uses one instance; from 1 GiB on it may split
+            // the pool into several (by size and CPU count), each with its own LRU list. The
+            // page draws one instance at every size, so say so at the top stop.
+            "MySQL 8.4 default 128 MiB; this page: 8 – {} MiB as one instance (from 1 GiB a real server may split the pool into several instances, each with its own LRU list)",
             super::query::PAGE_MAX_POOL_MB
         ),
         &[8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0],

@@ -64,14 +64,22 @@ pub fn attr(v: &str) -> String {
     html_escape::encode_double_quoted_attribute(v).into_owned()
 }
 
-/// View options (`ev`, `sweep_depths`, `sweep_times`) from a query string, in a fixed order,
-/// dropping anything else (and any value that is not digits and commas).
+/// View options (`view`, `at`, `ev`, `sweep_depths`, `sweep_times`) from a query string, in a
+/// fixed order, dropping anything else (and any value that is not a known word, or digits and
+/// commas).
 fn view_pairs(view: &str) -> Vec<(String, String)> {
     let given: Vec<(String, String)> =
         form_urlencoded::parse(view.trim_start_matches('?').as_bytes())
             .into_owned()
             .collect();
     let mut out = Vec::new();
+    for (k, words) in [("view", &query::VIEWS[..]), ("at", &query::MOMENTS[..])] {
+        if let Some((_, v)) = given.iter().rev().find(|(kk, _)| kk == k) {
+            if words.contains(&v.as_str()) && !(k == "view" && v == "lab") {
+                out.push((k.to_string(), v.clone()));
+            }
+        }
+    }
     for k in ["ev", "sweep_depths", "sweep_times"] {
         if let Some((_, v)) = given.iter().rev().find(|(kk, _)| kk == k) {
             if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b',') {
@@ -82,9 +90,10 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The snippets for these parameters (every one written out), the preset they came from if
-/// any, view options (`ev=…&sweep_depths=…`), the page's URL (`…/www/index.html`) and the
-/// element's script (`…/www/embed.js`).
+/// The snippets for these parameters: the preset they came from (if any) and only the
+/// parameters that differ from it (or from the defaults without a preset), view options
+/// (`view=…&at=…&ev=…&sweep_depths=…`), the page's URL (`…/www/index.html`) and the element's
+/// script (`…/www/embed.js`).
 pub fn snippets(
     p: &Params,
     preset: Option<&str>,
@@ -93,16 +102,33 @@ pub fn snippets(
     script_url: &str,
 ) -> Snippets {
     let mut pairs: Vec<(String, String)> = Vec::new();
-    if let Some(name) = preset.filter(|n| !n.is_empty()) {
-        pairs.push(("preset".into(), name.to_string()));
-    }
-    pairs.extend(p.to_pairs());
-    pairs.extend(view_pairs(view));
+    let base = match preset
+        .filter(|n| !n.is_empty())
+        .and_then(|n| crate::scenario::preset(n).ok())
+    {
+        Some(pr) => {
+            pairs.push(("preset".into(), pr.name.clone()));
+            pr.params
+        }
+        None => Params::default(),
+    };
+    let base_pairs = base.to_pairs();
+    pairs.extend(
+        p.to_pairs()
+            .into_iter()
+            .filter(|kv| !base_pairs.contains(kv)),
+    );
+    let views = view_pairs(view);
+    let figure = views.iter().any(|(k, _)| k == "view");
+    pairs.extend(views);
     let q = query::pairs_query(pairs.iter().map(|(k, v)| (k, v)));
     let page = format!("{page_url}?{q}");
+    // A figure (any view but the lab) fits 520 px at 800 px wide; the lab needs more room.
+    let height = if figure { 520 } else { 900 };
+    let sep = if q.is_empty() { "" } else { "&" };
     let iframe = format!(
-        "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"620\" style=\"border:0; max-width:760px\" loading=\"lazy\"></iframe>",
-        attr(&format!("{page_url}?embed=1&{q}"))
+        "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"{height}\" style=\"border:0; max-width:800px\" loading=\"lazy\"></iframe>",
+        attr(&format!("{page_url}?embed=1{sep}{q}"))
     );
     let attrs = pairs
         .iter()
@@ -150,34 +176,46 @@ mod tests {
     }
 
     #[test]
-    fn snippets_write_every_parameter_and_escape_attributes() {
-        let p = Params::default();
+    fn snippets_write_the_preset_and_only_what_differs() {
+        let mut p = crate::scenario::preset("small-demo").unwrap().params;
+        p.lru_scan_depth = 256;
         let s = snippets(
             &p,
             Some("small-demo"),
-            "ev=42&junk=<x>&sweep_depths=100%2C200",
+            "ev=42&junk=<x>&sweep_depths=100%2C200&view=strip&at=watch",
             "https://e.org/www/index.html",
             "https://e.org/www/embed.js",
         );
-        for (k, _) in p.to_pairs() {
-            assert!(
-                s.element
-                    .contains(&format!("\n  {}=\"", k.replace('_', "-"))),
-                "{k}"
-            );
-            assert!(s.iframe.contains(&format!("&amp;{k}=")), "{k}");
-            assert!(s.page.contains(&format!("&{k}=")), "{k}");
-        }
-        assert!(s.iframe.contains("?embed=1&amp;preset=small-demo&amp;"));
         assert!(
-            s.iframe.contains("&amp;ev=42&amp;sweep_depths=100%2C200\""),
+            s.iframe.contains(
+                "?embed=1&amp;preset=small-demo&amp;lru_scan_depth=256&amp;view=strip&amp;at=watch&amp;ev=42&amp;sweep_depths=100%2C200\""
+            ),
             "{}",
             s.iframe
         );
+        assert!(s.iframe.contains("height=\"520\""));
         assert!(!s.iframe.contains("junk") && !s.page.contains("junk"));
-        assert!(s.element.starts_with(
-            "<script type=\"module\" src=\"https://e.org/www/embed.js\"></script>\n<midpoint-explainer\n  preset=\"small-demo\""
-        ));
+        assert_eq!(
+            s.element,
+            "<script type=\"module\" src=\"https://e.org/www/embed.js\"></script>\n<midpoint-explainer\n  preset=\"small-demo\"\n  lru-scan-depth=\"256\"\n  view=\"strip\"\n  at=\"watch\"\n  ev=\"42\"\n  sweep-depths=\"100,200\">\n</midpoint-explainer>"
+        );
+        // The snippet runs what it was made from.
+        let back = query::parse(s.page.split_once('?').unwrap().1);
+        assert_eq!(back.params, p);
+        assert_eq!(back.view, "strip");
+        // Without a preset: the differences from the defaults.
+        let d = Params {
+            old_blocks_time: 0,
+            ..Params::default()
+        };
+        let s = snippets(&d, None, "", "https://e.org/www/index.html", "s.js");
+        assert_eq!(s.page, "https://e.org/www/index.html?old_blocks_time=0");
+        assert!(s.iframe.contains("height=\"900\""));
+    }
+
+    #[test]
+    fn snippets_escape_attributes() {
+        let p = Params::default();
         // A hostile page URL cannot leave its attribute.
         let s = snippets(
             &p,

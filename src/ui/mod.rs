@@ -4,6 +4,7 @@
 //! `src/web/` (wasm32 only) hand it to JavaScript.
 
 pub mod charts;
+pub mod code;
 pub mod controls;
 pub mod embed;
 pub mod explorer;

@@ -271,11 +271,14 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
                 format!("{at}: the scan starts its next pass after a {} ms pause.", n(p.scan_pause_ms))
             }
         }
+        // Reference §6.1 and §12.2: that a read-only server runs LRU batches only after
+        // incidental activity is read from the source, not measured; the simulator draws that
+        // activity at random. Say so rather than state it as fact.
         Event::CleanerIdle => format!(
-            "{at}: page-cleaner round. Nothing bumped the server's activity counter last second, so InnoDB treats the server as idle and runs no LRU batch."
+            "{at}: page-cleaner round. In the simulator's model nothing bumped the activity counter last second, so the round counts as idle and runs no LRU batch (inferred from InnoDB's source, not measured)."
         ),
         Event::Activity => format!(
-            "{at}: something bumped the activity counter (a table handler closed, a statistics update). The page cleaner will run an LRU batch after its next round."
+            "{at}: the simulator draws incidental activity (in a real server: a table handler closed, a statistics update), which bumps the activity counter; the page cleaner's next round then runs an LRU batch."
         ),
         Event::Sample => format!("{at}: a sample for the plot (hot set resident {}).", {
             let s = sim.samples().last();

@@ -28,6 +28,10 @@ pub struct PagePreset {
     pub seed_short: Option<String>,
     /// Whether the page lists it among the main cells.
     pub main: bool,
+    /// Its name in words (the code name stays in the URL).
+    pub label: String,
+    /// The group the preset list shows it in.
+    pub group: &'static str,
     pub params: Params,
 }
 
@@ -65,6 +69,8 @@ pub fn page_presets() -> Vec<PagePreset> {
                 .as_ref()
                 .map(|s| s.split(" (").next().unwrap_or(s).to_string());
             PagePreset {
+                label: label_of(&p.name, &p.description),
+                group: group_of(&p.name),
                 seed_short,
                 main: MAIN.contains(&p.name.as_str()),
                 name: p.name,
@@ -76,6 +82,44 @@ pub fn page_presets() -> Vec<PagePreset> {
         .collect();
     v.sort_by_key(|p| MAIN.iter().position(|m| *m == p.name).unwrap_or(MAIN.len()));
     v
+}
+
+/// A preset's name in words.
+pub fn label_of(name: &str, description: &str) -> String {
+    let fixed = match name {
+        "seed000-hot4485-b2b" => Some("The leak: MySQL 8.4's defaults, scans back to back"),
+        "seed000-hot4485-b2b-t0" => Some("innodb_old_blocks_time = 0: the time test off"),
+        "seed000-hot4485-pause2000" => Some("A 2-second pause between scans"),
+        "seed000-hot4485-b2b-depth128" => Some("innodb_lru_scan_depth = 128: small refills"),
+        "seed000-hot4485-b2b-depth512" => Some("innodb_lru_scan_depth = 512"),
+        "seed000-hot224-b2b" => Some("A small hot set (224 pages)"),
+        "seed000-cold" => Some("Cold start: the pool filled by another table"),
+        "small-demo" => Some("A small pool, to watch every page"),
+        _ => None,
+    };
+    if let Some(f) = fixed {
+        return f.to_string();
+    }
+    let d = description
+        .strip_prefix("Seed 000: ")
+        .unwrap_or(description)
+        .replace(", warm start", "");
+    let mut c = d.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => name.to_string(),
+    }
+}
+
+/// The group a preset is listed in.
+pub fn group_of(name: &str) -> &'static str {
+    if name.starts_with("seed000") {
+        "Seed 000: a scan against a hot set"
+    } else if name.starts_with("seed00") {
+        "Other experiments"
+    } else {
+        "What-ifs"
+    }
 }
 
 #[cfg(test)]
@@ -97,5 +141,15 @@ mod tests {
         let b2b = v.iter().find(|p| p.name == "seed000-hot4485-b2b").unwrap();
         assert!(b2b.seed_short.is_some() && b2b.seed.is_some());
         assert!(!b2b.seed_short.as_ref().unwrap().contains(" ("));
+        // Named in words, grouped; no label is a code name.
+        for p in &v {
+            assert!(
+                !p.label.contains("seed0") && !p.label.is_empty(),
+                "{}",
+                p.label
+            );
+        }
+        assert_eq!(group_of("seed000-cold"), group_of(&b2b.name));
+        assert_ne!(group_of("small-demo"), group_of(&b2b.name));
     }
 }

@@ -40,7 +40,17 @@ pub struct Parsed {
     pub sweep_custom: bool,
     /// `?tour=N`: open the guided tour at step N (1-based, clamped to the tour's steps).
     pub tour: Option<u32>,
+    /// `?view=lab|strip|grid|residency|sweep`: what the widget shows (default `lab`: all).
+    pub view: String,
+    /// `?at=scan|batch|watch`: where a figure starts (the scan's start, paused just before
+    /// the scan phase's first LRU batch, or watching that batch's refill and drain).
+    pub at: Option<String>,
 }
+
+/// The views a widget can show.
+pub const VIEWS: [&str; 5] = ["lab", "strip", "grid", "residency", "sweep"];
+/// The moments a figure can start at.
+pub const MOMENTS: [&str; 3] = ["scan", "batch", "watch"];
 
 /// Shortens what the user typed for a message (a URL can carry anything).
 fn shown(v: &str) -> String {
@@ -77,7 +87,7 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
         Ok(x) if x.is_finite() => x,
         _ => {
             return Some(format!(
-                "{name} = '{}' is not a number (allowed {} ..= {} {}); using {before}",
+                "{name} = '{}' is not a number (allowed {} to {} {}); using {before}",
                 shown(value),
                 fmt_num(r.min),
                 fmt_num(r.max),
@@ -88,7 +98,7 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
     let y = x.clamp(r.min, r.max);
     let mut note = if y != x {
         format!(
-            "{name} = {} is out of range ({} ..= {} {}){}; using ",
+            "{name} = {} is out of range ({} to {} {}){}; using ",
             shown(value),
             fmt_num(r.min),
             fmt_num(r.max),
@@ -169,7 +179,7 @@ fn parse_list(name: &str, v: &str, lo: u32, hi: u32) -> Result<Vec<u32>, String>
         let t = part.trim();
         let out_of_range = || {
             format!(
-                "{name}: {} is out of range ({lo} ..= {hi}); using the default list",
+                "{name}: {} is out of range ({lo} to {hi}); using the default list",
                 shown(t)
             )
         };
@@ -253,6 +263,8 @@ pub fn parse(query: &str) -> Parsed {
         sweep_times: crate::sweep::DEFAULT_TIMES.to_vec(),
         sweep_custom: false,
         tour: None,
+        view: "lab".into(),
+        at: None,
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -266,6 +278,28 @@ pub fn parse(query: &str) -> Parsed {
             "embed" => out.embed = parse_flag("embed", v, &mut messages).unwrap_or(false),
             "autoplay" => out.autoplay = parse_flag("autoplay", v, &mut messages),
             "ev" => out.ev = parse_ev(v, &mut messages),
+            "view" => {
+                let w = v.trim().to_ascii_lowercase();
+                if VIEWS.contains(&w.as_str()) {
+                    out.view = w;
+                } else {
+                    messages.push(format!(
+                        "view = '{}' is not a view (lab, strip, grid, residency or sweep); showing the lab",
+                        shown(v)
+                    ));
+                }
+            }
+            "at" => {
+                let w = v.trim().to_ascii_lowercase();
+                if MOMENTS.contains(&w.as_str()) {
+                    out.at = Some(w);
+                } else {
+                    messages.push(format!(
+                        "at = '{}' is not a moment (scan, batch or watch); starting at the beginning",
+                        shown(v)
+                    ));
+                }
+            }
             "tour" => {
                 let n = super::tour::steps().len() as u32;
                 match v.trim().parse::<f64>() {
@@ -273,14 +307,14 @@ pub fn parse(query: &str) -> Parsed {
                         let y = x.round().clamp(1.0, n as f64) as u32;
                         if y as f64 != x {
                             messages.push(format!(
-                                "tour = {} is not a step of the tour (1 ..= {n}); using {y}",
+                                "tour = {} is not a step of the tour (1 to {n}); using {y}",
                                 shown(v)
                             ));
                         }
                         out.tour = Some(y);
                     }
                     _ => messages.push(format!(
-                        "tour = '{}' is not a step number (1 ..= {n}); starting the tour at 1",
+                        "tour = '{}' is not a step number (1 to {n}); starting the tour at 1",
                         shown(v)
                     )),
                 }
@@ -521,9 +555,8 @@ mod tests {
         let q = parse("sweep_depths=100,99999999999999999999&sweep_times=0,x");
         assert_eq!(q.messages.len(), 2, "{:?}", q.messages);
         assert!(
-            q.messages[0].starts_with(
-                "sweep_depths: 99999999999999999999 is out of range (100 ..= 1048576)"
-            ),
+            q.messages[0]
+                .starts_with("sweep_depths: 99999999999999999999 is out of range (100 to 1048576)"),
             "{}",
             q.messages[0]
         );

@@ -225,4 +225,102 @@ impl Explorer {
         )
         .map_err(err)
     }
+
+    /// Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
+    /// its height.
+    pub fn strip_resize(&mut self, width: f64, max_height: f64) -> f64 {
+        self.inner.strip_resize(width, max_height)
+    }
+
+    /// Builds the close-up for wall time `now_ms` (call once per animation frame it is shown).
+    pub fn strip_update(&mut self, now_ms: f64) {
+        self.inner.strip_update(now_ms)
+    }
+
+    /// Address of the close-up's cells in WASM memory (`STRIDE` f32 each: frame, x, y, cell
+    /// byte, flags, opacity, region, list position); read them as a `Float32Array` view.
+    pub fn strip_ptr(&self) -> *const f32 {
+        self.inner.strip_view().as_ptr()
+    }
+
+    /// Number of f32 in the close-up's cells.
+    pub fn strip_len(&self) -> u32 {
+        self.inner.strip_view().len() as u32
+    }
+
+    /// Numbers per cell of the close-up.
+    pub fn strip_stride() -> u32 {
+        ui::STRIDE as u32
+    }
+
+    /// What the close-up draws besides its cells (the boundary, counts, trails, layout).
+    pub fn strip_meta(&self) -> Result<JsValue, JsValue> {
+        serde_wasm_bindgen::to_value(self.inner.strip_meta()).map_err(err)
+    }
+
+    /// The frame under CSS pixel (x, y) of the close-up, or −1.
+    pub fn strip_frame_at(&self, x: f64, y: f64) -> i32 {
+        self.inner
+            .strip_frame_at(x, y)
+            .map(|f| f as i32)
+            .unwrap_or(-1)
+    }
+
+    /// The frame under device pixel (x, y) of the grid, or −1.
+    pub fn grid_frame_at(&self, x: f64, y: f64) -> i32 {
+        self.inner
+            .grid_frame_at(x, y)
+            .map(|f| f as i32)
+            .unwrap_or(-1)
+    }
+
+    /// Selects frame `f` in both views (−1: none).
+    pub fn select_frame(&mut self, f: i32) {
+        self.inner.select_frame((f >= 0).then_some(f as u32))
+    }
+
+    /// The selected frame, or −1.
+    pub fn selected(&self) -> i32 {
+        self.inner.selected().map(|f| f as i32).unwrap_or(-1)
+    }
+
+    /// Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
+    pub fn grid_rect_of(&self, f: u32) -> Vec<f64> {
+        match self.inner.grid_cell_of(f) {
+            Some(i) if i < self.inner.layout().n => {
+                let l = self.inner.layout();
+                let (x, y) = l.origin(i);
+                vec![x as f64, y as f64, (l.pitch - l.gap) as f64]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A sentence about frame `f` (the tooltip of a close-up cell).
+    pub fn describe_frame(&self, f: u32) -> String {
+        self.inner.describe_frame(f)
+    }
+
+    /// The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
+    pub fn residency_time_at(&self, x: f64, css_width: f64, canvas_width: f64, scale: f64) -> f64 {
+        self.inner
+            .residency_time_at(x, css_width, canvas_width, scale)
+    }
+
+    /// The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
+    pub fn residency_info(&self) -> Vec<f64> {
+        let (partial, n) = self.inner.residency_info();
+        vec![if partial { 1.0 } else { 0.0 }, n as f64]
+    }
+
+    /// The code panel's state: the lines the current event ran and the live variables.
+    pub fn code_state(&self) -> Result<JsValue, JsValue> {
+        serde_wasm_bindgen::to_value(&self.inner.code_state()).map_err(err)
+    }
+}
+
+/// The code panel's routines (paraphrased pseudo-code).
+#[wasm_bindgen]
+pub fn code_routines() -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(&crate::ui::code::ROUTINES[..]).map_err(err)
 }

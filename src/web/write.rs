@@ -389,7 +389,8 @@ fn colours(dark: bool) -> (Theme, [RGBColor; 4]) {
             [
                 RGBColor(0x3a, 0x3c, 0x41),
                 RGBColor(0x6f, 0x86, 0x9c),
-                RGBColor(0xe6, 0x7e, 0x22),
+                // Dirty: purple, not the hot set's orange.
+                RGBColor(0xc2, 0xa5, 0xcf),
                 HIGHLIGHT,
             ],
         )
@@ -399,7 +400,8 @@ fn colours(dark: bool) -> (Theme, [RGBColor; 4]) {
             [
                 RGBColor(0xe4, 0xe6, 0xea),
                 RGBColor(0x8f, 0xa8, 0xbf),
-                RGBColor(0xd5, 0x5e, 0x00),
+                // Dirty: purple, not the hot set's orange.
+                RGBColor(0x7b, 0x32, 0x94),
                 RGBColor(0x11, 0x11, 0x11),
             ],
         )

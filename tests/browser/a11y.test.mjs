@@ -10,7 +10,7 @@ import { baseUrl, useBrowser, pageReady, openPage, screenshot } from "./helpers.
 const require = createRequire(import.meta.url);
 const shared = useBrowser();
 
-const PAGE = "/www/index.html";
+const PAGE = "/www/lab.html";
 const ready = pageReady;
 const debug = (page) => page.evaluate(() => window.__midpoint.debug());
 function until(page, pred, arg, timeout = 15_000) {
@@ -91,7 +91,7 @@ describe("the guided tour", () => {
     try {
       await ready(page);
       await page.locator(".mp-notes").waitFor({ state: "visible" });
-      assert.match(await page.textContent(".mp-notes"), /tour = 99 is not a step of the tour \(1 \.\.= 6\); using 6/);
+      assert.match(await page.textContent(".mp-notes"), /tour = 99 is not a step of the tour \(1 to 6\); using 6/);
       assert.match(await page.textContent(".mp-tour-count"), /step 6 of 6/);
       assert.equal(await page.locator('[data-act="tour-next"]').isDisabled(), true);
       assert.deepEqual(errors, []);

@@ -32,7 +32,7 @@ if (!args.includes("--no-native")) {
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${baseUrl}/www/index.html?autoplay=0`);
+  await page.goto(`${baseUrl}/www/lab.html?autoplay=0`);
   await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
   const core = await page.evaluate(async (runs) => {
     const mp = await import("../pkg/midpoint.js");

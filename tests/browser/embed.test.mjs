@@ -67,7 +67,8 @@ describe("embedding", () => {
       assert.equal(await page.locator("#first [data-ctl='preset']").inputValue(), "small-demo");
       // Embeds link back to the full explainer, with their state.
       const href = await page.locator("#second .mp-full").getAttribute("href");
-      assert.match(href, /\/www\/index\.html\?preset=seed000-hot4485-b2b-depth128&.*lru_scan_depth=128/);
+      // The preset, and only the parameters that differ from it (none here).
+      assert.match(href, /\/www\/index\.html\?preset=seed000-hot4485-b2b-depth128$/);
       // Off screen, a playing figure pauses; back on screen it plays on.
       await first.locator('[data-act="play"]').click();
       await untilEl(page, "#first", (d) => d.mode === "playing");
@@ -110,7 +111,7 @@ describe("embedding", () => {
   });
 
   test("embed mode in a 700×600 frame: only the widget, and a link to the full page", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?embed=1&preset=small-demo&lru_scan_depth=256&autoplay=0", {
       viewport: { width: 700, height: 600 },
     });
     try {
@@ -135,7 +136,7 @@ describe("embedding", () => {
     }
   });
 
-  test("the Embed dialog shows both snippets with every parameter, and copies them", async () => {
+  test("the Embed dialog writes the preset and only the parameters that differ, and copies them", async () => {
     const ctx = await shared.browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ["clipboard-read", "clipboard-write"] });
     const page = await ctx.newPage();
     const errors = [];
@@ -143,22 +144,27 @@ describe("embedding", () => {
     page.on("pageerror", (e) => errors.push(e.message));
     try {
       const { baseUrl } = await import("./helpers.mjs");
-      await page.goto(`${baseUrl}/www/index.html?preset=small-demo&autoplay=0`);
+      await page.goto(`${baseUrl}/www/lab.html?preset=small-demo&autoplay=0`);
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       await page.locator('[data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
-      const iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
-      const element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
-      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo&amp;/);
-      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n/);
+      let iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
+      let element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
+      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo" /);
+      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo">\n/);
+      // A changed setting is the only parameter written after the preset.
+      await page.keyboard.press("Escape");
+      await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", "0"));
+      await page.locator('[data-act="embed"]').click();
+      await page.locator(".mp-dialog").waitFor({ state: "visible" });
+      iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
+      element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
+      const src = new URL(iframe.match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"));
+      assert.equal(src.searchParams.get("embed"), "1");
+      assert.equal(src.searchParams.get("old_blocks_time"), "0");
       const names = await paramNames(page);
-      assert.ok(names.length > 15, `${names.length} parameters`);
-      for (const n of names) {
-        assert.ok(iframe.includes(`&amp;${n}=`), `iframe has ${n}`);
-        assert.ok(element.includes(`\n  ${n.replaceAll("_", "-")}="`), `element has ${n}`);
-      }
-      assert.ok(element.includes(`\n  preset="small-demo"\n`));
-      assert.ok(element.includes(`\n  lru-scan-depth="128"\n`));
+      assert.ok([...src.searchParams.keys()].length < names.length / 2, "only what differs from the defaults");
+      assert.ok(element.includes(`\n  old-blocks-time="0"`), element);
       await page.locator('[data-act="copy-element"]').click();
       await page.waitForFunction(() => document.querySelector(".mp-copied-element").textContent !== "");
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), element);
@@ -175,7 +181,7 @@ describe("embedding", () => {
 describe("export", () => {
   test("CSV of the run and of the sweep list every parameter; PNG downloads are PNGs", async () => {
     const tiny = "preset=small-demo&scan_s=20&warmup_s=5&kept_window_s=10&sweep_depths=100,1024&sweep_times=0,1000";
-    const { page, errors } = await openPage(shared.browser, `/www/index.html?autoplay=0&${tiny}`);
+    const { page, errors } = await openPage(shared.browser, `/www/lab.html?autoplay=0&${tiny}`);
     try {
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
       const names = await paramNames(page);

@@ -54,7 +54,7 @@ export function launch() {
 }
 
 /**
- * Open `urlPath` (relative to baseUrl, e.g. "/www/index.html") in a new page, collecting console
+ * Open `urlPath` (relative to baseUrl, e.g. "/www/lab.html") in a new page, collecting console
  * errors, uncaught page errors and failed requests into `errors` (an array of strings) from the
  * very first request on. Returns { page, errors }.
  */

@@ -30,20 +30,23 @@ test("dist/midpoint.html works from file:// with no network: draws, steps, runs 
     const debug = () => page.evaluate(() => window.__midpoint.debug());
     const d0 = await debug();
     assert.equal(d0.cells, 16382);
+    // The lab is the article's last widget: bring it on screen (off screen it does no work).
+    await page.locator(".mp-lab").scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
     const inked = await page.evaluate(() => {
-      const c = document.querySelector(".mp-pool");
+      const c = document.querySelector(".mp-lab .mp-pool");
       const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
       let n = 0;
       for (let i = 0; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) n++;
       return n;
     });
     assert.ok(inked > 50_000, "the pool is drawn");
-    await page.click('[data-act="step"]');
+    await page.click('.mp-lab [data-act="step"]');
     await page.waitForFunction((ev) => window.__midpoint.debug().events === ev + 1, d0.events);
     // The full run comes back from a Blob-URL worker.
     await page.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 20_000 });
-    assert.match(await page.textContent(".mp-runcap"), /Kept: \d+ %/);
-    assert.equal(await page.locator('[data-act="embed"]').isHidden(), true, "no embed snippets for a file on disk");
+    assert.match(await page.textContent(".mp-lab .mp-runcap"), /Kept: \d+ %/);
+    assert.equal(await page.locator('.mp-lab [data-act="embed"]').isHidden(), true, "no embed snippets for a file on disk");
     assert.deepEqual(requests, [], "no network requests");
     assert.deepEqual(errors, [], errors.join("\n"));
     await screenshot(page, "single-file");

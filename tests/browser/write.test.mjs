@@ -9,7 +9,7 @@ const shared = useBrowser();
 describe("the write-path section", () => {
   test("runs a write preset, shows the counters, draws dirty pages and a trade-off point", async () => {
     const t0 = Date.now();
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0");
     try {
       await pageReady(page);
       const sec = page.locator(".mp-write");
@@ -29,14 +29,14 @@ describe("the write-path section", () => {
       assert.match(await sec.locator('[data-w="lat"]').textContent(), /^\d+\.\d\d ms$/);
       assert.match(await sec.locator('[data-w="wf"]').textContent(), /^\d+\.\d$/);
       assert.match(await sec.locator('[data-w="tps"]').textContent(), /^[\d,]+/);
-      // The dirty-page canvas: dirty (vermillion) cells at the last moment.
+      // The dirty-page canvas: dirty (purple) cells at the last moment.
       const px = await page.evaluate(() => {
         const c = document.querySelector(".mp-wcanvas");
         const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
         let dirty = 0, inked = 0;
         for (let i = 0; i < d.length; i += 4) {
           if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) inked++;
-          if (d[i] === 0xd5 && d[i + 1] === 0x5e && d[i + 2] === 0x00) dirty++;
+          if (d[i] === 0x7b && d[i + 1] === 0x32 && d[i + 2] === 0x94) dirty++;
         }
         return { dirty, inked, w: c.width, h: c.height };
       });
@@ -59,7 +59,7 @@ describe("the write-path section", () => {
   });
 
   test("is not in embed mode", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&autoplay=0");
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?embed=1&autoplay=0");
     try {
       await pageReady(page);
       assert.equal(await page.locator(".mp-write").count(), 0);

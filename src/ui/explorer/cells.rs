@@ -201,7 +201,11 @@ impl Explorer {
         let Some(i) = self.layout.cell_at(x, y) else {
             return String::new();
         };
-        let i = i as usize;
+        self.describe_index(i as usize)
+    }
+
+    /// A sentence about the cell at position `i` of the drawing order.
+    pub(super) fn describe_index(&self, i: usize) -> String {
         let Some(&b) = self.cells.get(i) else {
             return String::new();
         };
@@ -239,11 +243,21 @@ impl Explorer {
         }
         if b & grid::OLD == 0 {
             let clock = inst.lru.freed_page_clock();
-            let since = clock.saturating_sub(inst.lru.stamp(f) as u64);
-            s.push_str(&format!(
-                ", {} evictions since it was last put at the head",
-                n(since)
-            ));
+            let stamp = inst.lru.stamp(f);
+            if stamp == 0 {
+                // Reference §4.5: a page made young by the boundary was a midpoint insert and
+                // never got a clock stamp (it is 0), so the quarter rule treats it as far from
+                // the head: its next touch moves it there.
+                s.push_str(
+                    ", never put at the head (clock stamp 0): its next touch moves it there",
+                );
+            } else {
+                let since = clock.saturating_sub(stamp as u64);
+                s.push_str(&format!(
+                    ", {} evictions since it was last put at the head",
+                    n(since)
+                ));
+            }
         }
         match b & grid::MARK_MASK {
             grid::MARK_YOUNG => {

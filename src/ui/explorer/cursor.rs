@@ -5,7 +5,7 @@ use crate::clock::Micros;
 use crate::pool::PageId;
 use crate::scenario::Params;
 use crate::sim::{Event, Simulation, SCAN_SPACE};
-use crate::ui::{grid, narrate};
+use crate::ui::{code, grid, narrate};
 
 pub(super) fn pack(p: PageId) -> u64 {
     ((p.space as u64) << 32) | p.page_no as u64
@@ -38,6 +38,8 @@ pub(super) struct Cursor {
     pub(super) mark_page: Vec<u64>,
     pub(super) batch: Option<BatchInfo>,
     pub(super) refills: u32,
+    /// The lines of pseudo-code the last event ran (the code panel).
+    pub(super) code: Option<code::CodeAt>,
 }
 
 pub(super) struct Stepped {
@@ -59,6 +61,7 @@ impl Cursor {
             mark_page: vec![u64::MAX; frames],
             batch: None,
             refills: 0,
+            code: None,
         })
     }
 
@@ -73,6 +76,8 @@ impl Cursor {
             (l.len(), l.old_len())
         };
         let free0 = self.sim.pool.free_len();
+        let st0 = self.sim.pool.stats();
+        let clock0 = self.sim.pool.freed_page_clock();
         let ev = self.sim.step();
         let refill = matches!(&ev, Event::LruBatch(r) if r.iter().any(|b| b.evicted > 0));
         let log = self.sim.pool.instances[0]
@@ -81,6 +86,27 @@ impl Cursor {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default();
+        {
+            let st1 = self.sim.pool.stats();
+            let touched = matches!(
+                &ev,
+                Event::Lookup { hit: true, .. } | Event::ScanPage { .. }
+            );
+            let d = code::Delta {
+                inserted: st1.pages_read + st1.ra_pages_read > st0.pages_read + st0.ra_pages_read,
+                evicted_by_batch: st1.evicted_by_batch - st0.evicted_by_batch,
+                batch_ran: matches!(&ev, Event::LruBatch(_)),
+                made_young: st1.made_young - st0.made_young,
+                not_made_young: st1.not_made_young - st0.not_made_young,
+                young_to_head: st1.young_moved_to_head - st0.young_moved_to_head,
+                turned_young: log.iter().filter(|e| !e.1).count() as u64,
+                turned_old: log.iter().filter(|e| e.1).count() as u64,
+                touched,
+                clock_was_zero: clock0 == 0,
+            };
+            let c = code::lines_of(&d);
+            self.code = (!c.lines.is_empty()).then_some(c);
+        }
         if refill {
             self.mark.fill(0);
             self.refills += 1;

@@ -10,10 +10,12 @@ mod cells;
 mod cursor;
 mod narration;
 mod playback;
+mod strip;
 #[cfg(test)]
 mod tests;
 
 pub use cells::Label;
+pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 
 use super::charts::{self, RunData};
 use super::grid::{self, Layout, Palette};
@@ -42,6 +44,8 @@ const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×",
 const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
+/// Wall time a watched drain lasts, ms (paced by events).
+const DRAIN_MS: f64 = 6500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
 /// Bytes of snapshots to keep for stepping back.
@@ -94,6 +98,10 @@ pub struct Status {
     /// Speed label, and whether it is the slowest/fastest.
     pub speed: &'static str,
     pub speed_index: u32,
+    /// While playing: the speed reached (virtual s per wall s), and whether it falls well
+    /// short of the chosen one (a large pool in one frame's budget).
+    pub achieved_speed: f64,
+    pub speed_limited: bool,
     /// InnoDB's counters.
     pub made_young: f64,
     pub not_made_young: f64,
@@ -126,6 +134,13 @@ pub struct Status {
     pub ended: bool,
 }
 
+/// The code panel's state.
+#[derive(Clone, Debug, Serialize)]
+pub struct CodeState {
+    pub at: Option<super::code::CodeAt>,
+    pub vars: Vec<super::code::Var>,
+}
+
 /// One run of the simulator under the page's control.
 pub struct Explorer {
     params: Params,
@@ -149,6 +164,8 @@ pub struct Explorer {
     reduced_motion: bool,
     at_batch: bool,
     narration: String,
+    /// Events when the narration was written (older: derived from the state instead).
+    narr_at: u64,
     seq: u32,
     busy: String,
     flash: Vec<u8>,
@@ -164,6 +181,13 @@ pub struct Explorer {
     dark: bool,
     dirty: bool,
     run: Option<RunData>,
+    /// The boundary close-up, and the frame selected in it or in the grid.
+    strip: strip::Strip,
+    selected: Option<u32>,
+    /// Events owed to a watched drain (fractions carried between frames).
+    drain_acc: f64,
+    /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
+    achieved: f64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -201,6 +225,7 @@ impl Explorer {
             reduced_motion: false,
             at_batch: false,
             narration: String::new(),
+            narr_at: 0,
             seq: 0,
             busy: String::new(),
             flash: vec![0; frames],
@@ -216,6 +241,10 @@ impl Explorer {
             dark: false,
             dirty: true,
             run: None,
+            strip: strip::Strip::new(frames),
+            selected: None,
+            drain_acc: 0.0,
+            achieved: 0.0,
             clock,
             params,
         };
@@ -271,6 +300,7 @@ impl Explorer {
         }
         self.clear_seek();
         self.mode = Mode::Playing;
+        self.achieved = 0.0;
         self.playhead = self.cur.sim.now();
         self.busy.clear();
     }
@@ -286,7 +316,7 @@ impl Explorer {
             self.clear_seek();
             // Keep the last narration (it is time-stamped), unless a drain is half-way.
             if let Some(d) = self.drain_narration(false).filter(|_| draining) {
-                let t = format!("{}: paused. {d}", t_label(self.cur.sim.now()));
+                let t = format!("{d} Paused.");
                 self.set_narration(t, true);
             }
             self.dirty = true;
@@ -393,6 +423,19 @@ impl Explorer {
             return;
         }
         let t = EPOCH + (t_s * SEC as f64) as Micros;
+        if t < self.cur.sim.now() {
+            // Back in time: from the latest saved position before it.
+            let mut best: &cursor::Cursor = &self.base;
+            for c in self.recent.iter().chain(self.anchors.iter()) {
+                if c.sim.now() <= t && c.events() > best.events() {
+                    best = c;
+                }
+            }
+            self.cur = best.clone();
+            self.clear_flash();
+            self.strip.reset_motion();
+            self.dirty = true;
+        }
         self.start_seek(Seek::Time(t), None);
     }
 
@@ -470,6 +513,14 @@ impl Explorer {
             busy: self.busy.clone(),
             speed: SPEED_LABELS[self.speed],
             speed_index: self.speed as u32,
+            achieved_speed: if self.mode == Mode::Playing {
+                self.achieved
+            } else {
+                0.0
+            },
+            speed_limited: self.mode == Mode::Playing
+                && self.achieved > 0.0
+                && self.achieved < 0.7 * SPEEDS[self.speed],
             made_young: c.made_young as f64,
             not_made_young: c.not_made_young as f64,
             young_moved_to_head: c.young_moved_to_head as f64,
@@ -487,10 +538,20 @@ impl Explorer {
             marked_old: self.counts.3,
             refills: self.cur.refills,
             at_batch: self.at_batch,
-            narration: self.narration.clone(),
+            narration: self.narration_now(),
             seq: self.seq,
             can_back: self.cur.events() > 0,
             ended: sim.finished(),
+        }
+    }
+
+    /// The narration for the current moment: the event narration if it was written at this
+    /// event, else one derived from the state.
+    pub fn narration_now(&self) -> String {
+        if self.narr_at == self.cur.events() {
+            self.narration.clone()
+        } else {
+            self.state_narration()
         }
     }
 
@@ -520,6 +581,15 @@ impl Explorer {
         Palette::new(self.dark)
     }
 
+    /// The code panel's state: the lines the last event ran (none after a jump) and the
+    /// variables now.
+    pub fn code_state(&self) -> CodeState {
+        CodeState {
+            at: self.cur.code.clone(),
+            vars: super::code::vars(&self.cur.sim),
+        }
+    }
+
     /// The parameters of this run.
     pub fn params(&self) -> &Params {
         &self.params
@@ -528,6 +598,26 @@ impl Explorer {
     /// Hands over the full run computed in a worker (for the residency plot and "kept").
     pub fn set_run(&mut self, run: RunData) {
         self.run = Some(run);
+    }
+
+    /// The time under CSS pixel `x` of a residency plot `css_width` pixels wide drawn at
+    /// `scale` device pixels per logical pixel on a canvas `canvas_width` device pixels wide.
+    pub fn residency_time_at(&self, x: f64, css_width: f64, canvas_width: f64, scale: f64) -> f64 {
+        let k = canvas_width / css_width.max(1.0) / scale.max(1e-6);
+        charts::residency_time_at(
+            x * k,
+            canvas_width / scale.max(1e-6),
+            (self.params.warmup_s + self.params.scan_s) as f64,
+        )
+    }
+
+    /// Whether the residency plot shows only the samples so far (the full run has not
+    /// arrived), and how many samples it draws.
+    pub fn residency_info(&self) -> (bool, usize) {
+        match &self.run {
+            Some(r) => (false, r.points.len()),
+            None => (true, self.cur.sim.samples().len()),
+        }
     }
 
     /// What the residency plot draws: the full run if the worker has sent it, else the samples

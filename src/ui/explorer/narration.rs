@@ -4,6 +4,10 @@
 use super::cursor::Stepped;
 use super::*;
 
+fn to_s(us: crate::clock::Micros) -> f64 {
+    crate::clock::to_secs(us)
+}
+
 impl Explorer {
     /// The narration at the start of the warm-up.
     pub(super) fn opening(&self) -> String {
@@ -20,7 +24,69 @@ impl Explorer {
         }
     }
 
+    /// The narration the state itself supports, for moments no event narration describes
+    /// (while playing, after a seek): derived afresh, so it is never left over.
+    pub(super) fn state_narration(&self) -> String {
+        let sim = &self.cur.sim;
+        let t = t_label(sim.now());
+        let inst = &sim.pool.instances[0];
+        let (len, old, free) = (inst.lru.len(), inst.lru.old_len(), inst.free.len());
+        if sim.finished() {
+            return format!("{t}: the run is over. Press Reset (or Home) to start again.");
+        }
+        let lists = format!(
+            "The LRU list holds {} ({} old), the free list {}.",
+            pages(len as u64),
+            n(old),
+            n(free)
+        );
+        if sim.now() < sim.scan_start() {
+            // Reference §2 and §1.5: below 512 pages there is no old sublist, and reads go to
+            // the head.
+            let free_words = if len < crate::pool::lru::OLD_MIN_LEN {
+                "every read goes to the head: the list has no old sublist until it holds 512 pages"
+            } else if free > 0 {
+                "every read takes a free frame, so the list grows and the boundary, held at 37 % of it, walks toward the tail"
+            } else {
+                "the free list is empty, so every read first evicts the page at the tail"
+            };
+            return format!(
+                "{t}: warm-up, before the scan starts at {} s. Lookups read the hot set; {free_words}. {lists}",
+                self.params.warmup_s
+            );
+        }
+        if let Some(b) = &self.cur.batch {
+            if !b.drain_done && free > 0 {
+                if let Some(d) = self.drain_narration(false) {
+                    return d;
+                }
+            }
+        }
+        let since = to_s(sim.now().saturating_sub(sim.scan_start()));
+        let scan = if !sim.scan_running() {
+            "the scan pauses between passes".to_string()
+        } else if since < 2.0 {
+            format!("the scan phase began {since:.1} s ago: the scanned table is read in a loop")
+        } else {
+            "the scan reads the scanned table in a loop".to_string()
+        };
+        let last = match &self.cur.batch {
+            Some(b) => format!(
+                " {} LRU batch{} refilled the free list so far, the last at {}.",
+                n(self.cur.refills),
+                if self.cur.refills == 1 { "" } else { "es" },
+                t_label(b.at)
+            ),
+            None => " No LRU batch has refilled the free list yet in this run.".to_string(),
+        };
+        format!(
+            "{t}: {scan}. {lists}{last} So far the boundary turned {} scanned-table pages young.",
+            n(sim.pool.slid_young_by_tag(SCAN_SPACE as u8))
+        )
+    }
+
     pub(super) fn set_narration(&mut self, s: String, announce: bool) {
+        self.narr_at = self.cur.events();
         if s != self.narration {
             self.narration = s;
         }
@@ -51,8 +117,10 @@ impl Explorer {
             ));
         }
         if b.predicted > 0 {
+            // Reference §11.3: the count is exact only if no old page is promoted meanwhile;
+            // each promotion uses up one step of the slide, so it is an upper bound.
             s.push_str(&format!(
-                " As reads drain the free list, each insert after LRU_old lengthens the list; past the 40-page dead band the boundary walks back toward the tail, turning the newest inserts young: about {} of the next {}.",
+                " As reads drain the free list, each insert after LRU_old lengthens the list; past the 40-page dead band the boundary walks back toward the tail, turning the newest inserts young: at most about {} of the next {} reads (fewer if old pages are promoted meanwhile, since each promotion shortens the old sublist too).",
                 n(b.predicted),
                 n(b.evicted)
             ));
@@ -71,7 +139,7 @@ impl Explorer {
         if done {
             let ms = (self.cur.sim.now() - b.at) as f64 / 1000.0;
             Some(format!(
-                "{}: the free list is empty again. Reads took its {} frames in {:.0} ms, and the boundary turned {} young ({} of them scanned-table pages) without any reuse. Their clock stamp is 0, so the next touch of each moves it to the head (the quarter rule), and every later pass of the scan keeps it young.",
+                "{}: the free list is empty again. Reads took its {} frames in {:.0} ms, and the boundary turned {} young ({} of them scanned-table pages) without any reuse. Their clock stamp is 0, so the next touch of each moves it to the head (the quarter rule). Each later pass moves it there again, as long as the scan comes back before the page sinks through the young sublist.",
                 t_label(self.cur.sim.now()),
                 n(taken),
                 ms,
@@ -80,7 +148,8 @@ impl Explorer {
             ))
         } else {
             Some(format!(
-                "Draining: reads have taken {} of {} free frames, and the boundary has turned {} young (ringed). The scan touches each within milliseconds, and with a clock stamp of 0 it jumps to the head.",
+                "{}: draining. Reads have taken {} of {} free frames, and the boundary has turned {} young (ringed). Their clock stamp is 0, so the next touch of each moves it to the head.",
+                t_label(self.cur.sim.now()),
                 n(taken),
                 n(b.free_before + b.evicted),
                 pages(young)

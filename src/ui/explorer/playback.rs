@@ -21,8 +21,19 @@ impl Explorer {
             Mode::Paused => {}
             Mode::Playing => {
                 let vdt = self.speed_us(dt);
+                let t0 = self.cur.sim.now();
                 if self.play_for(vdt, deadline, false) {
                     self.mode = Mode::Paused;
+                }
+                // The speed reached (virtual s per wall s), smoothed: a large pool cannot run
+                // at the fastest speeds in one frame's budget, and the page says so.
+                if dt > 0.0 {
+                    let got = (self.cur.sim.now() - t0) as f64 / 1000.0 / dt;
+                    self.achieved = if self.achieved > 0.0 {
+                        0.9 * self.achieved + 0.1 * got
+                    } else {
+                        got
+                    };
                 }
                 self.at_batch = false;
                 flags |= F_STATUS;
@@ -70,6 +81,7 @@ impl Explorer {
                         self.dirty = true;
                         if now_ms - start >= EVICT_MS {
                             self.mode = Mode::Watching(Watch::Drain);
+                            self.drain_acc = 0.0;
                             let t = self.batch_narration();
                             self.set_narration(t, true);
                             self.speed = WATCH_SPEED;
@@ -83,7 +95,20 @@ impl Explorer {
                             .map(|b| self.cur.sim.now().saturating_sub(b.at))
                             .unwrap_or(0);
                         let stop = if self.cur.sim.scan_running() {
-                            self.play_for(self.speed_us(dt).max(1), deadline, true)
+                            // Paced by events, not virtual time: a drain takes a few tens of
+                            // milliseconds of virtual time whatever the pool, and should take
+                            // about DRAIN_MS of wall time to watch.
+                            let frames = self
+                                .cur
+                                .batch
+                                .as_ref()
+                                .map(|b| b.free_before + b.evicted)
+                                .unwrap_or(1)
+                                .max(1) as f64;
+                            self.drain_acc += dt * frames / DRAIN_MS;
+                            let k = self.drain_acc.floor();
+                            self.drain_acc -= k;
+                            self.drain_events(k as u32, deadline)
                         } else {
                             // Nothing to watch while the scan pauses: skip ahead.
                             self.play_for(
@@ -228,6 +253,27 @@ impl Explorer {
         false
     }
 
+    /// Processes up to `k` events (or until the deadline). Returns true at the end of the run
+    /// or when a drain completes.
+    pub(super) fn drain_events(&mut self, k: u32, deadline: f64) -> bool {
+        let track = self.tracked();
+        for i in 0..k {
+            let s = self.fwd(track);
+            if s.ev == Event::End {
+                self.notice(&s);
+                return true;
+            }
+            if self.notice(&s) && !s.refill {
+                return true;
+            }
+            if i % 64 == 63 && (self.clock)() > deadline {
+                break;
+            }
+        }
+        self.playhead = self.cur.sim.now();
+        false
+    }
+
     /// Seeks in chunks. Returns Some(found) when done (false: the run ended first).
     pub(super) fn seek_chunk(&mut self, target: Seek, deadline: f64) -> Option<bool> {
         loop {
@@ -352,7 +398,7 @@ impl Explorer {
                     });
                     let free = self.cur.sim.pool.free_len();
                     let t = format!(
-                        "{}: the page cleaner is about to run its LRU batch. The free list holds {} of the {} it keeps (innodb_lru_scan_depth). Watch the tail of the list, by the “tail” label.",
+                        "{}: the page cleaner is about to run its LRU batch. The free list holds {} of the {} it keeps (innodb_lru_scan_depth). Watch the tail: the close-up's tail row, or the end of the list in the grid.",
                         t_label(self.cur.sim.now()),
                         n(free),
                         n(self.params.lru_scan_depth)
@@ -380,11 +426,7 @@ impl Explorer {
             }
             (_, _) => {
                 self.mode = Mode::Paused;
-                let t = format!(
-                    "{}: paused after event {}.",
-                    t_label(self.cur.sim.now()),
-                    n(self.cur.events())
-                );
+                let t = self.state_narration();
                 self.set_narration(t, true);
             }
         }

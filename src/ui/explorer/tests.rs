@@ -193,3 +193,265 @@ fn playing_moves_time_at_the_chosen_speed() {
     assert!(!samples.is_empty());
     assert!(samples.last().unwrap().t_s <= ex.t_s());
 }
+
+/// The default preset (seed 000's 4,485-page hot set, back-to-back scans).
+fn seed() -> Explorer {
+    Explorer::new(&preset("seed000-hot4485-b2b").unwrap().params, clock).unwrap()
+}
+
+/// Runs to just before the next LRU batch that evicts pages.
+fn to_batch(ex: &mut Explorer) {
+    ex.next_batch();
+    let mut t = 0.0;
+    until_paused(ex, &mut t);
+    assert!(ex.status().at_batch);
+}
+
+/// Numbers written with thousands separators in a sentence, in order.
+fn numbers(s: &str) -> Vec<u64> {
+    s.split(|c: char| !(c.is_ascii_digit() || c == ','))
+        .filter_map(|w| w.trim_matches(',').replace(',', "").parse().ok())
+        .collect()
+}
+
+#[test]
+fn narration_in_the_warm_up_describes_the_state_while_playing() {
+    let mut ex = seed();
+    ex.set_speed(6);
+    ex.play();
+    let mut t = 0.0;
+    for _ in 0..20 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    let st = ex.status();
+    assert_eq!(st.phase, "warm-up");
+    assert!(st.events > 0.0);
+    // Not the opening line any more: the state at this moment.
+    assert!(!st.narration.contains("warm-up begins"), "{}", st.narration);
+    assert!(st.narration.contains("warm-up"), "{}", st.narration);
+    let nums = numbers(&st.narration);
+    assert!(
+        nums.contains(&(st.lru as u64)) && nums.contains(&(st.free as u64)),
+        "{} vs lru {} free {}",
+        st.narration,
+        st.lru,
+        st.free
+    );
+}
+
+#[test]
+fn narration_at_the_scan_start_and_after_a_seek_is_about_now() {
+    let mut ex = seed();
+    let start = ex.status().scan_start_s;
+    ex.seek_time(start + 0.5);
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    let st = ex.status();
+    assert_eq!(st.phase, "scan");
+    assert!(
+        !st.narration.contains("paused after event"),
+        "{}",
+        st.narration
+    );
+    assert!(
+        st.narration.contains("the scan phase began"),
+        "{}",
+        st.narration
+    );
+    // Playing on keeps it current: the time label follows the clock.
+    ex.set_speed(3);
+    ex.play();
+    for _ in 0..30 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    let st = ex.status();
+    let label = t_label(ex.cur.sim.now());
+    assert!(
+        st.narration.starts_with(&label),
+        "{} / {label}",
+        st.narration
+    );
+}
+
+#[test]
+fn narration_before_and_after_a_batch_and_mid_drain_matches_the_state() {
+    let mut ex = seed();
+    to_batch(&mut ex);
+    let st = ex.status();
+    assert!(
+        st.narration.contains("paused just before"),
+        "{}",
+        st.narration
+    );
+    assert!(numbers(&st.narration).contains(&(st.free as u64)));
+    let old_before = st.old;
+    let slid_old_before = st.slid_old as u64;
+    ex.step();
+    let st = ex.status();
+    let b = ex.cur.batch.clone().unwrap();
+    let nums = numbers(&st.narration);
+    // The evictions, the free list after, and the demotion: all as the state shows them.
+    assert!(nums.contains(&(b.evicted as u64)), "{}", st.narration);
+    assert!(nums.contains(&(st.free as u64)), "{}", st.narration);
+    let demoted = st.slid_old as u64 - slid_old_before;
+    assert!(demoted > 0);
+    assert!(nums.contains(&demoted), "{} / {demoted}", st.narration);
+    assert!(st.narration.contains("at most about"), "{}", st.narration);
+    let _ = old_before;
+    // A demotion: the hot pages it turned old are shown in the close-up.
+    ex.strip_resize(800.0, 400.0);
+    ex.strip_update(0.0);
+    assert_eq!(ex.strip_meta().demoted_hot as usize, {
+        let inst = &ex.cur.sim.pool.instances[0];
+        b.demoted_frames
+            .iter()
+            .filter(|&&f| {
+                ex.cur.mark_page[f as usize] == super::cursor::pack(inst.page(f))
+                    && inst.page(f).space == crate::sim::HOT_SPACE
+                    && inst.page(f).page_no < ex.params.hot_pages
+            })
+            .filter(|&&f| {
+                // Only those the strip draws count as seen.
+                ex.strip_view()
+                    .chunks_exact(STRIDE)
+                    .any(|c| c[0] as u32 == f)
+            })
+            .count()
+    });
+    // Mid-drain: half the frames taken.
+    let total = b.free_before + b.evicted;
+    while ex.cur.sim.pool.free_len() > total / 2 {
+        ex.step();
+    }
+    ex.set_speed(0);
+    ex.play();
+    ex.frame(1.0);
+    ex.frame(1.5);
+    let st = ex.status();
+    let taken = total - ex.cur.sim.pool.free_len();
+    let young = st.slid_young as u64 - b.slid_young_after;
+    assert!(st.narration.contains("draining"), "{}", st.narration);
+    let nums = numbers(&st.narration);
+    assert!(
+        nums.contains(&(taken as u64)) && nums.contains(&young),
+        "{} / taken {taken} young {young}",
+        st.narration
+    );
+}
+
+#[test]
+fn a_promotion_is_narrated_and_highlighted_in_the_code() {
+    let mut ex = seed();
+    to_batch(&mut ex);
+    ex.step();
+    // Step until an old page passes the time test.
+    let mut found = false;
+    for _ in 0..200_000 {
+        let before = ex.status().made_young;
+        ex.step();
+        let st = ex.status();
+        if st.made_young > before {
+            assert!(st.narration.contains("made young"), "{}", st.narration);
+            let c = ex.code_state();
+            let at = c.at.expect("an event ran");
+            assert!(at.lines.contains(&(crate::ui::code::TOO_OLD, 4)), "{at:?}");
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "no promotion");
+}
+
+#[test]
+fn a_drain_step_that_slides_highlights_the_shrink_step_of_adjust_len() {
+    let mut ex = seed();
+    to_batch(&mut ex);
+    ex.step();
+    let mut seen = false;
+    for _ in 0..5_000 {
+        let before = ex.status().slid_young;
+        ex.step();
+        if ex.status().slid_young > before {
+            let at = ex.code_state().at.unwrap();
+            assert!(
+                at.lines.contains(&(crate::ui::code::ADJUST_LEN, 6)),
+                "{at:?}"
+            );
+            let vars = ex.code_state().vars;
+            let old = vars.iter().find(|v| v.name == "old_len").unwrap();
+            assert_eq!(old.value, n(ex.status().old));
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen);
+}
+
+#[test]
+fn watching_in_the_close_up_shows_pages_move_turn_young_and_reach_the_head() {
+    let mut ex = seed();
+    ex.strip_resize(800.0, 420.0);
+    to_batch(&mut ex);
+    ex.watch();
+    let mut t = 0.0;
+    let mut slid_in_window = std::collections::HashSet::new();
+    let mut reached_head = false;
+    let mut changed = 0;
+    let mut prev: Vec<f32> = Vec::new();
+    let mut trails = 0;
+    for _ in 0..5_000 {
+        t += 16.0;
+        ex.frame(t);
+        ex.strip_update(t);
+        let v = ex.strip_view().to_vec();
+        if v != prev {
+            changed += 1;
+        }
+        for c in v.chunks_exact(STRIDE) {
+            let (f, flags, region) = (c[0] as u32, c[4] as u32, c[6] as u8);
+            if flags & strip::S_SLID != 0 && region == strip::R_WINDOW {
+                slid_in_window.insert(f);
+            }
+            if region == strip::R_HEAD && slid_in_window.contains(&f) {
+                reached_head = true;
+            }
+        }
+        trails = trails.max(ex.strip_meta().trails.len());
+        prev = v;
+        if ex.status().mode == "paused" {
+            break;
+        }
+    }
+    assert_eq!(ex.status().mode, "paused");
+    // At least 6 s of wall time (16 ms frames).
+    assert!(t >= 6000.0, "{t}");
+    assert!(changed > 100, "{changed}");
+    assert!(!slid_in_window.is_empty());
+    assert!(reached_head, "no slid page seen reaching the head");
+    assert!(trails > 0);
+    assert!(ex.strip_meta().to_head > 0);
+}
+
+#[test]
+fn the_speed_reached_is_reported_while_playing() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.set_speed(3);
+    ex.play();
+    let mut t = 0.0;
+    for _ in 0..30 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    let st = ex.status();
+    // 1× on a small pool is reachable: about one virtual second per wall second.
+    assert!(
+        (0.5..=1.5).contains(&st.achieved_speed),
+        "{}",
+        st.achieved_speed
+    );
+    assert!(!st.speed_limited);
+    ex.pause();
+    assert_eq!(ex.status().achieved_speed, 0.0);
+}

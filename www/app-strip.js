@@ -1,0 +1,321 @@
+// The boundary close-up and the code panel: glue only. The strip's cells, their eased
+// positions, the follow marks and the trails are computed in Rust (src/ui/explorer/strip.rs);
+// this reads them as a Float32Array view of WASM memory each frame and draws rectangles. The
+// code panel's lines and which ones the current event ran come from src/ui/code.rs.
+import * as mp from "../pkg/midpoint.js";
+import { el, fmt } from "./util.js";
+
+// Cell flags (src/ui/explorer/strip.rs).
+const S_SLID = 1;
+const S_TO_HEAD = 2;
+const S_DEMOTED_HOT = 4;
+const S_LOST = 8;
+const S_SELECTED = 16;
+
+function css(root, name) {
+  return getComputedStyle(root).getPropertyValue(name).trim() || "#888";
+}
+
+/** Methods of MidpointApp (mixed into its prototype by app.js). */
+export class StripMethods {
+  /** Builds the code panel's listing once. */
+  buildCode() {
+    const box = this.el.codeRoutines;
+    box.textContent = "";
+    this.codeLines = [];
+    for (const [r, routine] of mp.code_routines().entries()) {
+      const pre = el("pre", { class: "mp-code-pre" });
+      const lines = routine.lines.map((text, l) => {
+        const span = el("span", { class: "mp-cl", "data-r": r, "data-l": l, text });
+        pre.append(span, "\n");
+        return span;
+      });
+      this.codeLines.push(lines);
+      box.append(
+        el("section", { class: "mp-routine", "data-routine": routine.name }, el("h3", {}, el("code", { text: routine.name }), ` ${routine.what}`), pre),
+      );
+    }
+  }
+
+  /** Highlights the lines the current event ran, and shows the variables. */
+  updateCode() {
+    if (!this.codeLines || this.el.code.offsetParent === null) return;
+    const c = this.ex.code_state();
+    const mode = this.status?.mode;
+    const follow = mode === "paused" || mode === "watching";
+    const on = new Set(follow && c.at ? c.at.lines.map(([r, l]) => `${r}:${l}`) : []);
+    let first = true;
+    for (const [r, lines] of this.codeLines.entries()) {
+      for (const [l, span] of lines.entries()) {
+        const hit = on.has(`${r}:${l}`);
+        span.classList.toggle("mp-on", hit);
+        if (hit && first) first = false;
+      }
+      const sec = this.el.codeRoutines.children[r];
+      sec.classList.toggle("mp-active", lines.some((s) => s.classList.contains("mp-on")));
+    }
+    const what = !follow
+      ? "Playing: pause or step to see which lines each event runs."
+      : c.at
+        ? `This event: ${c.at.what || "a touch of a page"}.`
+        : "No event yet: step (→) to run one.";
+    if (this.el.codeWhat.textContent !== what) this.el.codeWhat.textContent = what;
+    const vars = this.el.codeVars;
+    if (vars.childElementCount !== c.vars.length * 2) {
+      vars.textContent = "";
+      for (const v of c.vars) vars.append(el("dt", {}, el("code", { text: v.name })), el("dd"));
+    }
+    const dds = vars.querySelectorAll("dd");
+    c.vars.forEach((v, i) => {
+      if (dds[i].textContent !== v.value) dds[i].textContent = v.value;
+    });
+  }
+
+  stripColours() {
+    const r = this.root;
+    this.sc = {
+      k: [css(r, "--k0"), css(r, "--k1"), css(r, "--k2"), css(r, "--k3"), css(r, "--k4")],
+      t: [css(r, "--k0"), css(r, "--t1"), css(r, "--t2"), css(r, "--t3"), css(r, "--t4")],
+      text: css(r, "--text"),
+      muted: css(r, "--muted"),
+      card: css(r, "--card"),
+      ringYoung: css(r, "--ring-young"),
+      ringOld: css(r, "--ring-old"),
+      flash: css(r, "--flash"),
+      focus: css(r, "--focus"),
+    };
+  }
+
+  layoutStrip() {
+    const c = this.el.strip;
+    if (!c || c.offsetParent === null) {
+      this.stripShown = false;
+      return;
+    }
+    this.stripShown = true;
+    const w = this.el.stripFig.clientWidth || 600;
+    const embedStrip = this.embedView && this.viewName === "strip";
+    const maxH = embedStrip ? (w < 500 ? 178 : 250) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
+    const h = this.ex.strip_resize(w, maxH);
+    const dpr = this.dpr || 1;
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+    c.style.width = `${w}px`;
+    c.style.height = `${h}px`;
+    this.stripColours();
+  }
+
+  /** One frame of the close-up. */
+  drawStrip(t) {
+    if (!this.stripShown) return;
+    const ex = this.ex;
+    ex.strip_update(t);
+    const n = ex.strip_len();
+    const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
+    const m = ex.strip_meta();
+    const L = m.layout;
+    const ctx = this.sctx;
+    const dpr = this.dpr || 1;
+    const sc = this.sc;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, L.width, L.height);
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    const line = (y, left, right) => {
+      ctx.fillStyle = sc.muted;
+      ctx.textAlign = "left";
+      ctx.fillText(left, L.x0, y);
+      if (right) {
+        ctx.textAlign = "right";
+        ctx.fillText(right, L.x0 + L.cols * L.pitch - (L.pitch - L.cell), y);
+      }
+    };
+    const narrow = L.width < 500;
+    line(L.y_head - L.line / 2, "head: young end", narrow ? `young: ${fmt.format(m.young_len)}` : `young sublist: ${fmt.format(m.young_len)} pages`);
+    line(L.y_head + L.pitch + L.line / 2, `⋯ ${fmt.format(m.hidden_young)} young pages not drawn ⋯`, narrow ? "" : `list positions ${fmt.format(m.window_from)}–${fmt.format(m.window_to)}`);
+    line(L.y_tail - L.line / 2, `⋯ ${fmt.format(m.hidden_old)} old pages not drawn ⋯`, "tail: evicted next");
+    line(L.y_free - L.line / 2, `free list: ${fmt.format(m.free_len)} frame${m.free_len === 1 ? "" : "s"}`, m.free_len ? (narrow ? "next read ←" : "the next read takes the leftmost") : "");
+    // Trails behind pages the boundary turned young, on their way to the head.
+    for (const tr of m.trails) {
+      ctx.strokeStyle = sc.ringYoung;
+      ctx.globalAlpha = 0.8 * tr.alpha;
+      ctx.lineWidth = 2;
+      const c = L.cell / 2;
+      ctx.beginPath();
+      ctx.moveTo(tr.x0 + c, tr.y0 + c);
+      const mx = (tr.x0 + tr.x1) / 2 + 30;
+      ctx.quadraticCurveTo(mx, (tr.y0 + tr.y1) / 2, tr.x1 + c, tr.y1 + c);
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    const s = L.cell;
+    for (let i = 0; i + 7 < n; i += 8) {
+      const x = v[i + 1];
+      const y = v[i + 2];
+      const b = v[i + 3];
+      const fl = v[i + 4];
+      ctx.globalAlpha = v[i + 5];
+      const kind = b & 7;
+      const old = b & 8;
+      ctx.fillStyle = old ? sc.t[kind] : sc.k[kind];
+      ctx.fillRect(x, y, s, s);
+      if (old && kind) {
+        // Old pages: faded, with a diagonal stroke, as in the grid's hatch.
+        ctx.strokeStyle = sc.k[kind];
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        ctx.moveTo(x + 1, y + s - 1);
+        ctx.lineTo(x + s - 1, y + 1);
+        ctx.stroke();
+      }
+      if (fl & S_SLID) {
+        ctx.strokeStyle = sc.ringYoung;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
+        if (fl & S_TO_HEAD) {
+          ctx.fillStyle = sc.ringYoung;
+          ctx.fillRect(x + s / 2 - 2, y + s / 2 - 2, 4, 4);
+        }
+      }
+      if (fl & S_DEMOTED_HOT) {
+        ctx.strokeStyle = sc.ringOld;
+        ctx.lineWidth = 3;
+        ctx.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3);
+      }
+      if (fl & S_LOST) {
+        ctx.strokeStyle = sc.ringOld;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.moveTo(x + 3, y + 3);
+        ctx.lineTo(x + s - 3, y + s - 3);
+        ctx.moveTo(x + s - 3, y + 3);
+        ctx.lineTo(x + 3, y + s - 3);
+        ctx.stroke();
+      }
+      if (b & 0x40 && kind) {
+        ctx.fillStyle = sc.flash;
+        ctx.fillRect(x, y + s - 3, s, 3);
+      }
+      if (fl & S_SELECTED) {
+        ctx.strokeStyle = sc.focus;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x - 2, y - 2, s + 4, s + 4);
+      }
+    }
+    ctx.globalAlpha = 1;
+    if (m.boundary) {
+      const [bx, by] = m.boundary;
+      const gap = L.pitch - L.cell;
+      ctx.fillStyle = sc.text;
+      ctx.fillRect(bx - gap / 2 - 1.5, by - 4, 3, s + 8);
+      const label = "LRU_old ▸ old";
+      ctx.font = "600 11px system-ui, sans-serif";
+      const w = ctx.measureText(label).width + 8;
+      const lx = Math.min(Math.max(0, bx - gap / 2 - 1.5), L.width - w);
+      const ly = by - 4 - 14;
+      ctx.fillRect(lx, ly, w, 14);
+      ctx.fillStyle = sc.card;
+      ctx.textAlign = "left";
+      ctx.fillText(label, lx + 4, ly + 7);
+    }
+    this.stripSeen = { n: n / 8, slid: m.slid, toHead: m.to_head };
+    const cap = `This refill cycle: ${fmt.format(m.slid)} page${m.slid === 1 ? "" : "s"} turned young by the boundary (black ring), ${fmt.format(m.to_head)} of them seen moving to the head (dot, trail); ${fmt.format(m.demoted_hot)} hot page${m.demoted_hot === 1 ? "" : "s"} demoted by the batch (pink ring), ${fmt.format(m.lost_hot)} of them evicted since (pink ×).`;
+    if (this.el.stripCap.textContent !== cap) this.el.stripCap.textContent = cap;
+  }
+
+  /** Tooltip and selection for a cell of the close-up or the grid, linked both ways. */
+  bindStrip() {
+    const tip = this.el.stripTip;
+    const show = (f, e, box, tipEl) => {
+      this.ex.select_frame(f);
+      if (f < 0) {
+        tipEl.hidden = true;
+        return;
+      }
+      tipEl.textContent = this.ex.describe_frame(f);
+      tipEl.hidden = false;
+      const r = box.getBoundingClientRect();
+      const left = Math.min(e.clientX - r.left + 12, r.width - tipEl.offsetWidth - 4);
+      tipEl.style.left = `${Math.max(0, left)}px`;
+      tipEl.style.top = `${e.clientY - r.top + 14}px`;
+    };
+    const stripAt = (e) => {
+      const r = this.el.strip.getBoundingClientRect();
+      return this.ex.strip_frame_at(e.clientX - r.left, e.clientY - r.top);
+    };
+    this.el.strip.addEventListener("pointermove", (e) => e.pointerType === "mouse" && show(stripAt(e), e, this.el.stripFig, tip));
+    this.el.strip.addEventListener("pointerleave", (e) => {
+      if (e.pointerType !== "mouse") return;
+      tip.hidden = true;
+      this.ex.select_frame(-1);
+    });
+    // Touch: a tap shows the tooltip, a swipe steps (left: forward, right: back).
+    const swipe = (target, tapAt, box, tipEl) => {
+      let start = null;
+      target.addEventListener("pointerdown", (e) => {
+        if (e.pointerType !== "mouse") start = { x: e.clientX, y: e.clientY, t: performance.now() };
+      });
+      target.addEventListener("pointerup", (e) => {
+        if (!start || e.pointerType === "mouse") return;
+        const dx = e.clientX - start.x;
+        const dy = e.clientY - start.y;
+        start = null;
+        if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) {
+          this.act(dx < 0 ? "step" : "back");
+        } else if (Math.abs(dx) < 10 && Math.abs(dy) < 10) {
+          show(tapAt(e), e, box, tipEl);
+        }
+      });
+      target.style.touchAction = "pan-y";
+    };
+    swipe(this.el.strip, stripAt, this.el.stripFig, tip);
+    const gridAt = (e) => {
+      const r = this.el.pool.getBoundingClientRect();
+      return this.ex.grid_frame_at((e.clientX - r.left) * this.dpr, (e.clientY - r.top) * this.dpr);
+    };
+    swipe(this.el.pool, gridAt, this.el.stage, this.el.tip);
+    this.el.pool.addEventListener("pointermove", (e) => e.pointerType === "mouse" && this.ex.select_frame(gridAt(e)));
+    this.el.pool.addEventListener("pointerleave", (e) => e.pointerType === "mouse" && this.ex.select_frame(-1));
+  }
+
+  /** Click or drag on the residency plot: the animation seeks to that time. */
+  bindResidencySeek() {
+    const c = this.el.residency;
+    let dragging = false;
+    let last = 0;
+    const seek = (e) => {
+      const r = c.getBoundingClientRect();
+      const t = this.ex.residency_time_at(e.clientX - r.left, r.width, c.width, this.plotScale || 1);
+      const now = performance.now();
+      if (now - last < 120 && e.type === "pointermove") return;
+      last = now;
+      this.ex.pause();
+      this.ex.seek_time(Math.max(t, 0.001));
+      this.dirtyResidency = true;
+    };
+    c.addEventListener("pointerdown", (e) => {
+      dragging = true;
+      c.setPointerCapture?.(e.pointerId);
+      seek(e);
+    });
+    c.addEventListener("pointermove", (e) => dragging && seek(e));
+    const end = () => (dragging = false);
+    c.addEventListener("pointerup", end);
+    c.addEventListener("pointercancel", end);
+    c.style.cursor = "ew-resize";
+    c.title = "Click or drag to move the animation to that time";
+  }
+
+  /** The selected frame's ring over the grid (drawn after the grid's pixels). */
+  drawGridSelection() {
+    const f = this.ex.selected();
+    if (f < 0) return;
+    const r = this.ex.grid_rect_of(f);
+    if (r.length !== 3) return;
+    const k = this.dpr || 1;
+    this.ctx.strokeStyle = this.sc?.focus ?? "#c2410c";
+    this.ctx.lineWidth = 2 * k;
+    const pad = 2 * k;
+    this.ctx.strokeRect(r[0] - pad, r[1] - pad, r[2] + 2 * pad, r[2] + 2 * pad);
+  }
+}
