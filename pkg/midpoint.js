@@ -47,6 +47,17 @@ export class Explorer {
         }
     }
     /**
+     * The code panel's state: the lines the current event ran and the live variables.
+     * @returns {any}
+     */
+    code_state() {
+        const ret = wasm.explorer_code_state(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * A sentence about the cell under device pixel (x, y) of the grid, or "" outside it.
      * @param {number} x
      * @param {number} y
@@ -57,6 +68,23 @@ export class Explorer {
         let deferred1_1;
         try {
             const ret = wasm.explorer_describe_cell(this.__wbg_ptr, x, y);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * A sentence about frame `f` (the tooltip of a close-up cell).
+     * @param {number} f
+     * @returns {string}
+     */
+    describe_frame(f) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.explorer_describe_frame(this.__wbg_ptr, f);
             deferred1_0 = ret[0];
             deferred1_1 = ret[1];
             return getStringFromWasm0(ret[0], ret[1]);
@@ -106,6 +134,27 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
+     * The frame under device pixel (x, y) of the grid, or −1.
+     * @param {number} x
+     * @param {number} y
+     * @returns {number}
+     */
+    grid_frame_at(x, y) {
+        const ret = wasm.explorer_grid_frame_at(this.__wbg_ptr, x, y);
+        return ret;
+    }
+    /**
+     * Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
+     * @param {number} f
+     * @returns {Float64Array}
+     */
+    grid_rect_of(f) {
+        const ret = wasm.explorer_grid_rect_of(this.__wbg_ptr, f);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
      * A run with these parameters (a `Params` object), paused at the start of the warm-up.
      * @param {any} params
      */
@@ -143,6 +192,28 @@ export class Explorer {
         wasm.explorer_reset(this.__wbg_ptr);
     }
     /**
+     * The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
+     * @returns {Float64Array}
+     */
+    residency_info() {
+        const ret = wasm.explorer_residency_info(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
+     * The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
+     * @param {number} x
+     * @param {number} css_width
+     * @param {number} canvas_width
+     * @param {number} scale
+     * @returns {number}
+     */
+    residency_time_at(x, css_width, canvas_width, scale) {
+        const ret = wasm.explorer_residency_time_at(this.__wbg_ptr, x, css_width, canvas_width, scale);
+        return ret;
+    }
+    /**
      * Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
      * high; returns the height to give the canvas.
      * @param {number} width
@@ -167,6 +238,21 @@ export class Explorer {
      */
     seek_time(t_s) {
         wasm.explorer_seek_time(this.__wbg_ptr, t_s);
+    }
+    /**
+     * Selects frame `f` in both views (−1: none).
+     * @param {number} f
+     */
+    select_frame(f) {
+        wasm.explorer_select_frame(this.__wbg_ptr, f);
+    }
+    /**
+     * The selected frame, or −1.
+     * @returns {number}
+     */
+    selected() {
+        const ret = wasm.explorer_selected(this.__wbg_ptr);
+        return ret;
     }
     /**
      * Uses the dark palette (prefers-color-scheme: dark).
@@ -231,6 +317,70 @@ export class Explorer {
      */
     step_back() {
         wasm.explorer_step_back(this.__wbg_ptr);
+    }
+    /**
+     * The frame under CSS pixel (x, y) of the close-up, or −1.
+     * @param {number} x
+     * @param {number} y
+     * @returns {number}
+     */
+    strip_frame_at(x, y) {
+        const ret = wasm.explorer_strip_frame_at(this.__wbg_ptr, x, y);
+        return ret;
+    }
+    /**
+     * Number of f32 in the close-up's cells.
+     * @returns {number}
+     */
+    strip_len() {
+        const ret = wasm.explorer_strip_len(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * What the close-up draws besides its cells (the boundary, counts, trails, layout).
+     * @returns {any}
+     */
+    strip_meta() {
+        const ret = wasm.explorer_strip_meta(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Address of the close-up's cells in WASM memory (`STRIDE` f32 each: frame, x, y, cell
+     * byte, flags, opacity, region, list position); read them as a `Float32Array` view.
+     * @returns {number}
+     */
+    strip_ptr() {
+        const ret = wasm.explorer_strip_ptr(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
+     * its height.
+     * @param {number} width
+     * @param {number} max_height
+     * @returns {number}
+     */
+    strip_resize(width, max_height) {
+        const ret = wasm.explorer_strip_resize(this.__wbg_ptr, width, max_height);
+        return ret;
+    }
+    /**
+     * Numbers per cell of the close-up.
+     * @returns {number}
+     */
+    static strip_stride() {
+        const ret = wasm.explorer_strip_stride();
+        return ret >>> 0;
+    }
+    /**
+     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown).
+     * @param {number} now_ms
+     */
+    strip_update(now_ms) {
+        wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
     }
     /**
      * Seconds since the warm-up started.
@@ -677,6 +827,18 @@ export function attributes_query(names, values) {
     } finally {
         wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
     }
+}
+
+/**
+ * The code panel's routines (paraphrased pseudo-code).
+ * @returns {any}
+ */
+export function code_routines() {
+    const ret = wasm.code_routines();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 /**
