@@ -5,7 +5,6 @@
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
 pub mod rates;
-pub mod scheduler;
 mod write;
 
 pub use write::{run_write, CLEANER_WAKE_US, WAKE_INTERVAL};
