@@ -57,6 +57,8 @@ fn label_font(theme: Theme) -> TextStyle<'static> {
 enum Key {
     Line(RGBColor),
     Dashed(RGBColor),
+    /// A short vertical mark.
+    Tick(RGBColor),
 }
 
 /// Text and stroke of one legend entry.
@@ -118,6 +120,12 @@ fn titled_with_legend<DB: DrawingBackend>(
                     c.stroke_width(2),
                 ))
                 .map_err(e)?,
+            Key::Tick(c) => band
+                .draw(&PathElement::new(
+                    vec![(x + 8, y - 5), (x + 8, y + 5)],
+                    c.mix(0.6).stroke_width(1),
+                ))
+                .map_err(e)?,
             Key::Dashed(c) => {
                 for (a, b) in [(x, x + 6), (x + 10, x + 16)] {
                     band.draw(&PathElement::new(vec![(a, y), (b, y)], c.stroke_width(2)))
@@ -141,10 +149,12 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
 // Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
 #[allow(clippy::too_many_arguments)]
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
-/// pool, dashed) over time; the scan phase starts at `scan_start_s`; `cursor_s` marks now.
+/// pool, dashed) over time, with a short tick along the bottom at each time in `refills_s` (LRU
+/// batches that evicted pages); the scan phase starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     samples: &[Sample],
+    refills_s: &[f64],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -164,6 +174,10 @@ pub fn draw_residency<DB: DrawingBackend>(
             Key::Dashed(SCAN),
         ),
     ];
+    let mut entries = entries.to_vec();
+    if !refills_s.is_empty() {
+        entries.push(("LRU batch evicted".to_string(), Key::Tick(theme.text)));
+    }
     let area = titled_with_legend(
         root,
         "Hot set resident, scanned table young",
@@ -196,6 +210,14 @@ pub fn draw_residency<DB: DrawingBackend>(
         );
         chart.draw_series(std::iter::once(band)).map_err(e)?;
     }
+    chart
+        .draw_series(
+            refills_s
+                .iter()
+                .filter(|t| t.is_finite() && **t <= x_max)
+                .map(|&t| PathElement::new(vec![(t, 0.0), (t, 4.0)], theme.text.mix(0.45))),
+        )
+        .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
     chart
@@ -355,6 +377,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
 /// Renders the residency chart to an SVG string.
 pub fn residency_svg(
     samples: &[Sample],
+    refills_s: &[f64],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -366,6 +389,7 @@ pub fn residency_svg(
         draw_residency(
             &root,
             samples,
+            refills_s,
             hot_pages,
             pool_pages,
             scan_start_s,
@@ -413,8 +437,8 @@ mod tests {
             sample(1.0, 90, 10),
             sample(2.0, 80, 30),
         ];
-        let sa = residency_svg(&a, 100, 1000, 1.0, 2.0).unwrap();
-        let sb = residency_svg(&b, 100, 1000, 1.0, 2.0).unwrap();
+        let sa = residency_svg(&a, &[], 100, 1000, 1.0, 2.0).unwrap();
+        let sb = residency_svg(&b, &[], 100, 1000, 1.0, 2.0).unwrap();
         assert!(sa.starts_with("<svg"));
         assert!(sa.contains("hot set resident"));
         assert!(sa.matches("<polyline").count() >= 2, "{sa}");
@@ -869,7 +893,18 @@ mod glance_tests {
             .collect();
         for w in [390u32, 1366] {
             let svg = render(w, 260, |r| {
-                draw_residency(r, &samples, 1000, 8192, 20.0, 60.0, Some(30.0), LIGHT).unwrap()
+                draw_residency(
+                    r,
+                    &samples,
+                    &[21.0, 25.5],
+                    1000,
+                    8192,
+                    20.0,
+                    60.0,
+                    Some(30.0),
+                    LIGHT,
+                )
+                .unwrap()
             });
             let t = texts(&svg);
             let top = y_of(&t, "100");
@@ -890,7 +925,21 @@ mod glance_tests {
             assert!(title >= ticks + 12.0, "{w}px: title {title} ticks {ticks}");
             assert!(bottom < ticks, "{w}px");
             assert!(!t.iter().any(|x| x.2.ends_with(".0")), "{w}px: {t:?}");
+            assert!(y_of(&t, "LRU batch evicted") + 6.0 < top, "{w}px");
         }
+        // No batches, no refill key; two batches, two more short strokes than without.
+        let draw = |refills: &[f64]| {
+            render(600, 260, |r| {
+                draw_residency(r, &samples, refills, 1000, 8192, 20.0, 60.0, None, LIGHT).unwrap()
+            })
+        };
+        let (none, two) = (draw(&[]), draw(&[21.0, 25.5]));
+        assert!(!none.contains("LRU batch evicted"));
+        assert_eq!(
+            two.matches("<polyline").count(),
+            none.matches("<polyline").count() + 3,
+            "two ticks and the key's"
+        );
     }
 
     #[test]
