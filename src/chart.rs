@@ -5,6 +5,7 @@ use crate::metrics::Sample;
 use crate::sweep::SweepResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Colours shared with the page: hot set, scanned table, filler, free.
 pub const HOT: RGBColor = RGBColor(0xd9, 0x5f, 0x02);
@@ -51,21 +52,95 @@ fn label_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&theme.text)
 }
 
-/// The series legend every chart shares: a translucent box in the given corner.
-fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-    theme: Theme,
-) -> Result<(), String> {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)
+/// How a legend entry shows its series.
+#[derive(Clone, Copy, Debug)]
+enum Key {
+    Line(RGBColor),
+    Dashed(RGBColor),
+    /// A short vertical mark.
+    Tick(RGBColor),
 }
+
+/// Text and stroke of one legend entry.
+type Entry = (String, Key);
+
+/// Height of one legend row, in pixels.
+const LEGEND_ROW: i32 = 16;
+
+/// Lays the entries out left to right from `left`, wrapping at `width`: each entry's row and x.
+fn legend_layout<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[Entry],
+    left: i32,
+    theme: Theme,
+) -> Vec<(i32, i32)> {
+    let width = area.dim_in_pixel().0 as i32;
+    let font = label_font(theme);
+    let (mut row, mut x) = (0, left);
+    let mut out = Vec::with_capacity(entries.len());
+    for (label, _) in entries {
+        let w = 22
+            + area
+                .estimate_text_size(label, &font)
+                .map_or(0, |s| s.0 as i32)
+            + 14;
+        if x > left && x + w > width - 8 {
+            row += 1;
+            x = left;
+        }
+        out.push((row, x));
+        x += w;
+    }
+    out
+}
+
+/// Draws the caption and, under it, the series legend in its own band above the data (never
+/// over it); returns the area left for the chart.
+fn titled_with_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    caption: &str,
+    entries: &[Entry],
+    left: i32,
+    theme: Theme,
+) -> Result<DrawingArea<DB, Shift>, String> {
+    let body = root.titled(caption, caption_font(theme)).map_err(e)?;
+    if entries.is_empty() {
+        return Ok(body);
+    }
+    let layout = legend_layout(&body, entries, left, theme);
+    let rows = layout.iter().map(|l| l.0).max().unwrap_or(0) + 1;
+    let (band, rest) = body.split_vertically(rows * LEGEND_ROW + 2);
+    let font = label_font(theme).pos(Pos::new(HPos::Left, VPos::Center));
+    for ((label, key), &(row, x)) in entries.iter().zip(&layout) {
+        let y = row * LEGEND_ROW + LEGEND_ROW / 2;
+        match *key {
+            Key::Line(c) => band
+                .draw(&PathElement::new(
+                    vec![(x, y), (x + 16, y)],
+                    c.stroke_width(2),
+                ))
+                .map_err(e)?,
+            Key::Tick(c) => band
+                .draw(&PathElement::new(
+                    vec![(x + 8, y - 5), (x + 8, y + 5)],
+                    c.mix(0.6).stroke_width(1),
+                ))
+                .map_err(e)?,
+            Key::Dashed(c) => {
+                for (a, b) in [(x, x + 6), (x + 10, x + 16)] {
+                    band.draw(&PathElement::new(vec![(a, y), (b, y)], c.stroke_width(2)))
+                        .map_err(e)?;
+                }
+            }
+        }
+        band.draw(&Text::new(label.clone(), (x + 22, y), font.clone()))
+            .map_err(e)?;
+    }
+    Ok(rest)
+}
+
+/// Height of the x-label area: tick labels, then the axis title below them, apart.
+const AXIS_X: u32 = 42;
 
 fn caption_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&theme.text)
@@ -74,10 +149,12 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
 // Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
 #[allow(clippy::too_many_arguments)]
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
-/// pool, dashed) over time; the scan phase starts at `scan_start_s`; `cursor_s` marks now.
+/// pool, dashed) over time, with a short tick along the bottom at each time in `refills_s` (LRU
+/// batches that evicted pages); the scan phase starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     samples: &[Sample],
+    refills_s: &[f64],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -87,10 +164,30 @@ pub fn draw_residency<DB: DrawingBackend>(
 ) -> Result<(), String> {
     root.fill(&theme.background).map_err(e)?;
     let x_max = end_s.max(1.0);
-    let mut chart = ChartBuilder::on(root)
-        .caption("Hot set resident, scanned table young", caption_font(theme))
+    let entries = [
+        (
+            "hot set resident (% of hot set)".to_string(),
+            Key::Line(HOT),
+        ),
+        (
+            "scanned table young (% of pool)".to_string(),
+            Key::Dashed(SCAN),
+        ),
+    ];
+    let mut entries = entries.to_vec();
+    if !refills_s.is_empty() {
+        entries.push(("LRU batch evicted".to_string(), Key::Tick(theme.text)));
+    }
+    let area = titled_with_legend(
+        root,
+        "Hot set resident, scanned table young",
+        &entries,
+        52,
+        theme,
+    )?;
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
-        .x_label_area_size(30)
+        .x_label_area_size(AXIS_X)
         .y_label_area_size(44)
         .build_cartesian_2d(0f64..x_max, 0f64..100f64)
         .map_err(e)?;
@@ -100,8 +197,10 @@ pub fn draw_residency<DB: DrawingBackend>(
         .y_desc("%")
         .axis_style(theme.text)
         .label_style(label_font(theme))
-        .light_line_style(theme.grid)
+        .max_light_lines(0)
         .bold_line_style(theme.grid)
+        .x_label_formatter(&|x| format!("{:.0}", x))
+        .y_label_formatter(&|y| format!("{:.0}", y))
         .draw()
         .map_err(e)?;
     if scan_start_s < x_max {
@@ -111,6 +210,14 @@ pub fn draw_residency<DB: DrawingBackend>(
         );
         chart.draw_series(std::iter::once(band)).map_err(e)?;
     }
+    chart
+        .draw_series(
+            refills_s
+                .iter()
+                .filter(|t| t.is_finite() && **t <= x_max)
+                .map(|&t| PathElement::new(vec![(t, 0.0), (t, 4.0)], theme.text.mix(0.45))),
+        )
+        .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
     chart
@@ -143,8 +250,27 @@ pub fn draw_residency<DB: DrawingBackend>(
             )))
             .map_err(e)?;
     }
-    draw_legend(&mut chart, SeriesLabelPosition::LowerLeft, theme)?;
     root.present().map_err(e)
+}
+
+/// Tick values for a log axis of `innodb_lru_scan_depth` over `lo..=hi` drawn `width_px` wide:
+/// the powers of two from 128 to 4096 inside the range, and each end of the range unless it
+/// would sit closer than a label's width to its neighbour.
+pub fn depth_ticks(lo: f64, hi: f64, width_px: f64) -> Vec<f64> {
+    let (lo, hi) = (lo.max(1.0), hi.max(lo.max(1.0) * 1.01));
+    let per_decade = width_px / (hi / lo).log10().max(1e-9) * 0.85;
+    let mut ticks: Vec<f64> = (7..=12)
+        .map(|k| f64::from(1u32 << k))
+        .filter(|&t| t >= lo && t <= hi)
+        .collect();
+    let far = |a: f64, b: f64| ((a / b).log10().abs() * per_decade) >= 34.0;
+    if ticks.first().is_none_or(|&f| f > lo && far(f, lo)) {
+        ticks.insert(0, lo);
+    }
+    if ticks.last().is_none_or(|&l| l < hi && far(hi, l)) {
+        ticks.push(hi);
+    }
+    ticks
 }
 
 /// Kept % against `innodb_lru_scan_depth` (log axis), one line per `old_blocks_time`; the
@@ -158,12 +284,34 @@ pub fn draw_sweep<DB: DrawingBackend>(
     root.fill(&theme.background).map_err(e)?;
     let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
     let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
-    let mut chart = ChartBuilder::on(root)
-        .caption("Hot set kept vs innodb_lru_scan_depth", caption_font(theme))
+    let entries: Vec<Entry> = sweep
+        .times
+        .iter()
+        .enumerate()
+        .map(|(ti, t)| {
+            (
+                format!("old_blocks_time {t} ms"),
+                Key::Line(LINES[ti % LINES.len()]),
+            )
+        })
+        .collect();
+    let area = titled_with_legend(
+        root,
+        "Hot set kept vs innodb_lru_scan_depth",
+        &entries,
+        52,
+        theme,
+    )?;
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
-        .x_label_area_size(30)
+        .x_label_area_size(AXIS_X)
         .y_label_area_size(44)
-        .build_cartesian_2d((lo * 0.9..hi * 1.1).log_scale(), 0f64..100f64)
+        .build_cartesian_2d(
+            (lo * 0.9..hi * 1.1)
+                .log_scale()
+                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 60.0)),
+            0f64..100f64,
+        )
         .map_err(e)?;
     chart
         .configure_mesh()
@@ -171,9 +319,10 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .y_desc("kept %")
         .axis_style(theme.text)
         .label_style(label_font(theme))
-        .light_line_style(theme.grid)
+        .max_light_lines(0)
         .bold_line_style(theme.grid)
         .x_label_formatter(&|x| format!("{:.0}", x))
+        .y_label_formatter(&|y| format!("{:.0}", y))
         .draw()
         .map_err(e)?;
     for (ti, &t) in sweep.times.iter().enumerate() {
@@ -222,13 +371,13 @@ pub fn draw_sweep<DB: DrawingBackend>(
             }
         }
     }
-    draw_legend(&mut chart, SeriesLabelPosition::UpperRight, theme)?;
     root.present().map_err(e)
 }
 
 /// Renders the residency chart to an SVG string.
 pub fn residency_svg(
     samples: &[Sample],
+    refills_s: &[f64],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -240,6 +389,7 @@ pub fn residency_svg(
         draw_residency(
             &root,
             samples,
+            refills_s,
             hot_pages,
             pool_pages,
             scan_start_s,
@@ -287,8 +437,8 @@ mod tests {
             sample(1.0, 90, 10),
             sample(2.0, 80, 30),
         ];
-        let sa = residency_svg(&a, 100, 1000, 1.0, 2.0).unwrap();
-        let sb = residency_svg(&b, 100, 1000, 1.0, 2.0).unwrap();
+        let sa = residency_svg(&a, &[], 100, 1000, 1.0, 2.0).unwrap();
+        let sb = residency_svg(&b, &[], 100, 1000, 1.0, 2.0).unwrap();
         assert!(sa.starts_with("<svg"));
         assert!(sa.contains("hot set resident"));
         assert!(sa.matches("<polyline").count() >= 2, "{sa}");
@@ -366,25 +516,43 @@ pub fn draw_depth_tradeoff<DB: DrawingBackend>(
         .fold(0.0f64, f64::max)
         .max(10.0)
         * 1.15;
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Write-heavy server: throughput and free-list waits vs innodb_lru_scan_depth",
-            caption_font(theme),
-        )
+    let (c0, c1, c2) = (LINES[0], LINES[2], LINES[4]);
+    let entries = [
+        ("transactions/s with a scan".to_string(), Key::Line(c0)),
+        ("transactions/s without".to_string(), Key::Line(c1)),
+        ("free-list waits/s (right axis)".to_string(), Key::Line(c2)),
+    ];
+    let caption = if root.dim_in_pixel().0 < 600 {
+        "Throughput and free-list waits vs lru_scan_depth"
+    } else {
+        "Write-heavy server: throughput and free-list waits vs innodb_lru_scan_depth"
+    };
+    let area = titled_with_legend(root, caption, &entries, 66, theme)?;
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
-        .x_label_area_size(30)
+        .x_label_area_size(AXIS_X)
         .y_label_area_size(58)
         .right_y_label_area_size(52)
-        .build_cartesian_2d((lo * 0.85..hi * 1.15).log_scale(), 0f64..tps_max)
+        .build_cartesian_2d(
+            (lo * 0.85..hi * 1.15)
+                .log_scale()
+                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 130.0)),
+            0f64..tps_max,
+        )
         .map_err(e)?
-        .set_secondary_coord((lo * 0.85..hi * 1.15).log_scale(), 0f64..wf_max);
+        .set_secondary_coord(
+            (lo * 0.85..hi * 1.15)
+                .log_scale()
+                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 130.0)),
+            0f64..wf_max,
+        );
     chart
         .configure_mesh()
         .x_desc("innodb_lru_scan_depth (pages, log scale)")
         .y_desc("transactions/s")
         .axis_style(theme.text)
         .label_style(label_font(theme))
-        .light_line_style(theme.grid)
+        .max_light_lines(0)
         .bold_line_style(theme.grid)
         .x_label_formatter(&|x| format!("{:.0}", x))
         .y_label_formatter(&|y| format!("{:.0}", y))
@@ -410,7 +578,6 @@ pub fn draw_depth_tradeoff<DB: DrawingBackend>(
         .iter()
         .map(|p| (p.lru_scan_depth as f64, p.wait_free_per_s))
         .collect();
-    let (c0, c1, c2) = (LINES[0], LINES[2], LINES[4]);
     chart
         .draw_series(LineSeries::new(with.clone(), c0.stroke_width(2)))
         .map_err(e)?
@@ -450,7 +617,6 @@ pub fn draw_depth_tradeoff<DB: DrawingBackend>(
                 .map_err(e)?;
         }
     }
-    draw_legend(&mut chart, SeriesLabelPosition::LowerRight, theme)?;
     root.present().map_err(e)
 }
 
@@ -480,13 +646,25 @@ pub fn draw_dblwr_fill<DB: DrawingBackend>(
     } else {
         1.0
     };
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Doublewrite buffers of instance 0: pages per write",
-            caption_font(theme),
-        )
+    let (c0, c1) = (LINES[0], LINES[4]);
+    let entries = [
+        (
+            format!("innodb_doublewrite_pages = {capacity} (full)"),
+            Key::Line(theme.text),
+        ),
+        ("LRU buffer (LRU batch)".to_string(), Key::Line(c0)),
+        ("flush-list buffer".to_string(), Key::Line(c1)),
+    ];
+    let area = titled_with_legend(
+        root,
+        "Doublewrite buffers of instance 0: pages per write",
+        &entries,
+        52,
+        theme,
+    )?;
+    let mut chart = ChartBuilder::on(&area)
         .margin(8)
-        .x_label_area_size(30)
+        .x_label_area_size(AXIS_X)
         .y_label_area_size(44)
         .build_cartesian_2d(0f64..end_s, 0f64..cap * 1.12)
         .map_err(e)?;
@@ -544,7 +722,6 @@ pub fn draw_dblwr_fill<DB: DrawingBackend>(
             ))
             .map_err(e)?;
     }
-    draw_legend(&mut chart, SeriesLabelPosition::LowerRight, theme)?;
     root.present().map_err(e)
 }
 
@@ -593,5 +770,216 @@ mod write_chart_tests {
             draw_dblwr_fill(&root, &[], 0, f64::NAN, None, LIGHT).unwrap();
         }
         assert!(out.contains("<circle"));
+    }
+}
+
+#[cfg(test)]
+mod glance_tests {
+    use super::*;
+    use crate::sweep::{SweepPoint, SweepResult, DEFAULT_DEPTHS};
+
+    /// Each `<text>` of an SVG: its x, y and content.
+    fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+        let mut out = Vec::new();
+        for part in svg.split("<text").skip(1) {
+            let attr = |name: &str| -> f64 {
+                part.split(&format!(" {name}=\""))
+                    .nth(1)
+                    .and_then(|r| r.split('"').next())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(f64::NAN)
+            };
+            let body = part
+                .split_once('>')
+                .map(|(_, r)| r.split("</text>").next().unwrap_or(""))
+                .unwrap_or("");
+            out.push((attr("x"), attr("y"), body.trim().to_string()));
+        }
+        out
+    }
+
+    fn sweep(depths: &[u32]) -> SweepResult {
+        let times = vec![0u32, 1000];
+        let mut points = Vec::new();
+        for (ti, &t) in times.iter().enumerate() {
+            for (di, &d) in depths.iter().enumerate() {
+                points.push(SweepPoint {
+                    lru_scan_depth: d,
+                    old_blocks_time: t,
+                    kept: 0.1 + 0.1 * di as f64 / depths.len() as f64 + 0.7 * ti as f64,
+                    young_leak_pages_per_s: 0.0,
+                    lookups_per_s: 0.0,
+                });
+            }
+        }
+        SweepResult {
+            base: crate::scenario::Params::default(),
+            depths: depths.to_vec(),
+            times,
+            points,
+        }
+    }
+
+    fn render(w: u32, h: u32, f: impl Fn(&DrawingArea<SVGBackend, Shift>)) -> String {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
+            f(&root);
+        }
+        if let Ok(dir) = std::env::var("MIDPOINT_CHART_DUMP") {
+            let n = out.len();
+            let _ = std::fs::write(format!("{dir}/chart-{w}-{n}.svg"), &out);
+        }
+        out
+    }
+
+    /// The y of the text exactly `label` (the first one).
+    fn y_of(t: &[(f64, f64, String)], label: &str) -> f64 {
+        t.iter()
+            .find(|x| x.2 == label)
+            .map(|x| x.1)
+            .unwrap_or_else(|| panic!("no text {label:?} in {t:?}"))
+    }
+
+    #[test]
+    fn sweep_axis_labels_every_power_of_two_and_whole_percents() {
+        for w in [390u32, 1366] {
+            let s = sweep(DEFAULT_DEPTHS);
+            let svg = render(w, 300, |r| {
+                draw_sweep(r, &s, Some((1024, 0)), LIGHT).unwrap()
+            });
+            let t = texts(&svg);
+            for tick in ["128", "256", "512", "1024", "2048", "4096"] {
+                assert!(t.iter().any(|x| x.2 == tick), "{w}px: no tick {tick}");
+            }
+            assert!(
+                !t.iter().any(|x| x.2.ends_with(".0")),
+                "{w}px: a label with a decimal: {t:?}"
+            );
+            // The legend sits above the data: above the top y tick ("100").
+            let top = y_of(&t, "100");
+            for label in ["old_blocks_time 0 ms", "old_blocks_time 1000 ms"] {
+                assert!(y_of(&t, label) + 6.0 < top, "{w}px: {label} in the data");
+            }
+        }
+        // At 1366 px the range's ends are labelled too.
+        let s = sweep(DEFAULT_DEPTHS);
+        let t = texts(&render(1366, 300, |r| {
+            draw_sweep(r, &s, None, LIGHT).unwrap()
+        }));
+        assert!(t.iter().any(|x| x.2 == "100") && t.iter().any(|x| x.2 == "8192"));
+    }
+
+    #[test]
+    fn depth_ticks_keep_the_ends_only_when_they_fit() {
+        let wide = depth_ticks(100.0, 8192.0, 1300.0);
+        assert_eq!(wide.first(), Some(&100.0));
+        assert_eq!(wide.last(), Some(&8192.0));
+        let narrow = depth_ticks(100.0, 8192.0, 300.0);
+        assert_eq!(narrow.first(), Some(&128.0), "{narrow:?}");
+        let inner = depth_ticks(300.0, 600.0, 400.0);
+        assert_eq!(inner, vec![300.0, 512.0, 600.0]);
+    }
+
+    #[test]
+    fn residency_legend_and_axis_titles_stay_clear() {
+        let samples: Vec<Sample> = (0..=60)
+            .map(|i| Sample {
+                t_s: i as f64,
+                hot_resident: 1000 - 10 * i,
+                scan_young: 5 * i,
+                ..Sample::default()
+            })
+            .collect();
+        for w in [390u32, 1366] {
+            let svg = render(w, 260, |r| {
+                draw_residency(
+                    r,
+                    &samples,
+                    &[21.0, 25.5],
+                    1000,
+                    8192,
+                    20.0,
+                    60.0,
+                    Some(30.0),
+                    LIGHT,
+                )
+                .unwrap()
+            });
+            let t = texts(&svg);
+            let top = y_of(&t, "100");
+            let bottom = y_of(&t, "0");
+            for label in [
+                "hot set resident (% of hot set)",
+                "scanned table young (% of pool)",
+            ] {
+                assert!(y_of(&t, label) + 6.0 < top, "{w}px: {label} in the data");
+            }
+            // The x-axis title sits below the x tick labels, a line apart.
+            let title = y_of(&t, "seconds since warm-up start");
+            let ticks = t
+                .iter()
+                .filter(|x| x.2 == "20" || x.2 == "40")
+                .map(|x| x.1)
+                .fold(f64::NAN, f64::max);
+            assert!(title >= ticks + 12.0, "{w}px: title {title} ticks {ticks}");
+            assert!(bottom < ticks, "{w}px");
+            assert!(!t.iter().any(|x| x.2.ends_with(".0")), "{w}px: {t:?}");
+            assert!(y_of(&t, "LRU batch evicted") + 6.0 < top, "{w}px");
+        }
+        // No batches, no refill key; two batches, two more short strokes than without.
+        let draw = |refills: &[f64]| {
+            render(600, 260, |r| {
+                draw_residency(r, &samples, refills, 1000, 8192, 20.0, 60.0, None, LIGHT).unwrap()
+            })
+        };
+        let (none, two) = (draw(&[]), draw(&[21.0, 25.5]));
+        assert!(!none.contains("LRU batch evicted"));
+        assert_eq!(
+            two.matches("<polyline").count(),
+            none.matches("<polyline").count() + 3,
+            "two ticks and the key's"
+        );
+    }
+
+    #[test]
+    fn tradeoff_legend_sits_above_the_data() {
+        let pts: Vec<DepthPoint> = [128u32, 256, 1024, 4096]
+            .iter()
+            .map(|&d| DepthPoint {
+                lru_scan_depth: d,
+                tps_with_scan: 1000.0 + d as f64 / 8.0,
+                tps: 1500.0,
+                wait_free_per_s: 4000.0 / d as f64,
+            })
+            .collect();
+        for w in [390u32, 1366] {
+            let svg = render(w, 300, |r| {
+                draw_depth_tradeoff(
+                    r,
+                    &[128, 256, 512, 1024, 2048, 4096],
+                    &pts,
+                    Some(256),
+                    LIGHT,
+                )
+                .unwrap()
+            });
+            let t = texts(&svg);
+            let top = y_of(&t, "0").min(
+                t.iter()
+                    .filter(|x| x.2.parse::<f64>().is_ok())
+                    .map(|x| x.1)
+                    .fold(f64::INFINITY, f64::min),
+            );
+            for label in [
+                "transactions/s with a scan",
+                "free-list waits/s (right axis)",
+            ] {
+                assert!(y_of(&t, label) + 6.0 < top, "{w}px: {label} in the data");
+            }
+            for tick in ["128", "512", "4096"] {
+                assert!(t.iter().any(|x| x.2 == tick), "{w}px: no tick {tick}");
+            }
+        }
     }
 }

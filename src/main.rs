@@ -481,6 +481,7 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::residency_svg(
             &r.samples,
+            &midpoint::ui::charts::refill_times(&r.batches, 0.1),
             r.hot_pages,
             r.frames_per_instance * p.buffer_pool_instances,
             p.warmup_s as f64,

@@ -5,6 +5,7 @@
 
 use crate::clock::Micros;
 use crate::metrics::Sample;
+use crate::pool::page_cleaner::BatchReport;
 use crate::scenario::Params;
 use crate::sim::{Event, Simulation, EPOCH};
 use crate::sweep::{SweepPoint, SweepResult};
@@ -223,6 +224,22 @@ pub struct RunData {
     pub events: u64,
     /// The time series (at most the requested number of points).
     pub points: Vec<Point>,
+    /// When LRU batches evicted pages, s since the warm-up started (one per 0.1 s at most),
+    /// for the residency plot's refill marks.
+    #[serde(default)]
+    pub refills_s: Vec<f64>,
+}
+
+/// The times (s) of the batches that evicted pages, at most one per `bucket_s`.
+pub fn refill_times(batches: &[BatchReport], bucket_s: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::new();
+    for b in batches.iter().filter(|b| b.evicted > 0) {
+        let t = b.at_us.saturating_sub(EPOCH) as f64 / 1e6;
+        if out.last().is_none_or(|&l| t - l >= bucket_s) {
+            out.push(t);
+        }
+    }
+    out
 }
 
 /// Converts worker points to samples for the chart.
@@ -275,6 +292,7 @@ pub fn run_data(sim: &Simulation, max_points: u32) -> RunData {
         page_accesses: r.counters.page_gets,
         events: sim.events(),
         points,
+        refills_s: refill_times(&r.batches, 0.1),
     }
 }
 
@@ -516,5 +534,28 @@ mod seek_tests {
         assert!((residency_time_at(mid, 500.0, 210.0) - 105.0).abs() < 1e-9);
         assert_eq!(residency_time_at(-5.0, 500.0, 210.0), 0.0);
         assert_eq!(residency_time_at(f64::NAN, 500.0, 210.0), 0.0);
+    }
+}
+
+#[cfg(test)]
+mod refill_tests {
+    use super::*;
+    use crate::scenario::Params;
+
+    #[test]
+    fn refill_marks_follow_the_runs_evicting_batches_on_the_sample_clock() {
+        let p = Params::default();
+        let mut sim = Simulation::new(&p).unwrap();
+        sim.run_to_end();
+        let d = run_data(&sim, 50);
+        let evicting = sim.batches().iter().filter(|b| b.evicted > 0).count();
+        assert!(evicting > 0 && !d.refills_s.is_empty());
+        assert!(d.refills_s.len() <= evicting);
+        let end = d.points.last().map_or(0.0, |q| q.t);
+        assert!(
+            d.refills_s.iter().all(|&t| t >= 0.0 && t <= end + 1.0),
+            "{d:?}"
+        );
+        assert!(d.refills_s.windows(2).all(|w| w[1] - w[0] >= 0.1 - 1e-9));
     }
 }

@@ -21,6 +21,7 @@ pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
     samples: &[Sample],
+    refills_s: &[f64],
     p: &Params,
     cursor_s: Option<f64>,
     dark: bool,
@@ -29,6 +30,7 @@ pub fn residency(
     chart::draw_residency(
         &root,
         samples,
+        refills_s,
         p.hot_pages,
         p.frames_per_instance() * p.buffer_pool_instances.max(1),
         p.warmup_s as f64,

@@ -219,6 +219,7 @@ impl Explorer {
             canvas,
             dpr,
             &self.inner.residency_samples(),
+            &self.inner.residency_refills(),
             self.inner.params(),
             Some(self.inner.t_s()),
             dark,

@@ -620,6 +620,15 @@ impl Explorer {
         }
     }
 
+    /// The residency plot's refill marks: the full run's if the worker has sent it, else the
+    /// batches so far.
+    pub fn residency_refills(&self) -> Vec<f64> {
+        match &self.run {
+            Some(r) => r.refills_s.clone(),
+            None => charts::refill_times(self.cur.sim.batches(), 0.1),
+        }
+    }
+
     /// What the residency plot draws: the full run if the worker has sent it, else the samples
     /// so far.
     pub fn residency_samples(&self) -> Cow<'_, [Sample]> {
