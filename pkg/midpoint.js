@@ -401,6 +401,59 @@ export class Explorer {
 if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
 
 /**
+ * Every replacement policy on these parameters (`midpoint policies`), one policy per
+ * [`Policies::step`] so that the worker can report progress.
+ */
+export class Policies {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        PoliciesFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_policies_free(ptr, 0);
+    }
+    /**
+     * A comparison on these parameters (a `Params` object).
+     * @param {any} params
+     */
+    constructor(params) {
+        const ret = wasm.policies_new(params);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        PoliciesFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The rows so far (`PolicyRow` plus `why`, the sentence on the looping scan).
+     * @returns {any}
+     */
+    rows() {
+        const ret = wasm.policies_rows(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Runs the next policy (the first: the InnoDB run); returns the share done (1 = all).
+     * @returns {number}
+     */
+    step() {
+        const ret = wasm.policies_step(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+}
+if (Symbol.dispose) Policies.prototype[Symbol.dispose] = Policies.prototype.free;
+
+/**
  * A full run, advanced in slices so that the worker can report progress.
  */
 export class Runner {
@@ -852,6 +905,21 @@ export function controls(params) {
         throw takeFromExternrefTable0(ret[1]);
     }
     return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
+ * `Policies::rows` returns them); the InnoDB group is outlined.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} dpr
+ * @param {any} rows
+ * @param {boolean} dark
+ */
+export function draw_policies(canvas, dpr, rows, dark) {
+    const ret = wasm.draw_policies(canvas, dpr, rows, dark);
+    if (ret[1]) {
+        throw takeFromExternrefTable0(ret[0]);
+    }
 }
 
 /**
@@ -1515,6 +1583,9 @@ function __wbg_get_imports() {
 const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_explorer_free(ptr, 1));
+const PoliciesFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_policies_free(ptr, 1));
 const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_runner_free(ptr, 1));

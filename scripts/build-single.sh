@@ -32,7 +32,7 @@ wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii
 
 # The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
 # for the bindings, "midpoint-<name>" for www/<name>.js.
-MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "write"]
+MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write"]
 
 def bare_imports(src, name):
     """Rewrites the relative imports of a module to the import map's bare names."""
@@ -47,7 +47,7 @@ def bare_imports(src, name):
 modules = {name: bare_imports(read(f"www/{name}.js"), f"www/{name}.js") for name in MODULES}
 main = bare_imports(read("www/main.js"), "www/main.js")
 worker_src = read("www/worker.js")
-worker_import = 'import init, { Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
+worker_import = 'import init, { Policies, Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
 if worker_import not in worker_src:
     sys.exit("build-single: www/worker.js changed its import line: update scripts/build-single.sh")
 # One classic script (Chromium refuses module workers from blob: URLs of a file:// page): the

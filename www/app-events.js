@@ -44,6 +44,9 @@ export class EventMethods {
       case "sweep":
         this.startSweep();
         return;
+      case "policies":
+        this.startPolicies();
+        return;
       case "copy":
         this.copyLink();
         return;

@@ -111,6 +111,7 @@ export class UrlMethods {
     this.updatePresetUi();
     this.updateCli();
     this.resetSweep();
+    this.resetPolicies();
     this.writeUrl();
     this.scheduleRun(250);
   }

@@ -33,6 +33,7 @@ export class ViewMethods {
     this.layoutStrip();
     this.dirtyResidency = true;
     this.drawSweep();
+    this.layoutPolicies();
     this.write?.drawAll();
   }
 

@@ -6,11 +6,12 @@
 // app-view.js (layout, drawing, status), app-runs.js (workers: full runs, the sweep),
 // app-events.js (buttons, keys, visibility, the tour), app-strip.js (the boundary close-up, the
 // code panel, linked hover and touch, seeking from the residency plot), app-export.js (embed dialog, downloads,
-// tables); write.js is the write-path section.
+// tables), app-policies.js (the other replacement policies' figure); write.js is the write-path section.
 import * as mp from "../pkg/midpoint.js";
 import { EventMethods } from "./app-events.js";
 import { StripMethods } from "./app-strip.js";
 import { ExportMethods } from "./app-export.js";
+import { PolicyMethods } from "./app-policies.js";
 import { RunMethods, Workers } from "./app-runs.js";
 import { UrlMethods } from "./app-url.js";
 import { ViewMethods } from "./app-view.js";
@@ -77,6 +78,7 @@ export class MidpointApp {
     this.bindEvents();
     this.bindStrip();
     this.bindResidencySeek();
+    this.bindPolicies();
     if (!this.embedView && this.viewName === "lab" && this.syncUrl) this.write = new WritePath(this);
     this.loop = (t) => this.tick(t);
     requestAnimationFrame(this.loop);
@@ -217,6 +219,7 @@ export class MidpointApp {
           </figcaption>
         </figure>
       </section>
+      ${this.policiesHtml(id)}
       <p class="mp-keys">${KEYS_HELP}</p>`;
     const $ = (s) => this.root.querySelector(s);
     this.el = {
@@ -356,7 +359,7 @@ export class MidpointApp {
 }
 
 // The rest of MidpointApp's methods, one module per concern.
-for (const part of [UrlMethods, ViewMethods, RunMethods, EventMethods, ExportMethods, StripMethods]) {
+for (const part of [UrlMethods, ViewMethods, RunMethods, EventMethods, ExportMethods, StripMethods, PolicyMethods]) {
   for (const name of Object.getOwnPropertyNames(part.prototype)) {
     if (name === "constructor") continue;
     if (Object.hasOwn(MidpointApp.prototype, name)) throw new Error(`MidpointApp.${name} defined twice`);

@@ -5,11 +5,13 @@
 //        {id, kind: "sweep", params, depth, time}    one sweep point
 //        {id, kind: "write", preset, depth, pages}   a write-path run (progress on the way;
 //                                                    result + cells, instance 0 per moment)
+//        {id, kind: "policies", params}              every replacement policy on these parameters
+//                                                    (progress after each policy; result: rows)
 //        {id, kind: "write-depth", depth}            one point of the write-path trade-off
 //   out: {type: "ready"} | {id, type: "progress", frac} | {id, type: "done", result, ms, csv?}
 //        (csv: a run's whole time series, every parameter in its header)
 //        | {id, type: "error", message} | {type: "panic", message}
-import init, { Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
+import init, { Policies, Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
 
 let ready = null;
 
@@ -66,6 +68,13 @@ self.onmessage = async (e) => {
       const cells = r.cells();
       r.free();
       self.postMessage({ id: m.id, type: "done", result, cells, ms: performance.now() - t0 }, [cells.buffer]);
+    } else if (m.kind === "policies") {
+      const c = new Policies(m.params);
+      let frac = 0;
+      while ((frac = c.step()) < 1) self.postMessage({ id: m.id, type: "progress", frac });
+      const result = c.rows();
+      c.free();
+      self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else if (m.kind === "write-depth") {
       const result = write_depth_point(m.depth);
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });

@@ -334,9 +334,15 @@ pub fn policies_command() -> Command {
                 .help("touches per scanned page fed to the other policies (default: the scenario's)"),
         )
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print JSON"))
+        .arg(
+            Arg::new("svg")
+                .long("svg")
+                .value_name("FILE")
+                .help("also draw the page's policies figure (hot set kept, miss ratio) to FILE as SVG"),
+        )
 }
 
-/// `midpoint policies --preset NAME [--json]`.
+/// `midpoint policies --preset NAME [--json] [--svg FILE]`.
 pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let name = a
         .get_one::<String>("preset")
@@ -354,6 +360,18 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let rows = super::compare::policy_rows(&params, touches)?;
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
+    if let Some(path) = a.get_one::<String>("svg") {
+        let bars: Vec<crate::chart::PolicyBar> = rows
+            .iter()
+            .map(|r| crate::chart::PolicyBar {
+                policy: r.policy.clone(),
+                kept: r.kept,
+                miss_ratio: r.miss_ratio,
+            })
+            .collect();
+        let svg = crate::chart::policies_svg(&bars, Some("innodb"))?;
+        std::fs::write(path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
     if a.get_flag("json") {
         let v = serde_json::json!({
             "preset": name,

@@ -108,3 +108,26 @@ impl SweepView {
         .map_err(|e| JsValue::from_str(&e))
     }
 }
+
+/// Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
+/// `Policies::rows` returns them); the InnoDB group is outlined.
+#[wasm_bindgen]
+pub fn draw_policies(
+    canvas: &HtmlCanvasElement,
+    dpr: f64,
+    rows: JsValue,
+    dark: bool,
+) -> Result<(), JsValue> {
+    let bars: Vec<chart::PolicyBar> = serde_wasm_bindgen::from_value(rows)
+        .map_err(|e| JsValue::from_str(&format!("bad policy rows: {e}")))?;
+    let root = backend(canvas, dpr)
+        .map_err(|e| JsValue::from_str(&e))?
+        .into_drawing_area();
+    chart::draw_policies(
+        &root,
+        &bars,
+        Some("innodb"),
+        if dark { DARK } else { LIGHT },
+    )
+    .map_err(|e| JsValue::from_str(&e))
+}

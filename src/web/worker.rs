@@ -58,3 +58,59 @@ pub fn sweep_point(params: JsValue, depth: u32, time: u32) -> Result<JsValue, Js
     let q = sweep::sweep_point(&p, depth, time).map_err(|e| JsValue::from_str(&e))?;
     serde_wasm_bindgen::to_value(&q).map_err(|e| JsValue::from_str(&e.to_string()))
 }
+
+/// Every replacement policy on these parameters (`midpoint policies`), one policy per
+/// [`Policies::step`] so that the worker can report progress.
+#[wasm_bindgen]
+pub struct Policies {
+    cmp: crate::policy::compare::Comparison,
+}
+
+/// A row for the page (no `serde(flatten)`: serde-wasm-bindgen would make it a `Map`).
+#[derive(serde::Serialize)]
+struct PolicyOut<'a> {
+    policy: &'a str,
+    kept: f64,
+    miss_ratio: f64,
+    lookups_per_s: Option<f64>,
+    scan_share: f64,
+    how: &'static str,
+    why: &'static str,
+}
+
+#[wasm_bindgen]
+impl Policies {
+    /// A comparison on these parameters (a `Params` object).
+    #[wasm_bindgen(constructor)]
+    pub fn new(params: JsValue) -> Result<Policies, JsValue> {
+        let p = params_from(params)?;
+        let cmp =
+            crate::policy::compare::Comparison::new(&p, None).map_err(|e| JsValue::from_str(&e))?;
+        Ok(Policies { cmp })
+    }
+
+    /// Runs the next policy (the first: the InnoDB run); returns the share done (1 = all).
+    pub fn step(&mut self) -> Result<f64, JsValue> {
+        self.cmp.step().map_err(|e| JsValue::from_str(&e))?;
+        Ok(self.cmp.done() as f64 / crate::policy::compare::ORDER.len() as f64)
+    }
+
+    /// The rows so far (`PolicyRow` plus `why`, the sentence on the looping scan).
+    pub fn rows(&self) -> Result<JsValue, JsValue> {
+        let out: Vec<PolicyOut> = self
+            .cmp
+            .rows()
+            .iter()
+            .map(|r| PolicyOut {
+                policy: &r.policy,
+                kept: r.kept,
+                miss_ratio: r.miss_ratio,
+                lookups_per_s: r.lookups_per_s,
+                scan_share: r.scan_share,
+                how: r.how,
+                why: crate::policy::compare::why(&r.policy),
+            })
+            .collect();
+        serde_wasm_bindgen::to_value(&out).map_err(|e| JsValue::from_str(&e.to_string()))
+    }
+}
