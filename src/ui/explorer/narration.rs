@@ -112,7 +112,7 @@ impl Explorer {
         let grown: u64 = inst.lru.slides.growth_young.iter().sum();
         // Growing now: the list is at its longest, past 512, frames still free.
         if grown == 0
-            || inst.free.len() == 0
+            || inst.free.is_empty()
             || inst.lru.len() < inst.lru.longest()
             || inst.lru.len() < crate::pool::lru::OLD_MIN_LEN
         {

@@ -479,7 +479,7 @@ fn the_growth_slide_after_a_restart_is_narrated_from_the_state() {
     let s = found.expect("no step narrated a growth slide");
     let inst = &ex.cur.sim.pool.instances[0];
     let grown: u64 = inst.lru.slides.growth_young.iter().sum();
-    assert!(grown > 0 && inst.free.len() > 0, "{s}");
+    assert!(grown > 0 && !inst.free.is_empty(), "{s}");
     assert_eq!(inst.lru.len(), inst.lru.longest(), "{s}");
     assert!(
         s.contains(&format!("Growth has turned {} young so far", pages(grown))),
@@ -502,7 +502,7 @@ fn the_growth_slide_after_a_restart_is_narrated_from_the_state() {
     until_paused(&mut ex, &mut t);
     let st = ex.status();
     let inst = &ex.cur.sim.pool.instances[0];
-    if inst.free.len() > 0 && inst.lru.len() == inst.lru.longest() {
+    if !inst.free.is_empty() && inst.lru.len() == inst.lru.longest() {
         assert!(
             st.narration.contains("the growth slide"),
             "{}",
