@@ -17,16 +17,21 @@ describe("a restart in the lab", () => {
     );
     try {
       await pageReady(page);
-      const found = await page.evaluate(async () => {
-        const btn = document.querySelector('[data-act="step"]');
-        const narr = document.querySelector('[data-testid="narration"]');
+      // Step one event at a time (what the Step button does) until a step slides the boundary
+      // by growth; then the page shows that narration.
+      const found = await page.evaluate(() => {
+        const ex = window.__midpoint.apps[0].ex;
         for (let i = 0; i < 1500; i++) {
-          btn.click();
-          await new Promise((r) => requestAnimationFrame(r));
-          if (narr.textContent.includes("growth slide, not a refill's")) return i;
+          ex.step();
+          if (ex.status().narration.includes("growth slide, not a refill's")) return i;
         }
         return -1;
       });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="narration"]').textContent.includes("growth slide, not a refill's"),
+        null,
+        { timeout: 10_000 },
+      );
       const text = await page.locator('[data-testid="narration"]').textContent();
       assert.ok(found >= 0, `no step narrated the growth slide; last: ${text}`);
       const st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
