@@ -99,6 +99,7 @@ export class RunMethods {
         `lookups ${fmt.format(Math.round(r.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(r.lookups_per_s))}/s during it. ` +
         `(${fmt.format(r.page_accesses)} page accesses, computed in ${(m.ms / 1000).toFixed(1)} s in a worker.)`,
     );
+    this.showRunRates();
     this.fillTables();
   }
 

@@ -127,6 +127,7 @@ export class UrlMethods {
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
     this.run = null;
+    this.showRunRates();
     this.runCsv = null;
     if (this.el.csvRun) this.el.csvRun.disabled = true;
     this.layout();

@@ -15,7 +15,7 @@ import { PolicyMethods } from "./app-policies.js";
 import { RunMethods, Workers } from "./app-runs.js";
 import { UrlMethods } from "./app-url.js";
 import { ViewMethods } from "./app-view.js";
-import { el, KEYS_HELP, newId } from "./util.js";
+import { el, fmt, KEYS_HELP, newId } from "./util.js";
 import { WritePath } from "./write.js";
 
 export class MidpointApp {
@@ -315,7 +315,22 @@ export class MidpointApp {
       box.textContent = "";
       this.controlsSig = sig;
       this.controls = new Map();
+      let group = controls[0]?.group;
       for (const c of controls) {
+        if (c.group !== group) {
+          // A new group ("Your server"): its heading, and the rates the last run produced
+          // beside the rates the reader enters, so a DBA can compare.
+          group = c.group;
+          box.append(
+            el(
+              "div",
+              { class: "mp-ctl-group", "data-testid": "your-server" },
+              el("h3", { class: "mp-h3", text: group }),
+              el("p", { class: "mp-help", text: "What your server does, if you know it: the sliders set the CPU times so that an idle run reaches these rates (0 keeps the experiment's machine)." }),
+              el("p", { class: "mp-yourrates", "data-testid": "run-rates" }),
+            ),
+          );
+        }
         const iid = `${this.id}-${c.key}`;
         const input = el("input", {
           type: "range",
@@ -355,6 +370,17 @@ export class MidpointApp {
       k.out.textContent = c.value_label;
       k.input.setAttribute("aria-valuetext", c.value_label);
     }
+    this.showRunRates();
+  }
+
+  // The rates the last full run produced in its scan phase, beside the "your server" sliders.
+  showRunRates() {
+    const box = this.el.sliders.querySelector(".mp-yourrates");
+    if (!box) return;
+    const r = this.run;
+    box.textContent = r
+      ? `This run, scan phase: ${fmt.format(Math.round(r.lookups_per_s))} lookups/s and ${fmt.format(Math.round(r.scan_pages_per_s))} scan pages/s (warm-up: ${fmt.format(Math.round(r.lookups_per_s_warmup))} lookups/s).`
+      : "This run's rates appear when the full run is computed.";
   }
 }
 

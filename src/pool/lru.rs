@@ -139,6 +139,11 @@ impl Lru {
         }
     }
 
+    /// The longest the list has been; an insert past it is pool growth.
+    pub fn longest(&self) -> u32 {
+        self.max_len
+    }
+
     /// Number of frames this list can hold.
     pub fn capacity(&self) -> u32 {
         self.prev.len() as u32

@@ -34,6 +34,46 @@ pub struct Control {
     pub index: usize,
     /// The current value with its unit (it may lie between stops when it came from the URL).
     pub value_label: String,
+    /// The group the page shows it under: [`GROUP_SETTINGS`] or [`GROUP_YOUR_SERVER`].
+    pub group: &'static str,
+}
+
+/// The group of the server variables and workload knobs.
+pub const GROUP_SETTINGS: &str = "InnoDB and the workload";
+/// The group of the rates a DBA measures on their own server.
+pub const GROUP_YOUR_SERVER: &str = "Your server";
+/// How a "your server" rate of 0 reads: the CPU times of the experiment's machine are used.
+pub const FROM_THE_EXPERIMENT: &str = "from the experiment's machine";
+
+/// A "your server" slider for a rate input: its help and range from the scenario's schema
+/// (`scenario::describe`, `RANGES`), 0 read as "from the experiment's machine".
+fn rate_control(key: &'static str, name: &'static str, stops: &[f64], x: f64) -> Control {
+    let r = range_of(key).expect("range");
+    let stops: Vec<f64> = stops
+        .iter()
+        .copied()
+        .filter(|&v| v >= r.min && v <= r.max)
+        .collect();
+    let mut c = num_control(
+        key,
+        name,
+        false,
+        crate::scenario::describe(key),
+        range_facts(key, "; 0 = the CPU times of the experiment's machine"),
+        &stops,
+        x,
+        r.unit,
+        true,
+    );
+    if x == 0.0 {
+        c.index = stops.iter().position(|&v| v == 0.0).unwrap_or(c.index);
+        c.value_label = FROM_THE_EXPERIMENT.into();
+    }
+    for s in c.stops.iter_mut().filter(|s| s.value == "0") {
+        s.label = FROM_THE_EXPERIMENT.into();
+    }
+    c.group = GROUP_YOUR_SERVER;
+    c
 }
 
 fn nearest(stops: &[f64], x: f64) -> usize {
@@ -95,6 +135,7 @@ fn num_control(
             nearest(stops, x)
         },
         value_label: label(x),
+        group: GROUP_SETTINGS,
     }
 }
 
@@ -270,7 +311,25 @@ pub fn controls(p: &Params) -> Vec<Control> {
         stops,
         index,
         value_label,
+        group: GROUP_SETTINGS,
     });
+    v.push(rate_control(
+        "idle_lookups_per_s",
+        "lookups per second, idle, all hits",
+        &[
+            0.0, 1000.0, 2000.0, 3000.0, 5000.0, 7500.0, 10000.0, 15000.0, 20000.0, 50000.0,
+            100000.0,
+        ],
+        p.idle_lookups_per_s,
+    ));
+    v.push(rate_control(
+        "idle_scan_pages_per_s",
+        "scan pages per second, idle, uncached",
+        &[
+            0.0, 2000.0, 5000.0, 10000.0, 15000.0, 20000.0, 24500.0, 30000.0, 50000.0, 100000.0,
+        ],
+        p.idle_scan_pages_per_s,
+    ));
     v
 }
 
@@ -308,6 +367,30 @@ mod tests {
                     assert_eq!(c.index, i, "{} = {now}", c.key);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn your_server_rates_are_sliders_that_set_the_rate_inputs() {
+        let p = preset("seed000-hot4485-b2b").unwrap().params;
+        let cs = controls(&p);
+        for key in ["idle_lookups_per_s", "idle_scan_pages_per_s"] {
+            let c = cs.iter().find(|c| c.key == key).expect(key);
+            assert_eq!(c.group, GROUP_YOUR_SERVER);
+            // Not given: the slider sits at 0, read as the experiment's machine.
+            assert_eq!(c.stops[c.index].value, "0", "{key}");
+            assert_eq!(c.value_label, FROM_THE_EXPERIMENT);
+            // A stop sets the parameter through the URL's rules, and the slider follows it.
+            let stop = &c.stops[c.stops.len() / 2];
+            let mut q = p.clone();
+            assert!(query::apply(&mut q, key, &stop.value).is_none());
+            assert_ne!(q.to_pairs(), p.to_pairs(), "{key} changes the parameters");
+            let c2 = controls(&q).into_iter().find(|c| c.key == key).unwrap();
+            assert_eq!(c2.stops[c2.index].value, stop.value);
+            assert_ne!(c2.value_label, FROM_THE_EXPERIMENT);
+            // A bad value is clamped with a note.
+            let mut q = p.clone();
+            assert!(query::apply(&mut q, key, "-5").is_some(), "{key}");
         }
     }
 

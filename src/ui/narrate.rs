@@ -66,6 +66,9 @@ pub struct Counters {
     pub evicted_by_batch: u64,
     pub slid_young: u64,
     pub slid_old: u64,
+    /// Of `slid_young`: pages turned young while the list grew past its longest length so far
+    /// (the pool filling after a restart), instance 0.
+    pub grown_young: u64,
     pub free: u32,
     pub lru: u32,
     pub old: u32,
@@ -86,6 +89,7 @@ impl Counters {
             evicted_by_batch: st.evicted_by_batch,
             slid_young: inst.lru.slides.total_young(),
             slid_old: inst.lru.slides.total_old(),
+            grown_young: inst.lru.slides.growth_young.iter().sum(),
             free: sim.pool.free_len(),
             lru: sim.pool.lru_len(),
             old: sim.pool.old_len(),
@@ -147,10 +151,25 @@ pub fn demotions_during(len: u32, old: u32, ratio: u32, k: u32) -> Vec<u32> {
 }
 
 /// The boundary's part of one step, if it moved.
-fn slide_words(b: &Counters, a: &Counters) -> String {
+fn slide_words(b: &Counters, a: &Counters, old_blocks_pct: u32) -> String {
     let y = a.slid_young - b.slid_young;
     let o = a.slid_old - b.slid_old;
+    let g = (a.grown_young - b.grown_young).min(y);
     let mut s = String::new();
+    if g > 0 {
+        // `buf_LRU_old_adjust_len` after an insert that took the list past its longest length:
+        // the target old length grows by only old_blocks_pct of each insert, so the boundary
+        // walks toward the tail by the rest (the growth slide, no refill involved).
+        s.push_str(&format!(
+            " The list grew past its longest length so far ({}): the pool is still filling, the free list holds {}. The old sublist's target grows by only {} % of each insert, so the boundary stepped toward the tail and turned {} young (highlighted), without any reuse: the growth slide, not a refill's. Growth has turned {} young so far.",
+            pages(a.lru as u64),
+            pages(a.free as u64),
+            old_blocks_pct,
+            pages(g),
+            pages(a.grown_young)
+        ));
+    }
+    let y = y - g;
     if y > 0 {
         s.push_str(&format!(
             " The list grew, so the boundary stepped toward the tail and turned {} young (highlighted), without any reuse.",
@@ -219,7 +238,7 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
             } else {
                 s.push_str(": a hit on a young page near the head; nothing moves.");
             }
-            s.push_str(&slide_words(b, a));
+            s.push_str(&slide_words(b, a, p.old_blocks_pct));
             s
         }
         Event::ScanPage { page, hit } => {
@@ -261,7 +280,7 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
                 ));
             }
             s.push_str(&free_words(b, a));
-            s.push_str(&slide_words(b, a));
+            s.push_str(&slide_words(b, a, p.old_blocks_pct));
             s
         }
         Event::ScanResume => {

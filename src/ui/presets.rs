@@ -7,13 +7,14 @@ use crate::seed000;
 use serde::Serialize;
 
 /// The presets the page lists first, in this order.
-pub const MAIN: [&str; 7] = [
+pub const MAIN: [&str; 8] = [
     "seed000-hot4485-b2b",
     "seed000-hot4485-b2b-t0",
     "seed000-hot4485-pause2000",
     "seed000-hot4485-b2b-depth128",
     "seed000-hot224-b2b",
     "seed000-cold",
+    "seed000-restart-hot4485-b2b",
     "small-demo",
 ];
 
@@ -94,6 +95,9 @@ pub fn label_of(name: &str, description: &str) -> String {
         "seed000-hot4485-b2b-depth512" => Some("innodb_lru_scan_depth = 512"),
         "seed000-hot224-b2b" => Some("A small hot set (224 pages)"),
         "seed000-cold" => Some("Cold start: the pool filled by another table"),
+        "seed000-restart-hot4485-b2b" => {
+            Some("Just after a restart: an empty pool fills up (the growth slide)")
+        }
         "small-demo" => Some("A small pool, to watch every page"),
         _ => None,
     };

@@ -11,7 +11,12 @@ fn to_s(us: crate::clock::Micros) -> f64 {
 impl Explorer {
     /// The narration at the start of the warm-up.
     pub(super) fn opening(&self) -> String {
-        if self.params.start == crate::scenario::Start::Cold {
+        if self.params.start == crate::scenario::Start::Restart {
+            format!(
+                "0 s: the warm-up begins just after a restart: the pool is empty, every frame is on the free list. Lookups load only the hot pages they touch; the scan starts at {} s and fills the rest.",
+                self.params.warmup_s
+            )
+        } else if self.params.start == crate::scenario::Start::Cold {
             format!(
                 "0 s: the warm-up begins, after a restart: the pool was filled by reading a filler table, so the scanned table has no page in it yet. Lookups read the hot set; the scan starts at {} s.",
                 self.params.warmup_s
@@ -34,6 +39,9 @@ impl Explorer {
         if sim.finished() {
             return format!("{t}: the run is over. Press Reset (or Home) to start again.");
         }
+        if let Some(g) = self.growth_narration() {
+            return g;
+        }
         let lists = format!(
             "The LRU list holds {} ({} old), the free list {}.",
             pages(len as u64),
@@ -46,7 +54,7 @@ impl Explorer {
             let free_words = if len < crate::pool::lru::OLD_MIN_LEN {
                 "every read goes to the head: the list has no old sublist until it holds 512 pages"
             } else if free > 0 {
-                "every read takes a free frame, so the list grows and the boundary, held at 37 % of it, walks toward the tail"
+                "every read takes a free frame, so the list grows and the boundary, held at innodb_old_blocks_pct of it, walks toward the tail"
             } else {
                 "the free list is empty, so every read first evicts the page at the tail"
             };
@@ -79,10 +87,47 @@ impl Explorer {
             ),
             None => " No LRU batch has refilled the free list yet in this run.".to_string(),
         };
+        let grown = sim.pool.growth_slid_young_by_tag(SCAN_SPACE as u8);
+        let growth = if grown > 0 {
+            format!(
+                " Of them, {} turned young by the growth slide: while the list grew past its longest length (the pool filling after a restart), the old sublist's target grew by only {} % of each insert, so the boundary walked toward the tail.",
+                n(grown),
+                self.params.old_blocks_pct
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{t}: {scan}. {lists}{last} So far the boundary turned {} scanned-table pages young.",
+            "{t}: {scan}. {lists}{last} So far the boundary turned {} scanned-table pages young.{growth}",
             n(sim.pool.slid_young_by_tag(SCAN_SPACE as u8))
         )
+    }
+
+    /// The narration of a growth slide in progress: the list longer than it ever was, the free
+    /// list not yet empty (the pool filling after a restart), and growth having turned pages
+    /// young. `None` when the state shows no growth slide.
+    pub(super) fn growth_narration(&self) -> Option<String> {
+        let sim = &self.cur.sim;
+        let inst = &sim.pool.instances[0];
+        let grown: u64 = inst.lru.slides.growth_young.iter().sum();
+        // Growing now: the list is at its longest, past 512, frames still free.
+        if grown == 0
+            || inst.free.is_empty()
+            || inst.lru.len() < inst.lru.longest()
+            || inst.lru.len() < crate::pool::lru::OLD_MIN_LEN
+        {
+            return None;
+        }
+        Some(format!(
+            "{}: the growth slide. The pool is still filling: the free list holds {}, and each read takes one and lengthens the LRU list ({} now, past 512). The old sublist's target grows by only {} % of each insert, so buf_LRU_old_adjust_len moves LRU_old toward the tail by the rest, about {:.2} page per insert, turning the newest inserts young: {} so far ({} scanned-table pages), no refill involved.",
+            t_label(sim.now()),
+            pages(inst.free.len() as u64),
+            n(inst.lru.len()),
+            self.params.old_blocks_pct,
+            1.0 - self.params.old_blocks_pct as f64 / 100.0,
+            pages(grown),
+            n(inst.lru.slides.growth_young.get(SCAN_SPACE as usize).copied().unwrap_or(0))
+        ))
     }
 
     pub(super) fn set_narration(&mut self, s: String, announce: bool) {
@@ -176,7 +221,12 @@ impl Explorer {
                     } else {
                         String::new()
                     },
-                    if free > 0 {
+                    if free > 0 && self.params.start == crate::scenario::Start::Restart {
+                        format!(
+                            " The pool is still filling after the restart: {} frames are free, so each read lengthens the LRU list and the boundary slides toward the tail (the growth slide).",
+                            n(free)
+                        )
+                    } else if free > 0 {
                         format!(
                             " Its first reads drain the {} free frames left from the warm-up, so the boundary slides at once.",
                             n(free)

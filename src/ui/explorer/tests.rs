@@ -455,3 +455,70 @@ fn the_speed_reached_is_reported_while_playing() {
     ex.pause();
     assert_eq!(ex.status().achieved_speed, 0.0);
 }
+
+/// After a restart the pool fills by midpoint inserts: the step that slides the boundary
+/// because the list grew is narrated as the growth slide, with the numbers the state holds.
+#[test]
+fn the_growth_slide_after_a_restart_is_narrated_from_the_state() {
+    let mut p = small();
+    p.set("start", "restart").unwrap();
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    let start = ex.status().scan_start_s;
+    ex.seek_time(start);
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    let mut found = None;
+    for _ in 0..5_000 {
+        ex.step();
+        let st = ex.status();
+        if st.narration.contains("the growth slide, not a refill's") {
+            found = Some(st.narration);
+            break;
+        }
+    }
+    let s = found.expect("no step narrated a growth slide");
+    let inst = &ex.cur.sim.pool.instances[0];
+    let grown: u64 = inst.lru.slides.growth_young.iter().sum();
+    assert!(grown > 0 && !inst.free.is_empty(), "{s}");
+    assert_eq!(inst.lru.len(), inst.lru.longest(), "{s}");
+    assert!(
+        s.contains(&format!("Growth has turned {} young so far", pages(grown))),
+        "{s} / {grown}"
+    );
+    assert!(
+        s.contains(&format!(
+            "the free list holds {}",
+            pages(inst.free.len() as u64)
+        )),
+        "{s}"
+    );
+    assert!(
+        s.contains(&format!("only {} % of each insert", p.old_blocks_pct)),
+        "{s}"
+    );
+    // Paused there, a seek to the same moment narrates the state: the growth slide too.
+    let now = ex.t_s();
+    ex.seek_time(now);
+    until_paused(&mut ex, &mut t);
+    let st = ex.status();
+    let inst = &ex.cur.sim.pool.instances[0];
+    if !inst.free.is_empty() && inst.lru.len() == inst.lru.longest() {
+        assert!(
+            st.narration.contains("the growth slide"),
+            "{}",
+            st.narration
+        );
+    }
+    // A warm start never narrates a growth slide.
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.seek_time(start);
+    until_paused(&mut ex, &mut t);
+    for _ in 0..500 {
+        ex.step();
+        assert!(
+            !ex.status().narration.contains("growth slide"),
+            "{}",
+            ex.status().narration
+        );
+    }
+}
