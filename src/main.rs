@@ -214,10 +214,10 @@ fn cli() -> Command {
                 .arg(json.clone())
                 .arg(Arg::new("max-bytes").long("max-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_BYTES.to_string()).help("refuse a trace larger than this"))
                 .arg(Arg::new("max-line-bytes").long("max-line-bytes").value_name("BYTES").default_value(replay::DEFAULT_MAX_LINE_BYTES.to_string()).help("refuse a trace with a longer line"))
-                .args(midpoint::policy::cli::replay_args()),
+                .args(midpoint::policy_cli::replay_args()),
         )
-        .subcommand(midpoint::policy::cli::export_command())
-        .subcommand(midpoint::policy::cli::policies_command())
+        .subcommand(midpoint::policy_cli::export_command())
+        .subcommand(midpoint::policy_cli::policies_command())
         .subcommand(
             Command::new("bench")
                 .about("Measure simulated page accesses per second on experiment 000's workload (median of several runs)")
@@ -287,7 +287,7 @@ fn run_cli() -> ExitCode {
         Some(("depth-sweep", a)) => cmd_depth_sweep(a),
         Some(("reproduce", a)) => cmd_reproduce(a),
         Some(("calibrate", a)) => cmd_calibrate(a),
-        Some(("replay", a)) if midpoint::policy::cli::is_policy_replay(a) => {
+        Some(("replay", a)) if midpoint::policy_cli::is_policy_replay(a) => {
             // The size limits guard the midpoint trace format, which is read whole; the standard
             // formats are streamed through the policy with a line limit of their own.
             match ["max-bytes", "max-line-bytes"]
@@ -297,12 +297,12 @@ fn run_cli() -> ExitCode {
                 Some(flag) => Err(format!(
                     "--{flag} applies to the midpoint trace format only, not with --format"
                 )),
-                None => midpoint::policy::cli::replay(a),
+                None => midpoint::policy_cli::replay(a),
             }
         }
         Some(("replay", a)) => cmd_replay(a),
-        Some(("export", a)) => midpoint::policy::cli::export(a),
-        Some(("policies", a)) => midpoint::policy::cli::policies(a),
+        Some(("export", a)) => midpoint::policy_cli::export(a),
+        Some(("policies", a)) => midpoint::policy_cli::policies(a),
         Some(("bench", a)) => cmd_bench(a),
         Some(("what-ifs", a)) => cmd_what_ifs(a),
         Some(("scale", a)) => cmd_scale(a),

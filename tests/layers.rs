@@ -10,7 +10,10 @@ use std::path::Path;
 
 /// Floors, top first. A module may refer to its own floor and those below.
 const FLOORS: &[(&str, &[&str])] = &[
-    ("faces", &["main", "web", "ui", "output", "progress"]),
+    (
+        "faces",
+        &["main", "web", "ui", "output", "progress", "policy_cli"],
+    ),
     (
         "reports and reproductions",
         &[

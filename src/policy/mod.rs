@@ -10,8 +10,6 @@
 
 pub mod arc;
 pub mod belady;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
 pub mod clock;
 pub mod closed_loop;
 pub mod compare;

@@ -1,8 +1,8 @@
 //! The `replay --format`, `export` and `policies` subcommands. Wall-clock time is measured
 //! here, in the CLI, never in the core.
 
-use super::innodb::{Innodb, InnodbConfig};
-use super::Policy;
+use crate::policy::innodb::{Innodb, InnodbConfig};
+use crate::policy::Policy;
 use crate::trace::oracle::OracleReader;
 use crate::trace::text::{Layout, TextReader};
 use crate::trace::{next_positions, Remap, Request};
@@ -164,7 +164,7 @@ pub fn replay_file(
                 ids.push(remap.dense(q.id)?);
             }
             let next = next_positions(&ids, remap.len());
-            let mut p = super::belady::Belady::new(pages);
+            let mut p = crate::policy::belady::Belady::new(pages);
             let mut misses = 0;
             for (i, (&id, &n)) in ids.iter().zip(&next).enumerate() {
                 if !p.access(id, i as u64, n) {
@@ -177,7 +177,7 @@ pub fn replay_file(
             })
         }
         _ => {
-            let mut p = super::by_name(name, pages)?;
+            let mut p = crate::policy::by_name(name, pages)?;
             stream(
                 &mut Reader::open(path, format, layout)?,
                 &mut remap,
@@ -286,7 +286,7 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
         .map(String::as_str)
         .unwrap_or("oracle-general");
     let params = crate::scenario::preset(name)?.params;
-    let (rec, _) = super::record::record(&params)?;
+    let (rec, _) = crate::policy::record::record(&params)?;
     let mut f = File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?;
     let io = |e: std::io::Error| format!("writing '{path}': {e}");
     if format == "txt" {
@@ -357,7 +357,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
                 .ok_or_else(|| format!("--touches = '{s}' is not a whole number 1..64"))?,
         ),
     };
-    let rows = super::compare::policy_rows(&params, touches)?;
+    let rows = crate::policy::compare::policy_rows(&params, touches)?;
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
