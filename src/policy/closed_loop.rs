@@ -89,7 +89,7 @@ pub fn run(
     let mut scan_paused = false;
     let mut cursor = 0u32;
     let (mut requests, mut misses, mut lookups_scan) = (0u64, 0u64, 0u64);
-    let (mut kept_sum, mut share_sum, mut samples) = (0.0, 0.0, 0u32);
+    let mut residency = Residency::default();
     let cache_pages = (p.frames_per_instance() * p.buffer_pool_instances) as f64;
     loop {
         // The earliest client; the scan goes first on a tie, then threads in order.
@@ -105,13 +105,7 @@ pub fn run(
             }
         }
         while sample_at <= best.min(w1) && sample_at <= w1 {
-            let hot = (0..p.hot_pages).filter(|&h| policy.contains(h)).count();
-            let scan = (rec.hot_table..rec.scan_end)
-                .filter(|&s| policy.contains(s))
-                .count();
-            kept_sum += hot as f64 / p.hot_pages.max(1) as f64;
-            share_sum += scan as f64 / cache_pages;
-            samples += 1;
+            residency.sample(p, rec, &*policy, cache_pages);
             sample_at += SEC;
         }
         if best >= end {
@@ -171,9 +165,8 @@ pub fn run(
             }
         }
     }
-    let n = samples.max(1) as f64;
     LoopReport {
-        kept: kept_sum / n,
+        kept: residency.kept(),
         requests,
         misses,
         lookups_per_s: if p.scan_s > 0 {
@@ -181,7 +174,34 @@ pub fn run(
         } else {
             0.0
         },
-        scan_share: share_sum / n,
+        scan_share: residency.scan_share(),
+    }
+}
+
+/// Once-a-second samples of what the cache holds: the hot set's share and the scan's share of
+/// the cache, averaged over the measured window.
+#[derive(Default)]
+struct Residency {
+    kept_sum: f64,
+    share_sum: f64,
+    samples: u32,
+}
+
+impl Residency {
+    fn sample(&mut self, p: &Params, rec: &Recording, policy: &dyn Policy, cache_pages: f64) {
+        let hot = (0..p.hot_pages).filter(|&h| policy.contains(h)).count();
+        let scan = (rec.hot_table..rec.scan_end)
+            .filter(|&s| policy.contains(s))
+            .count();
+        self.kept_sum += hot as f64 / p.hot_pages.max(1) as f64;
+        self.share_sum += scan as f64 / cache_pages;
+        self.samples += 1;
+    }
+    fn kept(&self) -> f64 {
+        self.kept_sum / self.samples.max(1) as f64
+    }
+    fn scan_share(&self) -> f64 {
+        self.share_sum / self.samples.max(1) as f64
     }
 }
 
@@ -196,16 +216,10 @@ pub fn open_loop(p: &Params, rec: &Recording, policy: &mut dyn Policy) -> LoopRe
     let mut sample_at = w0;
     let cache_pages = (p.frames_per_instance() * p.buffer_pool_instances) as f64;
     let (mut requests, mut misses) = (0u64, 0u64);
-    let (mut kept_sum, mut share_sum, mut samples) = (0.0, 0.0, 0u32);
+    let mut residency = Residency::default();
     for (i, ((&id, &t), &nx)) in rec.ids.iter().zip(&rec.t_us).zip(&next).enumerate() {
         while i >= rec.preload && sample_at <= t.min(w1) {
-            let hot = (0..p.hot_pages).filter(|&h| policy.contains(h)).count();
-            let scan = (rec.hot_table..rec.scan_end)
-                .filter(|&s| policy.contains(s))
-                .count();
-            kept_sum += hot as f64 / p.hot_pages.max(1) as f64;
-            share_sum += scan as f64 / cache_pages;
-            samples += 1;
+            residency.sample(p, rec, &*policy, cache_pages);
             sample_at += SEC;
         }
         let hit = policy.access(id, t, nx);
@@ -216,12 +230,11 @@ pub fn open_loop(p: &Params, rec: &Recording, policy: &mut dyn Policy) -> LoopRe
             }
         }
     }
-    let n = samples.max(1) as f64;
     LoopReport {
-        kept: kept_sum / n,
+        kept: residency.kept(),
         requests,
         misses,
         lookups_per_s: f64::NAN,
-        scan_share: share_sum / n,
+        scan_share: residency.scan_share(),
     }
 }
