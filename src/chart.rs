@@ -6,6 +6,7 @@ use crate::sweep::SweepResult;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use serde::Serialize;
 
 /// Colours shared with the page: hot set, scanned table, filler, free.
 pub const HOT: RGBColor = RGBColor(0xd9, 0x5f, 0x02);
@@ -48,6 +49,15 @@ fn e<E: std::fmt::Debug>(x: E) -> String {
     format!("chart: {x:?}")
 }
 
+/// A filled diamond of half-width `r` pixels centred on `c`, in any coordinate (a macro: the
+/// composed element's type cannot be named outside plotters).
+macro_rules! diamond {
+    ($c:expr, $r:expr, $color:expr) => {
+        EmptyElement::at($c)
+            + Polygon::new(vec![(0, -$r), ($r, 0), (0, $r), (-$r, 0)], $color.filled())
+    };
+}
+
 fn label_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&theme.text)
 }
@@ -59,6 +69,8 @@ enum Key {
     Dashed(RGBColor),
     /// A short vertical mark.
     Tick(RGBColor),
+    /// A published measurement: a diamond on a short vertical bar.
+    Measured(RGBColor),
 }
 
 /// Text and stroke of one legend entry.
@@ -126,6 +138,14 @@ fn titled_with_legend<DB: DrawingBackend>(
                     c.mix(0.6).stroke_width(1),
                 ))
                 .map_err(e)?,
+            Key::Measured(c) => {
+                band.draw(&PathElement::new(
+                    vec![(x + 8, y - 6), (x + 8, y + 6)],
+                    c.stroke_width(2),
+                ))
+                .map_err(e)?;
+                band.draw(&diamond!((x + 8, y), 4, c)).map_err(e)?;
+            }
             Key::Dashed(c) => {
                 for (a, b) in [(x, x + 6), (x + 10, x + 16)] {
                     band.draw(&PathElement::new(vec![(a, y), (b, y)], c.stroke_width(2)))
@@ -137,6 +157,99 @@ fn titled_with_legend<DB: DrawingBackend>(
             .map_err(e)?;
     }
     Ok(rest)
+}
+
+/// A figure measured on a real server, drawn beside the simulated curve it corresponds to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Published {
+    /// Where on the x axis (seconds since the warm-up started for the residency plot; the
+    /// scan depth for the sweep): `[from, to]`, equal for a single moment or setting.
+    pub x: [f64; 2],
+    /// For the sweep: the `old_blocks_time` line it belongs to (ms); 0 on the residency plot.
+    pub old_blocks_time: u32,
+    /// The measured value or spread, % (of the hot set): `[lo, hi]`, equal for one number.
+    pub pct: [f64; 2],
+    /// The value as the source states it ("41 %", "7-15 %").
+    pub label: String,
+}
+
+/// Legend text of the published marks.
+pub const PUBLISHED_LEGEND: &str = "measured on a real server (seed 000)";
+
+/// Colour of the published marks (black in the light theme, near-white in the dark).
+fn published_color(theme: Theme) -> RGBColor {
+    theme.text
+}
+
+/// Draws `marks` on a chart with f64 x and y (%): a bar over the measured spread, a diamond at
+/// its middle, a thin line over the x span the figure covers, and its label beside it.
+fn draw_published<DB: DrawingBackend, X>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    marks: &[&Published],
+    theme: Theme,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+{
+    let c = published_color(theme);
+    let font = label_font(theme);
+    for m in marks {
+        let mid_x = (m.x[0] + m.x[1]) / 2.0;
+        let mid_y = (m.pct[0] + m.pct[1]) / 2.0;
+        if m.x[1] > m.x[0] {
+            // The span the figure covers, with end caps.
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(m.x[0], mid_y), (m.x[1], mid_y)],
+                    c.mix(0.7).stroke_width(1),
+                )))
+                .map_err(e)?;
+            chart
+                .draw_series(m.x.iter().map(|&x| {
+                    EmptyElement::at((x, mid_y))
+                        + PathElement::new(vec![(0, -4), (0, 4)], c.mix(0.7).stroke_width(1))
+                }))
+                .map_err(e)?;
+        }
+        if m.pct[1] > m.pct[0] {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(mid_x, m.pct[0]), (mid_x, m.pct[1])],
+                    c.stroke_width(2),
+                )))
+                .map_err(e)?;
+        }
+        chart
+            .draw_series(std::iter::once(diamond!((mid_x, mid_y), 5, c)))
+            .map_err(e)?;
+        // The label goes right of the diamond, or left of it near the plot's right edge.
+        let right_edge = chart.plotting_area().get_pixel_range().0.end;
+        let near_edge = chart.backend_coord(&(mid_x, mid_y)).0 > right_edge - 90;
+        let text = format!("seed: {}", m.label);
+        let (w, h) = chart
+            .plotting_area()
+            .estimate_text_size(&text, &font)
+            .map_or((0, 0), |(w, h)| (w as i32, h as i32));
+        let (x0, pos) = if near_edge {
+            (-9 - w, Pos::new(HPos::Right, VPos::Center))
+        } else {
+            (9, Pos::new(HPos::Left, VPos::Center))
+        };
+        // On a plate of the background, so that a curve under it does not cross the text.
+        let plate = Rectangle::new(
+            [(x0 - 2, -h / 2 - 2), (x0 + w + 2, h / 2 + 2)],
+            theme.background.mix(0.85).filled(),
+        );
+        let anchor = if near_edge { -9 } else { 9 };
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((mid_x, mid_y))
+                    + plate
+                    + Text::new(text, (anchor, 0), font.clone().pos(pos)),
+            ))
+            .map_err(e)?;
+    }
+    Ok(())
 }
 
 /// Height of the x-label area: tick labels, then the axis title below them, apart.
@@ -155,6 +268,7 @@ pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     samples: &[Sample],
     refills_s: &[f64],
+    published: &[Published],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -177,6 +291,12 @@ pub fn draw_residency<DB: DrawingBackend>(
     let mut entries = entries.to_vec();
     if !refills_s.is_empty() {
         entries.push(("LRU batch evicted".to_string(), Key::Tick(theme.text)));
+    }
+    if !published.is_empty() {
+        entries.push((
+            PUBLISHED_LEGEND.to_string(),
+            Key::Measured(published_color(theme)),
+        ));
     }
     let area = titled_with_legend(
         root,
@@ -242,6 +362,8 @@ pub fn draw_residency<DB: DrawingBackend>(
         .map_err(e)?
         .label("scanned table young (% of pool)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], SCAN.stroke_width(2)));
+    let marks: Vec<&Published> = published.iter().filter(|m| m.x[0] <= x_max).collect();
+    draw_published(&mut chart, &marks, theme)?;
     if let Some(c) = cursor_s {
         chart
             .draw_series(std::iter::once(PathElement::new(
@@ -279,12 +401,13 @@ pub fn draw_sweep<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     sweep: &SweepResult,
     current: Option<(u32, u32)>,
+    published: &[Published],
     theme: Theme,
 ) -> Result<(), String> {
     root.fill(&theme.background).map_err(e)?;
     let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
     let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
-    let entries: Vec<Entry> = sweep
+    let mut entries: Vec<Entry> = sweep
         .times
         .iter()
         .enumerate()
@@ -295,6 +418,19 @@ pub fn draw_sweep<DB: DrawingBackend>(
             )
         })
         .collect();
+    // Only the measurements on a line the sweep draws, inside its depth range.
+    let marks: Vec<&Published> = published
+        .iter()
+        .filter(|m| {
+            sweep.times.contains(&m.old_blocks_time) && m.x[0] >= lo * 0.9 && m.x[1] <= hi * 1.1
+        })
+        .collect();
+    if !marks.is_empty() {
+        entries.push((
+            PUBLISHED_LEGEND.to_string(),
+            Key::Measured(published_color(theme)),
+        ));
+    }
     let area = titled_with_legend(
         root,
         "Hot set kept vs innodb_lru_scan_depth",
@@ -371,6 +507,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
             }
         }
     }
+    draw_published(&mut chart, &marks, theme)?;
     root.present().map_err(e)
 }
 
@@ -378,6 +515,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
 pub fn residency_svg(
     samples: &[Sample],
     refills_s: &[f64],
+    published: &[Published],
     hot_pages: u32,
     pool_pages: u32,
     scan_start_s: f64,
@@ -390,6 +528,7 @@ pub fn residency_svg(
             &root,
             samples,
             refills_s,
+            published,
             hot_pages,
             pool_pages,
             scan_start_s,
@@ -402,11 +541,15 @@ pub fn residency_svg(
 }
 
 /// Renders the sweep chart to an SVG string.
-pub fn sweep_svg(sweep: &SweepResult, current: Option<(u32, u32)>) -> Result<String, String> {
+pub fn sweep_svg(
+    sweep: &SweepResult,
+    current: Option<(u32, u32)>,
+    published: &[Published],
+) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_sweep(&root, sweep, current, LIGHT)?;
+        draw_sweep(&root, sweep, current, published, LIGHT)?;
     }
     Ok(out)
 }
@@ -437,12 +580,31 @@ mod tests {
             sample(1.0, 90, 10),
             sample(2.0, 80, 30),
         ];
-        let sa = residency_svg(&a, &[], 100, 1000, 1.0, 2.0).unwrap();
-        let sb = residency_svg(&b, &[], 100, 1000, 1.0, 2.0).unwrap();
+        let sa = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
+        let sb = residency_svg(&b, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
         assert!(sa.starts_with("<svg"));
         assert!(sa.contains("hot set resident"));
         assert!(sa.matches("<polyline").count() >= 2, "{sa}");
         assert_ne!(sa, sb);
+    }
+
+    #[test]
+    fn published_figures_are_drawn_with_their_label_and_legend() {
+        let a = vec![sample(0.0, 100, 0), sample(2.0, 20, 30)];
+        let mark = Published {
+            x: [1.0, 2.0],
+            old_blocks_time: 0,
+            pct: [30.0, 50.0],
+            label: "30-50 %".into(),
+        };
+        let without = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
+        let with = residency_svg(&a, &[], &[mark], 100, 1000, 1.0, 2.0).unwrap();
+        assert!(!without.contains(PUBLISHED_LEGEND));
+        assert!(
+            with.contains(PUBLISHED_LEGEND) && with.contains("seed: 30-50 %"),
+            "{with}"
+        );
+        assert!(with.matches("<polygon").count() > without.matches("<polygon").count());
     }
 
     #[test]
@@ -465,7 +627,7 @@ mod tests {
             times: vec![0, 1000],
             points,
         };
-        let svg = sweep_svg(&s, Some((1024, 1000))).unwrap();
+        let svg = sweep_svg(&s, Some((1024, 1000)), &[]).unwrap();
         assert!(svg.contains("old_blocks_time 0 ms"));
         assert!(svg.contains("old_blocks_time 1000 ms"));
     }
@@ -1028,7 +1190,7 @@ mod glance_tests {
         for w in [390u32, 1366] {
             let s = sweep(DEFAULT_DEPTHS);
             let svg = render(w, 300, |r| {
-                draw_sweep(r, &s, Some((1024, 0)), LIGHT).unwrap()
+                draw_sweep(r, &s, Some((1024, 0)), &[], LIGHT).unwrap()
             });
             let t = texts(&svg);
             for tick in ["128", "256", "512", "1024", "2048", "4096"] {
@@ -1047,7 +1209,7 @@ mod glance_tests {
         // At 1366 px the range's ends are labelled too.
         let s = sweep(DEFAULT_DEPTHS);
         let t = texts(&render(1366, 300, |r| {
-            draw_sweep(r, &s, None, LIGHT).unwrap()
+            draw_sweep(r, &s, None, &[], LIGHT).unwrap()
         }));
         assert!(t.iter().any(|x| x.2 == "100") && t.iter().any(|x| x.2 == "8192"));
     }
@@ -1079,6 +1241,7 @@ mod glance_tests {
                     r,
                     &samples,
                     &[21.0, 25.5],
+                    &[],
                     1000,
                     8192,
                     20.0,
@@ -1112,7 +1275,19 @@ mod glance_tests {
         // No batches, no refill key; two batches, two more short strokes than without.
         let draw = |refills: &[f64]| {
             render(600, 260, |r| {
-                draw_residency(r, &samples, refills, 1000, 8192, 20.0, 60.0, None, LIGHT).unwrap()
+                draw_residency(
+                    r,
+                    &samples,
+                    refills,
+                    &[],
+                    1000,
+                    8192,
+                    20.0,
+                    60.0,
+                    None,
+                    LIGHT,
+                )
+                .unwrap()
             })
         };
         let (none, two) = (draw(&[]), draw(&[21.0, 25.5]));

@@ -482,6 +482,7 @@ fn cmd_run(a: &ArgMatches) -> Result<(), String> {
         let svg = chart::residency_svg(
             &r.samples,
             &midpoint::ui::charts::refill_times(&r.batches, 0.1),
+            &midpoint::experiments::seed000::residency_marks(&p),
             r.hot_pages,
             r.frames_per_instance * p.buffer_pool_instances,
             p.warmup_s as f64,
@@ -514,7 +515,11 @@ fn cmd_sweep(a: &ArgMatches) -> Result<(), String> {
         eprintln!();
     }
     if let Some(path) = a.get_one::<String>("svg") {
-        let svg = chart::sweep_svg(&res, Some((p.lru_scan_depth, p.old_blocks_time)))?;
+        let svg = chart::sweep_svg(
+            &res,
+            Some((p.lru_scan_depth, p.old_blocks_time)),
+            &midpoint::experiments::seed000::sweep_marks(&p),
+        )?;
         write_file(path, &svg)?;
     }
     if a.get_flag("json") {

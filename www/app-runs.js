@@ -117,7 +117,7 @@ export class RunMethods {
     this.stopSweep(true);
     let entry = this.sweepCache.get(key);
     if (!entry) {
-      entry = { view: new mp.SweepView(this.view.sweep_depths, this.view.sweep_times), done: 0, ms: 0 };
+      entry = { view: new mp.SweepView(this.view.sweep_depths, this.view.sweep_times, this.params), done: 0, ms: 0 };
       this.sweepCache.set(key, entry);
     }
     this.sweepKeyNow = key;
@@ -143,7 +143,7 @@ export class RunMethods {
     const entry = this.sweepCache.get(key);
     const total = this.view.sweep_depths.length * this.view.sweep_times.length;
     if (entry.view.done() === total) {
-      entry.view = new mp.SweepView(this.view.sweep_depths, this.view.sweep_times);
+      entry.view = new mp.SweepView(this.view.sweep_depths, this.view.sweep_times, this.params);
       entry.ms = 0;
       entry.done_points = [];
       this.sweepView = entry.view;

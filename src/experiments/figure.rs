@@ -52,6 +52,10 @@ pub struct Figure {
     pub reason: String,
     /// Why it does not match, where it does not; empty otherwise.
     pub note: String,
+    /// The seed's own value as numbers, `[lo, hi]` (`lo == hi` for a single number), in the
+    /// unit the figure is checked in; `None` where the seed gives no number. Plots draw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<[f64; 2]>,
 }
 
 impl Figure {
@@ -65,6 +69,7 @@ impl Figure {
             expect: Expect::Within { lo, hi },
             reason: reason.into(),
             note: String::new(),
+            published: None,
         }
     }
 
@@ -96,6 +101,12 @@ impl Figure {
     pub fn calibration(mut self, basis: &str) -> Figure {
         self.role = Role::Calibration;
         self.basis = basis.into();
+        self
+    }
+
+    /// Records the seed's own value as numbers (`lo == hi` for a single number).
+    pub fn published(mut self, lo: f64, hi: f64) -> Figure {
+        self.published = Some([lo, hi]);
         self
     }
 

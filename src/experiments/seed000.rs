@@ -9,6 +9,7 @@
 
 use super::figure::{check, Check, Figure, Measured, Role, COUNT_TOLERANCE, SHARE_TOLERANCE};
 use super::table::{Align, Table};
+use crate::chart::Published;
 use crate::metrics::{mean, RunReport, Summary};
 use crate::pool::page_cleaner::Cadence;
 use crate::scenario::{preset, Params, Start};
@@ -130,6 +131,7 @@ fn share(what: &str, seed_value: &str, figure: f64) -> Figure {
             SHARE_TOLERANCE * 100.0
         ),
     )
+    .published(figure, figure)
 }
 
 /// A count, rate or time the seed gives as one number: ±[`COUNT_TOLERANCE`] of it.
@@ -144,11 +146,12 @@ fn count(what: &str, seed_value: &str, figure: f64) -> Figure {
             COUNT_TOLERANCE * 100.0
         ),
     )
+    .published(figure, figure)
 }
 
 /// A figure the seed gives as a range over its runs or over time: the band is that range.
 fn spread(what: &str, seed_value: &str, lo: f64, hi: f64) -> Figure {
-    Figure::within(what, seed_value, lo, hi, "the seed's own spread")
+    Figure::within(what, seed_value, lo, hi, "the seed's own spread").published(lo, hi)
 }
 
 /// The table's rows. `long` adds the 10-minute runs. Predictions first (the kept grid, then the
@@ -182,6 +185,7 @@ pub fn rows(long: bool) -> Vec<Row> {
                         0.50,
                         "the seed states a bound, not a number: less than half kept",
                     )
+                    .published(0.0, 0.50)
                     .note("does not match: the simulated 897-page set comes back every ~0.37 s and always wins the young-sublist contest; the seed itself could not explain its loss (\"return time isn't the whole story\")"),
                     _ => Figure::shown(&what, NOT_PUBLISHED, ""),
                 };
@@ -375,6 +379,64 @@ pub fn rows(long: bool) -> Vec<Row> {
         FreeDuringWarmup,
     ));
     v
+}
+
+// ---- The seed's figures on the plots. ----
+
+/// The seed's figures about the hot set measured with exactly these parameters (any random
+/// seed), as marks for the run's residency plot: "kept" over its window, the hot set cached at
+/// a moment or over a span, in % of the hot set. Empty when the parameters match no published
+/// run (a slider moved away from the seed's settings).
+pub fn residency_marks(p: &Params) -> Vec<Published> {
+    let scan_start = p.warmup_s as f64;
+    let end = (p.warmup_s + p.scan_s) as f64;
+    let hot = p.hot_pages.max(1) as f64;
+    rows(true)
+        .iter()
+        .filter(|r| row_params(r, p.seed) == *p)
+        .filter_map(|r| {
+            let [lo, hi] = r.published?;
+            let (x, scale) = match r.metric {
+                Metric::Kept => ([end - p.kept_window_s as f64, end], 100.0),
+                Metric::HotResidentAt(s) => ([scan_start + s; 2], 100.0),
+                Metric::HotPagesRangeAfter(s) => ([scan_start + s, end], 100.0 / hot),
+                _ => return None,
+            };
+            Some(Published {
+                x,
+                old_blocks_time: 0,
+                pct: [lo * scale, (hi * scale).min(100.0)],
+                label: r.seed_value.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The seed's "kept" figures for runs that differ from `p` only in `innodb_lru_scan_depth` and
+/// `innodb_old_blocks_time`, as marks for the sweep plot (x: the depth it was measured at).
+pub fn sweep_marks(p: &Params) -> Vec<Published> {
+    rows(false)
+        .iter()
+        .filter(|r| r.metric == Metric::Kept)
+        .filter_map(|r| {
+            let q = row_params(r, p.seed);
+            let same = Params {
+                lru_scan_depth: q.lru_scan_depth,
+                old_blocks_time: q.old_blocks_time,
+                ..p.clone()
+            };
+            if q != same {
+                return None;
+            }
+            let [lo, hi] = r.published?;
+            Some(Published {
+                x: [q.lru_scan_depth as f64; 2],
+                old_blocks_time: q.old_blocks_time,
+                pct: [lo * 100.0, hi * 100.0],
+                label: r.seed_value.clone(),
+            })
+        })
+        .collect()
 }
 
 // ---- Measuring and checking. ----
@@ -694,4 +756,79 @@ pub fn calibration_markdown(rows: &[CalibrationRow]) -> String {
         ]);
     }
     t.markdown()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_run_carries_the_seeds_hot_set_figures() {
+        let p = preset("seed000-hot4485-b2b").unwrap().params;
+        let marks = residency_marks(&p);
+        let kept = marks.iter().find(|m| m.label == "41 %").expect("kept 41 %");
+        assert_eq!(kept.x, [100.0, 210.0]);
+        assert_eq!(kept.pct, [41.0, 41.0]);
+        let late = marks
+            .iter()
+            .find(|m| m.label == "7-15 %")
+            .expect("after 140 s");
+        assert_eq!(late.x, [200.0, 200.0]);
+        assert!((late.pct[0] - 7.0).abs() < 1e-9 && (late.pct[1] - 15.0).abs() < 1e-9);
+        assert!(marks
+            .iter()
+            .any(|m| m.x == [100.0, 100.0] && m.pct == [80.0, 80.0]));
+        // Any random seed: the figures are about the settings.
+        assert_eq!(
+            residency_marks(&Params {
+                seed: 9,
+                ..p.clone()
+            }),
+            marks
+        );
+    }
+
+    #[test]
+    fn a_setting_the_seed_never_ran_has_no_marks() {
+        let mut p = preset("seed000-hot4485-b2b").unwrap().params;
+        p.old_blocks_time = 500;
+        assert!(residency_marks(&p).is_empty());
+        assert!(residency_marks(&Params::default())
+            .iter()
+            .all(|m| m.pct[0] <= 100.0));
+    }
+
+    #[test]
+    fn hot_pages_over_a_span_become_a_share_of_the_hot_set() {
+        let p = preset("seed000-hot4485-b2b-depth128").unwrap().params;
+        let m = residency_marks(&p);
+        let cached = m
+            .iter()
+            .find(|m| m.label.starts_with("3,830"))
+            .expect("3,830 pages");
+        assert_eq!(cached.x, [200.0, 210.0]);
+        assert!((cached.pct[0] - 3830.0 * 100.0 / 4485.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_sweep_carries_kept_at_each_depth_and_time_the_seed_ran() {
+        let p = preset("seed000-hot4485-b2b").unwrap().params;
+        let mut got: Vec<(f64, u32, String)> = sweep_marks(&p)
+            .into_iter()
+            .map(|m| (m.x[0], m.old_blocks_time, m.label))
+            .collect();
+        got.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(
+            got,
+            vec![
+                (128.0, 1000, "91-93 %".to_string()),
+                (1024.0, 0, "7 %".to_string()),
+                (1024.0, 1000, "41 %".to_string()),
+            ]
+        );
+        // Another hot set: other figures (the 224-page set's ~100 %).
+        let small = preset("seed000-hot224-b2b").unwrap().params;
+        assert!(sweep_marks(&small).iter().all(|m| m.label.contains("100")));
+        assert!(!sweep_marks(&small).is_empty());
+    }
 }

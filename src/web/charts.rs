@@ -1,7 +1,8 @@
 //! The two plots on a canvas, with the core's `chart::draw_residency` / `chart::draw_sweep`
 //! over plotters-canvas, scaled for the screen's density by [`HiDpi`].
 
-use crate::chart::{self, DARK, LIGHT};
+use crate::chart::{self, Published, DARK, LIGHT};
+use crate::experiments::seed000;
 use crate::metrics::Sample;
 use crate::scenario::Params;
 use crate::ui::charts::{HiDpi, PointIn, SweepModel};
@@ -22,6 +23,7 @@ pub fn residency(
     dpr: f64,
     samples: &[Sample],
     refills_s: &[f64],
+    published: &[Published],
     p: &Params,
     cursor_s: Option<f64>,
     dark: bool,
@@ -31,6 +33,7 @@ pub fn residency(
         &root,
         samples,
         refills_s,
+        published,
         p.hot_pages,
         p.frames_per_instance() * p.buffer_pool_instances.max(1),
         p.warmup_s as f64,
@@ -44,15 +47,23 @@ pub fn residency(
 #[wasm_bindgen]
 pub struct SweepView {
     model: SweepModel,
+    /// The seed's measurements on the sweep's lines.
+    published: Vec<Published>,
 }
 
 #[wasm_bindgen]
 impl SweepView {
-    /// An empty sweep over these scan depths and old_blocks_time values (ms).
+    /// An empty sweep of the run `params` over these scan depths and old_blocks_time values
+    /// (ms).
     #[wasm_bindgen(constructor)]
-    pub fn new(depths: Vec<u32>, times: Vec<u32>) -> Result<SweepView, JsValue> {
+    pub fn new(depths: Vec<u32>, times: Vec<u32>, params: JsValue) -> Result<SweepView, JsValue> {
+        let p: Params = serde_wasm_bindgen::from_value(params)
+            .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))?;
         let model = SweepModel::new(depths, times).map_err(|e| JsValue::from_str(&e))?;
-        Ok(SweepView { model })
+        Ok(SweepView {
+            model,
+            published: seed000::sweep_marks(&p),
+        })
     }
 
     /// Records one computed point (kept as a fraction, 0..1).
@@ -103,6 +114,7 @@ impl SweepView {
             &root,
             &self.model.result,
             Some((depth, time)),
+            &self.published,
             if dark { DARK } else { LIGHT },
         )
         .map_err(|e| JsValue::from_str(&e))

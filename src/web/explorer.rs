@@ -220,6 +220,7 @@ impl Explorer {
             dpr,
             &self.inner.residency_samples(),
             &self.inner.residency_refills(),
+            self.inner.residency_published(),
             self.inner.params(),
             Some(self.inner.t_s()),
             dark,

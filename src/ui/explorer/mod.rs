@@ -21,7 +21,9 @@ use super::charts::{self, RunData};
 use super::grid::{self, Layout, Palette};
 use super::narrate::{self, n, pages, t_label, Counters};
 use super::query;
+use crate::chart::Published;
 use crate::clock::{Micros, SEC};
+use crate::experiments::seed000;
 use crate::metrics::Sample;
 use crate::scenario::Params;
 use crate::sim::{Event, EPOCH, SCAN_SPACE};
@@ -181,6 +183,8 @@ pub struct Explorer {
     dark: bool,
     dirty: bool,
     run: Option<RunData>,
+    /// The seed's measurements of a run with these parameters, for the residency plot.
+    published: Vec<Published>,
     /// The boundary close-up, and the frame selected in it or in the grid.
     strip: strip::Strip,
     selected: Option<u32>,
@@ -207,6 +211,7 @@ impl Explorer {
         let max_recent = ((SNAPSHOT_BUDGET / 4) / size).clamp(0, 32) as usize;
         let frames = cur.sim.pool.total_frames() as usize;
         let mut ex = Explorer {
+            published: seed000::residency_marks(&params),
             base: cur.clone(),
             cur,
             anchors: Vec::new(),
@@ -627,6 +632,12 @@ impl Explorer {
             Some(r) => r.refills_s.clone(),
             None => charts::refill_times(self.cur.sim.batches(), 0.1),
         }
+    }
+
+    /// The seed's measurements drawn on the residency plot (none unless the parameters are
+    /// those of one of its runs).
+    pub fn residency_published(&self) -> &[Published] {
+        &self.published
     }
 
     /// What the residency plot draws: the full run if the worker has sent it, else the samples
