@@ -3,9 +3,9 @@
 
 use crate::chart::{self, Published, DARK, LIGHT};
 use crate::experiments::seed000;
-use crate::metrics::Sample;
 use crate::scenario::Params;
 use crate::ui::charts::{HiDpi, PointIn, SweepModel};
+use crate::ui::explorer::Explorer;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -17,28 +17,26 @@ fn backend(canvas: &HtmlCanvasElement, dpr: f64) -> Result<HiDpi<CanvasBackend>,
     Ok(HiDpi::new(b, dpr))
 }
 
-/// Draws hot-set residency and the scanned table's young pages against time.
+/// Draws hot-set residency and the scanned table's young pages against time, for the run an
+/// explorer shows, with a cursor at its current time and the seed's measurements of that run.
 pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
-    samples: &[Sample],
-    refills_s: &[f64],
-    published: &[Published],
-    p: &Params,
-    cursor_s: Option<f64>,
+    ex: &Explorer,
     dark: bool,
 ) -> Result<(), String> {
     let root = backend(canvas, dpr)?.into_drawing_area();
+    let p = ex.params();
     chart::draw_residency(
         &root,
-        samples,
-        refills_s,
-        published,
+        &ex.residency_samples(),
+        &ex.residency_refills(),
+        ex.residency_published(),
         p.hot_pages,
         p.frames_per_instance() * p.buffer_pool_instances.max(1),
         p.warmup_s as f64,
         (p.warmup_s + p.scan_s) as f64,
-        cursor_s,
+        Some(ex.t_s()),
         if dark { DARK } else { LIGHT },
     )
 }

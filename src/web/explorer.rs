@@ -215,17 +215,7 @@ impl Explorer {
         dpr: f64,
         dark: bool,
     ) -> Result<(), JsValue> {
-        charts::residency(
-            canvas,
-            dpr,
-            &self.inner.residency_samples(),
-            &self.inner.residency_refills(),
-            self.inner.residency_published(),
-            self.inner.params(),
-            Some(self.inner.t_s()),
-            dark,
-        )
-        .map_err(err)
+        charts::residency(canvas, dpr, &self.inner, dark).map_err(err)
     }
 
     /// Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
