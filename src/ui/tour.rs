@@ -56,7 +56,10 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             title: "The free list and the page cleaner",
-            text: "A read takes a frame from the free list if there is one, and otherwise evicts the page at the tail. Once a second the page cleaner's LRU batch evicts pages from the tail until the free list holds innodb_lru_scan_depth (1,024) frames, but only in rounds InnoDB deems active: on a read-only server, after some incidental activity. The simulator draws that activity at random, every 17 s on average. The figure is paused just before such a batch.",
+            // Reference §6.1 and §12.2: the coordinator skips the LRU batch in rounds it counts
+            // as idle (read from its code); that a pure-SELECT server counts as idle except after
+            // incidental activity is an inference that fits the seed's sparse refills.
+            text: "A read takes a frame from the free list if there is one, and otherwise evicts the page at the tail. Once a second the page cleaner's LRU batch evicts pages from the tail until the free list holds innodb_lru_scan_depth (1,024) frames, in the rounds it counts as active. Reading its code, a server that only runs SELECTs seems to count as idle except after some incidental activity (a closed table, a write); that is an inference, and it fits the three refills in 35 s the seed saw. The simulator draws that activity at random, every 17 s on average. The figure is paused just before such a batch.",
             look: "The free list (grey cells after the tail) is empty: every read evicts at the tail. Press Step (or →) to run the batch.",
             preset: "seed000-hot4485-b2b",
             action: Action::Batch,
@@ -64,7 +67,9 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             title: "A refill, and the boundary slides over the scan's pages",
-            text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by about 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is about 606 pages each way.",
+            // Reference §11.3: 0.631k − 40 each way is an upper bound; old pages promoted
+            // meanwhile pull the boundary up and offset steps of the next drain.
+            text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by up to 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is at most 606 pages each way; fewer when old pages are promoted in between, since each promotion moves the boundary one page up.",
             look: "The ringed cells: scan pages the boundary turned young since the batch, with no time test and no count in Pages made young. Pink rings: pages the batch turned old.",
             preset: "seed000-hot4485-b2b",
             action: Action::Watch,
@@ -72,7 +77,11 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             title: "The young sublist becomes an LRU contest",
-            text: "Pages made young by the slide never got the clock stamp a page gets when it is moved to the head, so their next touch moves them to the head, with no time test. The scan comes back to each page about once a second, so once young, a scan page stays young. The young sublist becomes a contest between scan pages, back every second, and hot pages, each read every 1.5 to 3 seconds. The scan wins, and every hot page it pushes out comes back as a disk read.",
+            // Reference §4.5: slid pages keep stamp 0, so their next touch moves them to the
+            // head. §11.4: they stay young only while the scan returns before they sink through
+            // the young sublist. §11.5: each batch demotes the bottom of the young sublist; a
+            // demoted page has ~0.13 s before eviction, and a lost hot page comes back old.
+            text: "Pages made young by the slide never got the clock stamp a page gets at the head, so once enough pages have been evicted their next touch moves them there, with no time test. The scan is back about once a second, sooner than a page sinks through the young sublist, so a scan page that became young stays young. Each batch, meanwhile, turns the bottom of the young sublist old, and hot pages not read for a while are among them: under the scan's stream of reads an old page has about 0.13 s before it is evicted, and a hot page read back enters old and is evicted again before the 1 s test could promote it; almost only the slide brings it back. The young sublist becomes a contest between scan pages, back every second, and hot pages, each read every 1.5 to 3 s. The scan wins, and the lost hot pages' lookups become disk reads.",
             look: "Near the end of the run: blue scan pages fill much of the young sublist, and the hot set resident counter has fallen (the test kept 41 % of it at the default settings).",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
@@ -80,7 +89,9 @@ pub fn steps() -> Vec<Step> {
         },
         Step {
             title: "What innodb_lru_scan_depth and a pause do",
-            text: "innodb_lru_scan_depth caps each refill, and the slide per refill is 0.63 k − 40: about 41 pages at 128 instead of 606. At 128 the test kept 91–93 % of the hot set. A pause between scans longer than the hot pages' reuse gap lets the hot set win the contest instead (a 2 s pause kept 89 %). innodb_old_blocks_time = 0 makes it worse: scan pages then go straight to the head (7 % kept).",
+            // Reference §4.4: with old_blocks_time 0 an old page is judged by the quarter rule
+            // alone, which a stamp-0 page fails once the eviction clock passes the threshold.
+            text: "innodb_lru_scan_depth caps each refill, and the slide per refill is 0.63 k − 40: about 41 pages at 128 instead of 606. At 128 the test kept 91–93 % of the hot set. A pause between scans longer than the hot pages' reuse gap lets the hot set win the contest instead (a 2 s pause kept 89 %). innodb_old_blocks_time = 0 makes it worse: a page just read has no stamp, so once enough pages have been evicted its first touch moves it to the head, and scan pages go straight there (7 % kept).",
             look: "The same moment with innodb_lru_scan_depth = 128: few ringed pages, and the hot set mostly resident. Try the Preset menu and the sliders below to compare.",
             preset: "seed000-hot4485-b2b-depth128",
             action: Action::Time,
