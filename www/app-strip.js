@@ -219,7 +219,7 @@ export class StripMethods {
       ctx.fillText(label, lx + 4, ly + 7);
     }
     this.stripSeen = { n: n / 8, slid: m.slid, toHead: m.to_head };
-    const cap = `This refill cycle: ${fmt.format(m.slid)} page${m.slid === 1 ? "" : "s"} turned young by the boundary (black ring), ${fmt.format(m.to_head)} of them seen moving to the head (dot, trail); ${fmt.format(m.demoted_hot)} hot page${m.demoted_hot === 1 ? "" : "s"} demoted by the batch (pink ring), ${fmt.format(m.lost_hot)} of them evicted since (pink ×).`;
+    const cap = m.caption;
     if (this.el.stripCap.textContent !== cap) this.el.stripCap.textContent = cap;
   }
 

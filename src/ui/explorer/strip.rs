@@ -147,6 +147,9 @@ pub struct StripMeta {
     pub to_head: u32,
     pub demoted_hot: u32,
     pub lost_hot: u32,
+    /// The close-up's caption: what it has followed since the last LRU batch (or, before the
+    /// first one, since the start, while the list grows into the free frames).
+    pub caption: String,
     pub trails: Vec<Trail>,
     /// The layout (for hit tests and labels).
     pub layout: Option<StripLayout>,
@@ -454,6 +457,7 @@ impl Explorer {
         meta.to_head = st.counts.1;
         meta.demoted_hot = st.counts.2;
         meta.lost_hot = st.counts.3;
+        meta.caption = strip_caption(&meta, self.cur.refills);
         let _ = elided_old_y;
         st.meta = meta;
     }
@@ -517,5 +521,50 @@ impl Explorer {
             Some(i) => self.describe_index(i as usize),
             None => String::new(),
         }
+    }
+}
+
+/// The close-up's caption for what it followed: since the last LRU batch, or, before the first
+/// batch, since the start, when every page the boundary turns young is turned by the list
+/// growing into free frames (the growth slide), not by a refill.
+pub fn strip_caption(m: &StripMeta, refills: u32) -> String {
+    let slid = format!(
+        "{} turned young by the boundary (black ring), {} of them seen moving to the head (dot, trail)",
+        pages(m.slid as u64),
+        n(m.to_head)
+    );
+    if refills == 0 {
+        return format!(
+            "No LRU batch yet. As reads fill free frames the list grows and the boundary slides over the newest reads: {slid}."
+        );
+    }
+    format!(
+        "Since the last LRU batch: {slid}; {} demoted by the batch (pink ring), {} of them evicted since (pink ×).",
+        match m.demoted_hot {
+            1 => "1 hot page".to_string(),
+            d => format!("{} hot pages", n(d)),
+        },
+        n(m.lost_hot)
+    )
+}
+
+#[cfg(test)]
+mod caption_tests {
+    use super::*;
+
+    #[test]
+    fn before_the_first_batch_the_caption_speaks_of_growth_not_of_a_refill() {
+        let m = StripMeta {
+            slid: 1,
+            to_head: 0,
+            demoted_hot: 3,
+            ..StripMeta::default()
+        };
+        let grow = strip_caption(&m, 0);
+        assert!(grow.starts_with("No LRU batch yet") && grow.contains("1 page turned young"));
+        assert!(!grow.contains("demoted"), "{grow}");
+        let refill = strip_caption(&StripMeta { slid: 1204, ..m }, 2);
+        assert!(refill.contains("Since the last LRU batch: 1,204 pages turned young"));
+        assert!(refill.contains("3 hot pages demoted"), "{refill}");
     }
 }
