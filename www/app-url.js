@@ -124,6 +124,7 @@ export class UrlMethods {
       this.fatal(`could not start the simulation: ${e?.message ?? e}`);
       return;
     }
+    this.ex.set_view_budget(this.viewName);
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
     this.run = null;

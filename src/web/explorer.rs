@@ -72,6 +72,11 @@ impl Explorer {
         Ok(Explorer { inner })
     }
 
+    /// Keeps at most the snapshot memory a widget showing `view` may use for stepping back.
+    pub fn set_view_budget(&mut self, view: &str) {
+        self.inner.set_snapshot_budget(ui::snapshot_budget(view));
+    }
+
     /// Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
     /// high; returns the height to give the canvas.
     pub fn resize(&mut self, width: u32, max_height: u32, dpr: f64) -> u32 {

@@ -50,8 +50,20 @@ const EVICT_MS: f64 = 1600.0;
 const DRAIN_MS: f64 = 6500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
-/// Bytes of snapshots to keep for stepping back.
+/// Bytes of snapshots the full lab keeps for stepping back.
 const SNAPSHOT_BUDGET: u64 = 48 << 20;
+/// ... and each small figure of the article or an embed (an article holds several, and a phone
+/// has little memory to spare).
+const FIGURE_SNAPSHOT_BUDGET: u64 = 8 << 20;
+
+/// The bytes of snapshots a widget showing `view` keeps for stepping back.
+pub fn snapshot_budget(view: &str) -> u64 {
+    if view == "lab" {
+        SNAPSHOT_BUDGET
+    } else {
+        FIGURE_SNAPSHOT_BUDGET
+    }
+}
 
 /// `frame()` result: the grid changed and should be drawn.
 pub const F_DIRTY: u32 = 1;
@@ -207,8 +219,7 @@ impl Explorer {
         }
         let cur = Cursor::new(&params)?;
         let size = cur.approx_bytes().max(1);
-        let max_anchors = ((SNAPSHOT_BUDGET * 3 / 4) / size).clamp(1, 48) as usize;
-        let max_recent = ((SNAPSHOT_BUDGET / 4) / size).clamp(0, 32) as usize;
+        let (max_anchors, max_recent) = snapshot_counts(SNAPSHOT_BUDGET, size);
         let frames = cur.sim.pool.total_frames() as usize;
         let mut ex = Explorer {
             published: seed000::residency_marks(&params),
@@ -595,6 +606,25 @@ impl Explorer {
         }
     }
 
+    /// Keeps at most `bytes` of snapshots for stepping back (see [`snapshot_budget`]): fewer
+    /// snapshots, further apart, and the ones over the budget dropped now.
+    pub fn set_snapshot_budget(&mut self, bytes: u64) {
+        let (anchors, recent) = snapshot_counts(bytes, self.cur.approx_bytes());
+        self.max_anchors = anchors;
+        self.max_recent = recent;
+        while self.anchors.len() > self.max_anchors {
+            self.thin_anchors();
+        }
+        while self.recent.len() > self.max_recent {
+            self.recent.pop_front();
+        }
+    }
+
+    /// Snapshots kept now: anchors (spread over the run) and recent positions.
+    pub fn snapshots(&self) -> (usize, usize) {
+        (self.anchors.len(), self.recent.len())
+    }
+
     /// The parameters of this run.
     pub fn params(&self) -> &Params {
         &self.params
@@ -648,4 +678,14 @@ impl Explorer {
             None => Cow::Borrowed(self.cur.sim.samples()),
         }
     }
+}
+
+/// How many spread-out anchors and recent positions fit in `budget` bytes of snapshots of
+/// `size` bytes each: three quarters for anchors (at least one), a quarter for recent steps.
+fn snapshot_counts(budget: u64, size: u64) -> (usize, usize) {
+    let size = size.max(1);
+    (
+        ((budget * 3 / 4) / size).clamp(1, 48) as usize,
+        ((budget / 4) / size).clamp(0, 32) as usize,
+    )
 }

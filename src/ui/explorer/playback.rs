@@ -186,16 +186,21 @@ impl Explorer {
         if ev >= last + self.anchor_every {
             self.anchors.push(self.cur.clone());
             if self.anchors.len() > self.max_anchors {
-                let mut i = 0;
-                self.anchors.retain(|_| {
-                    i += 1;
-                    i % 2 == 0
-                });
-                self.anchor_every *= 2;
+                self.thin_anchors();
             }
         }
         self.dirty = true;
         s
+    }
+
+    /// Drops every other anchor and doubles the spacing of the next ones.
+    pub(super) fn thin_anchors(&mut self) {
+        let mut i = 0;
+        self.anchors.retain(|_| {
+            i += 1;
+            i % 2 == 0
+        });
+        self.anchor_every *= 2;
     }
 
     pub(super) fn remember(&mut self) {

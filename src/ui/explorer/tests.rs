@@ -522,3 +522,40 @@ fn the_growth_slide_after_a_restart_is_narrated_from_the_state() {
         );
     }
 }
+
+#[test]
+fn a_figures_snapshot_budget_keeps_fewer_snapshots_and_back_still_lands_exactly() {
+    let p = preset("seed000-hot4485-b2b").unwrap().params;
+    let mut lab = Explorer::new(&p, clock).unwrap();
+    let mut fig = Explorer::new(&p, clock).unwrap();
+    fig.set_snapshot_budget(snapshot_budget("strip"));
+    for ex in [&mut lab, &mut fig] {
+        ex.seek_time(90.0);
+        let mut t = 0.0;
+        if ex.status().mode != "paused" {
+            until_paused(ex, &mut t);
+        }
+    }
+    assert_eq!(lab.events(), fig.events());
+    let size = lab.cur.approx_bytes();
+    let (lab_n, fig_n) = (lab.snapshots().0, fig.snapshots().0);
+    assert!(fig_n < lab_n, "figure {fig_n} vs lab {lab_n} anchors");
+    assert!(
+        fig_n as u64 * size <= snapshot_budget("strip"),
+        "{fig_n} × {size}"
+    );
+    // Lowering the budget of a running explorer drops what no longer fits.
+    lab.set_snapshot_budget(snapshot_budget("grid"));
+    assert!(lab.snapshots().0 as u64 * size <= snapshot_budget("grid"));
+    // Stepping back from the thinner snapshots reaches the same event and state.
+    let ev = fig.events();
+    for ex in [&mut lab, &mut fig] {
+        ex.step_back();
+        let mut t = 0.0;
+        if ex.status().mode != "paused" {
+            until_paused(ex, &mut t);
+        }
+        assert_eq!(ex.events(), ev - 1.0);
+    }
+    assert_eq!(lab.render(), fig.render());
+}
