@@ -1,5 +1,5 @@
 //! Scenarios: every parameter with its default, range and unit (declared once, with
-//! [`schema::params!`]); the presets; input checks.
+//! `schema::params!`); the presets; input checks.
 //!
 //! The same [`Params`] drive the CLI and the page. [`Params::validate`] gives a clear error that
 //! names the value and the allowed range; [`Params::clamped`] is the page's variant, which

@@ -1,6 +1,6 @@
 //! The parameter schema: each parameter of a scenario is declared once, as a field with its
 //! default and a [`Spec`] (name, server variable, unit, allowed values, a few words), in a
-//! [`params!`] declaration. From it follow the struct and its `Default`, parsing from text with
+//! `params!` declaration. From it follow the struct and its `Default`, parsing from text with
 //! the range or choice checks, validation, clamping (the page's rule), the `(name, value)` pairs
 //! of URLs and CSV headers, the CLI's flags and their `--help`, and the page's slider facts.
 //!

@@ -1,8 +1,7 @@
 //! The write-path scenario's parameters ([`WriteParams`], each declared once with
-//! [`params!`](super::schema::params)) and
-//! its presets: sysbench OLTP clients against a pool with dirty pages, the flush list, the
-//! doublewrite buffer and a storage device. The simulation runs them in the same event loop as
-//! the read-only scenarios.
+//! `schema::params!`) and its presets: sysbench OLTP clients against a pool
+//! with dirty pages, the flush list, the doublewrite buffer and a storage device. The simulation
+//! runs them in the same event loop as the read-only scenarios.
 
 use serde::Serialize;
 
