@@ -55,6 +55,9 @@ impl DeviceModel {
             fsync_us: 1_000,
         }
     }
+    /// The presets' names, as [`DeviceModel::by_name`] reads them.
+    pub const NAMES: &'static [&'static str] = &["nvme", "cloud"];
+
     /// A preset by name: `nvme` or `cloud`.
     pub fn by_name(name: &str) -> Result<DeviceModel, String> {
         match name {

@@ -11,86 +11,59 @@ use midpoint::experiments::{
 };
 use midpoint::metrics::RunReport;
 use midpoint::replay;
-use midpoint::scenario::write as write_scenario;
-use midpoint::scenario::{describe, fmt_num, preset, presets, range_of, Params};
+use midpoint::scenario::schema::Spec;
+use midpoint::scenario::write::{self as write_scenario, WriteParams};
+use midpoint::scenario::{preset, presets, Params};
 use midpoint::sim::{self, EPOCH};
 use midpoint::sweep;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The parameter names the read-only scenarios take (`Params`), in their order.
+/// The parameter names the read-only scenarios take (`Params`), in their declaration order.
 fn read_names() -> Vec<String> {
-    Params::default()
-        .to_pairs()
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect()
+    Params::SPECS.iter().map(|s| s.name.to_string()).collect()
 }
 
 /// The write-path parameters that no read-only scenario has.
-fn write_only_specs() -> Vec<&'static write_scenario::Spec> {
-    let read = read_names();
-    write_scenario::WRITE_SPECS
+fn write_only_specs() -> Vec<&'static Spec> {
+    WriteParams::SPECS
         .iter()
-        .filter(|s| !read.iter().any(|r| r == s.name))
+        .filter(|s| Params::spec(s.name).is_none())
         .collect()
 }
 
-/// One flag per parameter: the read-only scenarios' (`Params`), then, with `write`, the
-/// write-path presets' own (`scenario::write::WRITE_SPECS`). A flag given twice: the last one wins.
+/// One flag per parameter, its help from the parameter's declaration: the read-only
+/// scenarios' (`Params`), then, with `write`, the write-path presets' own (`WriteParams`). A
+/// flag given twice: the last one wins.
 fn param_args(write: bool) -> Vec<Arg> {
     let heading = "Parameters (a preset sets defaults; these override)";
+    let arg = |s: &Spec, help: String| {
+        Arg::new(s.name)
+            .long(s.name.replace('_', "-"))
+            .value_name("VALUE")
+            .help(help)
+            .allow_hyphen_values(true)
+            .action(ArgAction::Append)
+            .help_heading(heading)
+    };
     let mut v = Vec::new();
-    for name in read_names() {
-        let flag = name.replace('_', "-");
-        let mut help = if let Some(r) = range_of(&name) {
-            let d = r
-                .innodb_default
-                .map(|d| format!("; MySQL 8.4 default {}", fmt_num(d)))
-                .unwrap_or_default();
-            format!(
-                "{} [{} ..= {} {}{d}]",
-                r.help,
-                fmt_num(r.min),
-                fmt_num(r.max),
-                r.unit
-            )
-        } else {
-            describe(&name).to_string()
-        };
+    for s in Params::SPECS {
+        let mut help = s.flag_help();
         if write {
-            if let Some(ws) = write_scenario::spec_of(&name) {
-                help.push_str(&format!("; write-path presets: [{}]", ws.allowed()));
-            } else {
-                help.push_str("; read-only presets only");
+            match WriteParams::spec(s.name) {
+                Some(ws) if ws == s => help.push_str("; write-path presets too"),
+                Some(ws) => help.push_str(&format!("; write-path presets: [{}]", ws.allowed())),
+                None => help.push_str("; read-only presets only"),
             }
         }
-        v.push(
-            Arg::new(name.clone())
-                .long(flag)
-                .value_name("VALUE")
-                .help(help)
-                .allow_hyphen_values(true)
-                .action(ArgAction::Append)
-                .help_heading(heading),
-        );
+        v.push(arg(s, help));
     }
     if write {
         for s in write_only_specs() {
-            v.push(
-                Arg::new(s.name)
-                    .long(s.name.replace('_', "-"))
-                    .value_name("VALUE")
-                    .help(format!(
-                        "write-path presets only: {}{} [{}]",
-                        s.help,
-                        s.innodb.map(|i| format!(" ({i})")).unwrap_or_default(),
-                        s.allowed()
-                    ))
-                    .allow_hyphen_values(true)
-                    .action(ArgAction::Append)
-                    .help_heading(heading),
-            );
+            v.push(arg(
+                s,
+                format!("write-path presets only: {}", s.flag_help()),
+            ));
         }
     }
     v
@@ -331,10 +304,10 @@ fn parse_count(a: &ArgMatches, name: &str, lo: u32, hi: u32) -> Result<u32, Stri
     let v = a.get_one::<String>(name).map(String::as_str).unwrap_or("");
     let n: u32 = v
         .parse()
-        .map_err(|_| format!("--{name} = '{v}' is not a whole number ({lo} ..= {hi})"))?;
+        .map_err(|_| format!("--{name} = '{v}' is not a whole number (from {lo} to {hi})"))?;
     if !(lo..=hi).contains(&n) {
         return Err(format!(
-            "--{name} = {n} is out of range: allowed {lo} ..= {hi}"
+            "--{name} = {n} is out of range: allowed from {lo} to {hi}"
         ));
     }
     Ok(n)
@@ -355,10 +328,10 @@ fn parse_list(
         let n: u32 = w
             .trim()
             .parse()
-            .map_err(|_| format!("--{name}: '{w}' is not a whole number ({lo} ..= {hi})"))?;
+            .map_err(|_| format!("--{name}: '{w}' is not a whole number (from {lo} to {hi})"))?;
         if !(lo..=hi).contains(&n) {
             return Err(format!(
-                "--{name}: {n} is out of range: allowed {lo} ..= {hi}"
+                "--{name}: {n} is out of range: allowed from {lo} to {hi}"
             ));
         }
         v.push(n);
@@ -679,11 +652,11 @@ fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), 
                 wp.name
             ));
         }
-        if write_scenario::spec_of(&name).is_none() {
+        if WriteParams::spec(&name).is_none() {
             return Err(format!(
                 "--{flag} does not apply to the write-path preset '{}': its workload is sysbench, not the read-only scenario's; its parameters are: {}",
                 wp.name,
-                write_scenario::WRITE_SPECS
+                WriteParams::SPECS
                     .iter()
                     .map(|s| format!("--{}", s.name.replace('_', "-")))
                     .collect::<Vec<_>>()

@@ -1,4 +1,5 @@
-//! Scenarios: every parameter with its default, range and unit; the presets; input checks.
+//! Scenarios: every parameter with its default, range and unit (declared once, with
+//! `schema::params!`); the presets; input checks.
 //!
 //! The same [`Params`] drive the CLI and the page. [`Params::validate`] gives a clear error that
 //! names the value and the allowed range; [`Params::clamped`] is the page's variant, which
@@ -9,7 +10,14 @@ use crate::pool::page_cleaner::Cadence;
 pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
 
+pub mod schema;
 pub mod write;
+
+pub use schema::fmt_num;
+use schema::{
+    params, Spec, BUFFER_POOL_INSTANCES, LOOKUP_DIST, LRU_SCAN_DEPTH, OLD_BLOCKS_PCT,
+    OLD_BLOCKS_TIME, SCAN_CPU_US_PER_PAGE, SEED, WHAT_IF,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -29,85 +37,81 @@ pub enum Start {
     Restart,
 }
 
-/// Every parameter of a run. Units are in the names.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Params {
-    /// `innodb_buffer_pool_size`, MiB.
-    pub pool_mb: u32,
-    /// `innodb_buffer_pool_instances` (a pool under 1 GiB always has 1).
-    pub buffer_pool_instances: u32,
-    /// `innodb_old_blocks_pct`, %.
-    pub old_blocks_pct: u32,
-    /// `innodb_old_blocks_time`, ms.
-    pub old_blocks_time: u32,
-    /// `innodb_lru_scan_depth`, pages per instance.
-    pub lru_scan_depth: u32,
-    /// `innodb_read_ahead_threshold`, pages (0 = off).
-    pub read_ahead_threshold: u32,
-    /// When the page cleaner runs its LRU batch.
-    pub cleaner: Cadence,
-    /// Pages of the hot set (the first pages of the hot table).
-    pub hot_pages: u32,
-    /// Pages of the hot table (4,485 = 300,000 rows of ~230 bytes).
-    pub hot_table_pages: u32,
-    /// Lookup client threads.
-    pub lookup_threads: u32,
-    /// CPU time of one lookup on an otherwise idle server, µs (200 µs = 5,000 lookups/s).
-    pub lookup_cpu_us: f64,
-    /// How much a running scan slows each lookup's CPU time (1.0 = twice as slow): the scan,
-    /// its read-ahead and the lookups share the CPUs.
-    pub scan_interference: f64,
-    /// Size of the scanned table, MiB (16 KiB pages).
-    pub scan_table_mb: u32,
-    /// Fetch mode of the scan: a row scan (`normal`) or the parallel reader (`scan`).
-    pub scan_mode: ScanMode,
-    /// Accesses per page while scanning it (cursor restores).
-    pub scan_touches_per_page: u32,
-    /// CPU time per scanned page, µs.
-    pub scan_cpu_us_per_page: f64,
-    /// Pause between passes, ms.
-    pub scan_pause_ms: u32,
-    /// Loop the scan (true) or read the table once, like a dump (false).
-    pub scan_loop: bool,
-    /// Warm-up before the scan starts, s.
-    pub warmup_s: u32,
-    /// Scan phase, s.
-    pub scan_s: u32,
-    /// Warm or cold start.
-    pub start: Start,
-    /// Latency of one page read, µs.
-    pub read_latency_us: u32,
-    /// Extra time per page of a read-ahead burst, µs.
-    pub page_transfer_us: u32,
-    /// "Kept" is the mean hot-set residency over the last this-many seconds of the scan phase.
-    pub kept_window_s: u32,
-    /// Sampling interval of the time series, ms.
-    pub sample_ms: u32,
-    /// Random seed.
-    pub seed: u64,
-    /// Which server the simulator follows (`mysql-8.4` or `mariadb-10.11`, see [`crate::engine`]).
-    /// Not serialized when it is the default, so MySQL runs' JSON is unchanged.
-    #[serde(skip_serializing_if = "is_default")]
-    pub engine: Engine,
-    /// CPUs shared by the lookup threads and the scan, processor sharing (0: the seed-000 model,
-    /// a fixed `scan_interference` factor on each lookup while the scan runs).
-    #[serde(skip_serializing_if = "is_default")]
-    pub cpus: u32,
-    /// How a lookup picks its page among the hot set.
-    #[serde(skip_serializing_if = "is_default")]
-    pub lookup_dist: LookupDist,
-    /// Candidate changes to InnoDB rules (`midpoint what-ifs`); empty: stock MySQL 8.4.
-    #[serde(skip_serializing_if = "is_default")]
-    pub what_if: WhatIfs,
-    /// The lookup clients' rate on an otherwise idle server when every lookup hits, /s; when
-    /// given (not 0), `lookup_cpu_us` is derived from it (`sim::rates`).
-    #[serde(skip_serializing_if = "is_default")]
-    pub idle_lookups_per_s: f64,
-    /// The rate of a scan pass over pages not in the pool on an otherwise idle server, pages/s;
-    /// when given (not 0), `scan_cpu_us_per_page` is derived from it (`sim::rates`).
-    #[serde(skip_serializing_if = "is_default")]
-    pub idle_scan_pages_per_s: f64,
+params! {
+    /// Every parameter of a run, declared once: the field, its default and its [`Spec`] (name,
+    /// server variable, unit, range or choices, help). Units are in the names.
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(default)]
+    pub struct Params {
+        pool_mb: u32 = 256 => Spec::int("pool_mb", 8, 65536, "MiB")
+            .server_default("innodb_buffer_pool_size", 128.0)
+            .help("innodb_buffer_pool_size in MiB (16 KiB pages; each 128 MiB chunk loses one page to descriptors)"),
+        buffer_pool_instances: u32 = 1 => BUFFER_POOL_INSTANCES,
+        old_blocks_pct: u32 = 37 => OLD_BLOCKS_PCT,
+        old_blocks_time: u32 = 1000 => OLD_BLOCKS_TIME,
+        lru_scan_depth: u32 = 1024 => LRU_SCAN_DEPTH,
+        read_ahead_threshold: u32 = 56 => Spec::int("read_ahead_threshold", 0, 64, "pages")
+            .server_default("innodb_read_ahead_threshold", 56.0)
+            .help("innodb_read_ahead_threshold: pages of an extent accessed in order that trigger linear read-ahead (0 = off)"),
+        cleaner: Cadence = Cadence::AfterActivity {
+            mean_interval_ms: (SEED000_ACTIVITY_MEAN_S * 1000.0) as u32,
+        } => Spec::text("cleaner", "every-second, never, or after-activity:SECONDS (0.1 to 3,600)")
+            .help("page-cleaner cadence: when the page cleaner runs its LRU batch"),
+        hot_pages: u32 = 4485 => Spec::int("hot_pages", 1, 4_194_304, "pages")
+            .help("pages of the hot set: random point lookups over the first rows of the hot table"),
+        hot_table_pages: u32 = 4485 => Spec::int("hot_table_pages", 1, 4_194_304, "pages")
+            .help("pages of the hot table (4,485 = the seed's 300,000 rows)"),
+        lookup_threads: u32 = 1 => Spec::int("lookup_threads", 0, 256, "threads")
+            .help("lookup client threads (closed loop)"),
+        lookup_cpu_us: f64 = 200.0 => Spec::real("lookup_cpu_us", 1.0, 100_000.0, "µs")
+            .help("CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)"),
+        scan_interference: f64 = 1.0 => Spec::real("scan_interference", 0.0, 100.0, "×")
+            .help("extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow): the scan, its read-ahead and the lookups share the CPUs"),
+        scan_table_mb: u32 = 746 => Spec::int("scan_table_mb", 1, 262_144, "MiB")
+            .help("size of the scanned table in MiB (16 KiB pages)"),
+        scan_mode: ScanMode = ScanMode::Normal => Spec::choice("scan_mode", &["normal", "scan"])
+            .help("the scan's fetch mode: normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))"),
+        scan_touches_per_page: u32 = 8 => Spec::int("scan_touches_per_page", 1, 1000, "")
+            .help("accesses per scanned page (cursor restores every few rows)"),
+        scan_cpu_us_per_page: f64 = 15.0 => SCAN_CPU_US_PER_PAGE,
+        scan_pause_ms: u32 = 0 => Spec::int("scan_pause_ms", 0, 600_000, "ms")
+            .help("pause between two passes of the scan"),
+        scan_loop: bool = true => Spec::choice("scan_loop", &["true", "false"])
+            .help("true: scan back to back (or with the pause); false: one pass, like a dump"),
+        warmup_s: u32 = 60 => Spec::int("warmup_s", 0, 3600, "s")
+            .help("seconds of lookups before the scan starts"),
+        scan_s: u32 = 150 => Spec::int("scan_s", 0, 3600, "s").help("seconds of scanning"),
+        start: Start = Start::Warm => Spec::choice("start", &["warm", "cold", "restart"])
+            .help("warm (tables just loaded by INSERTs), cold (pool filled from a filler table) or restart (an empty pool, warmed only by the run's own traffic)"),
+        read_latency_us: u32 = 270 => Spec::int("read_latency_us", 0, 1_000_000, "µs")
+            .help("latency of one page read"),
+        page_transfer_us: u32 = 10 => Spec::int("page_transfer_us", 0, 100_000, "µs")
+            .help("extra time per page of a read-ahead burst"),
+        kept_window_s: u32 = 110 => Spec::int("kept_window_s", 1, 3600, "s")
+            .help("\"kept\" averages hot-set residency over the last this-many seconds of the scan phase"),
+        sample_ms: u32 = 1000 => Spec::int("sample_ms", 10, 60_000, "ms")
+            .help("sampling interval of the time series"),
+        seed: u64 = 1 => SEED,
+        // Not serialized when it is the default, so MySQL runs' JSON is unchanged.
+        #[serde(skip_serializing_if = "is_default")]
+        engine: Engine = Engine::Mysql84 => Spec::choice("engine", &["mysql-8.4", "mariadb-10.11"])
+            .help("mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)"),
+        #[serde(skip_serializing_if = "is_default")]
+        cpus: u32 = 0 => Spec::int("cpus", 0, 256, "CPUs")
+            .help("CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor"),
+        #[serde(skip_serializing_if = "is_default")]
+        lookup_dist: LookupDist = LookupDist::Uniform => LOOKUP_DIST,
+        #[serde(skip_serializing_if = "is_default")]
+        what_if: WhatIfs = WhatIfs::NONE => WHAT_IF,
+        // When given (not 0), `lookup_cpu_us` is derived from it (`sim::rates`).
+        #[serde(skip_serializing_if = "is_default")]
+        idle_lookups_per_s: f64 = 0.0 => Spec::real("idle_lookups_per_s", 0.0, 1_000_000.0, "lookups/s")
+            .help("lookups per second your server runs when idle and every lookup hits (0 = use lookup_cpu_us); sets lookup_cpu_us"),
+        // When given (not 0), `scan_cpu_us_per_page` is derived from it (`sim::rates`).
+        #[serde(skip_serializing_if = "is_default")]
+        idle_scan_pages_per_s: f64 = 0.0 => Spec::real("idle_scan_pages_per_s", 0.0, 1_000_000.0, "pages/s")
+            .help("pages per second a scan of an uncached table reads on your idle server (0 = use scan_cpu_us_per_page); sets scan_cpu_us_per_page"),
+    }
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -121,213 +125,11 @@ pub const MEMORY_BUDGET: u64 = 4 << 30;
 /// Poisson process) with this mean interval. See the README, "Calibration".
 pub const SEED000_ACTIVITY_MEAN_S: f64 = 17.0;
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            pool_mb: 256,
-            buffer_pool_instances: 1,
-            old_blocks_pct: 37,
-            old_blocks_time: 1000,
-            lru_scan_depth: 1024,
-            read_ahead_threshold: 56,
-            cleaner: Cadence::AfterActivity {
-                mean_interval_ms: (SEED000_ACTIVITY_MEAN_S * 1000.0) as u32,
-            },
-            hot_pages: 4485,
-            hot_table_pages: 4485,
-            lookup_threads: 1,
-            lookup_cpu_us: 200.0,
-            scan_interference: 1.0,
-            scan_table_mb: 746,
-            scan_mode: ScanMode::Normal,
-            scan_touches_per_page: 8,
-            scan_cpu_us_per_page: 15.0,
-            scan_pause_ms: 0,
-            scan_loop: true,
-            warmup_s: 60,
-            scan_s: 150,
-            start: Start::Warm,
-            read_latency_us: 270,
-            page_transfer_us: 10,
-            kept_window_s: 110,
-            sample_ms: 1000,
-            seed: 1,
-            engine: Engine::Mysql84,
-            cpus: 0,
-            lookup_dist: LookupDist::Uniform,
-            what_if: WhatIfs::NONE,
-            idle_lookups_per_s: 0.0,
-            idle_scan_pages_per_s: 0.0,
-        }
-    }
-}
-
-/// One parameter's allowed range, for errors, clamping and the page's sliders.
-#[derive(Clone, Debug, Serialize)]
-pub struct Range {
-    /// Parameter name (the CLI flag without dashes, the URL key).
-    pub name: &'static str,
-    /// Lowest allowed value.
-    pub min: f64,
-    /// Highest allowed value.
-    pub max: f64,
-    /// Unit.
-    pub unit: &'static str,
-    /// MySQL 8.4's default, where the parameter is a server variable.
-    pub innodb_default: Option<f64>,
-    /// What the parameter is, in a few words.
-    pub help: &'static str,
-}
-
-/// A few words on each parameter, for `--help` and the page's labels.
-pub fn describe(name: &str) -> &'static str {
-    match name {
-        "pool_mb" => "innodb_buffer_pool_size in MiB (16 KiB pages; each 128 MiB chunk loses one page to descriptors)",
-        "buffer_pool_instances" => "innodb_buffer_pool_instances (forced to 1 below 1 GiB)",
-        "old_blocks_pct" => "innodb_old_blocks_pct: target share of the LRU list in the old sublist",
-        "old_blocks_time" => "innodb_old_blocks_time: an old page is promoted only when touched this long after its first access",
-        "lru_scan_depth" => "innodb_lru_scan_depth: the page cleaner tops the free list up to this many pages per instance",
-        "read_ahead_threshold" => "innodb_read_ahead_threshold: pages of an extent accessed in order that trigger linear read-ahead",
-        "hot_pages" => "pages of the hot set: random point lookups over the first rows of the hot table",
-        "hot_table_pages" => "pages of the hot table (4,485 = the seed's 300,000 rows)",
-        "lookup_threads" => "lookup client threads (closed loop)",
-        "lookup_cpu_us" => "CPU time of one lookup on an idle server (200 us = 5,000 lookups/s)",
-        "scan_interference" => "extra CPU time per lookup while a scan runs, as a multiple (1 = twice as slow)",
-        "scan_table_mb" => "size of the scanned table in MiB",
-        "scan_touches_per_page" => "accesses per scanned page (cursor restores every few rows)",
-        "scan_cpu_us_per_page" => "CPU time per scanned page",
-        "scan_pause_ms" => "pause between two passes of the scan",
-        "warmup_s" => "seconds of lookups before the scan starts",
-        "scan_s" => "seconds of scanning",
-        "read_latency_us" => "latency of one page read",
-        "page_transfer_us" => "extra time per page of a read-ahead burst",
-        "kept_window_s" => "\"kept\" averages hot-set residency over the last this-many seconds",
-        "sample_ms" => "sampling interval of the time series",
-        "cleaner" => "page-cleaner cadence: every-second, never, or after-activity:SECONDS",
-        "start" => "warm (tables just loaded by INSERTs), cold (pool filled from a filler table) or restart (an empty pool, warmed only by the run's own traffic)",
-        "scan_mode" => "normal (a row scan, SELECT SUM) or scan (the parallel reader, COUNT(*))",
-        "scan_loop" => "true: scan back to back (or with the pause); false: one pass, like a dump",
-        "seed" => "random seed: the same seed gives the same run",
-        "engine" => "mysql-8.4 or mariadb-10.11 (one pool, no SCAN fetch mode, demand-driven free-list refills; lru_scan_depth 1536); setting it resets lru_scan_depth and buffer_pool_instances to that engine's defaults (a flag given for either wins, wherever it stands). With mariadb-10.11 the cleaner cadence does not apply, except never (no page-cleaner LRU work, as before 10.11.3)",
-        "cpus" => "CPUs shared by the lookup threads and the scan (processor sharing); 0 = the seed-000 model with one scan_interference factor",
-        "what_if" => "a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list; none = stock MySQL 8.4",
-        "idle_lookups_per_s" => "lookups per second your server runs when idle and every lookup hits (0 = use lookup_cpu_us); sets lookup_cpu_us",
-        "idle_scan_pages_per_s" => "pages per second a scan of an uncached table reads on your idle server (0 = use scan_cpu_us_per_page); sets scan_cpu_us_per_page",
-        "lookup_dist" => "uniform, or special (sysbench's default: 75 % of lookups on the first 1 % of the hot pages)",
-        _ => "",
-    }
-}
-
-/// The numeric parameters' ranges.
-pub const RANGES: &[(&str, f64, f64, &str, Option<f64>)] = &[
-    ("pool_mb", 8.0, 65536.0, "MiB", Some(128.0)),
-    ("buffer_pool_instances", 1.0, 64.0, "", None),
-    ("old_blocks_pct", 5.0, 95.0, "%", Some(37.0)),
-    ("old_blocks_time", 0.0, 4294967295.0, "ms", Some(1000.0)),
-    ("lru_scan_depth", 100.0, 4294967295.0, "pages", Some(1024.0)),
-    ("read_ahead_threshold", 0.0, 64.0, "pages", Some(56.0)),
-    ("hot_pages", 1.0, 4194304.0, "pages", None),
-    ("hot_table_pages", 1.0, 4194304.0, "pages", None),
-    ("lookup_threads", 0.0, 256.0, "threads", None),
-    ("lookup_cpu_us", 1.0, 100000.0, "µs", None),
-    ("scan_interference", 0.0, 100.0, "×", None),
-    ("scan_table_mb", 1.0, 262144.0, "MiB", None),
-    ("scan_touches_per_page", 1.0, 1000.0, "", None),
-    ("scan_cpu_us_per_page", 0.1, 100000.0, "µs", None),
-    ("scan_pause_ms", 0.0, 600000.0, "ms", None),
-    ("warmup_s", 0.0, 3600.0, "s", None),
-    ("scan_s", 0.0, 3600.0, "s", None),
-    ("read_latency_us", 0.0, 1000000.0, "µs", None),
-    ("page_transfer_us", 0.0, 100000.0, "µs", None),
-    ("kept_window_s", 1.0, 3600.0, "s", None),
-    ("sample_ms", 10.0, 60000.0, "ms", None),
-    ("cpus", 0.0, 256.0, "CPUs", None),
-    ("idle_lookups_per_s", 0.0, 1000000.0, "lookups/s", None),
-    ("idle_scan_pages_per_s", 0.0, 1000000.0, "pages/s", None),
-];
-
-/// The range of a named parameter.
-pub fn range_of(name: &str) -> Option<Range> {
-    RANGES
-        .iter()
-        .find(|r| r.0 == name)
-        .map(|&(name, min, max, unit, innodb_default)| Range {
-            name,
-            min,
-            max,
-            unit,
-            innodb_default,
-            help: describe(name),
-        })
-}
-
 impl Params {
-    fn numeric_mut(&mut self) -> Vec<(&'static str, NumRef<'_>)> {
-        vec![
-            ("pool_mb", NumRef::U32(&mut self.pool_mb)),
-            (
-                "buffer_pool_instances",
-                NumRef::U32(&mut self.buffer_pool_instances),
-            ),
-            ("old_blocks_pct", NumRef::U32(&mut self.old_blocks_pct)),
-            ("old_blocks_time", NumRef::U32(&mut self.old_blocks_time)),
-            ("lru_scan_depth", NumRef::U32(&mut self.lru_scan_depth)),
-            (
-                "read_ahead_threshold",
-                NumRef::U32(&mut self.read_ahead_threshold),
-            ),
-            ("hot_pages", NumRef::U32(&mut self.hot_pages)),
-            ("hot_table_pages", NumRef::U32(&mut self.hot_table_pages)),
-            ("lookup_threads", NumRef::U32(&mut self.lookup_threads)),
-            ("lookup_cpu_us", NumRef::F64(&mut self.lookup_cpu_us)),
-            (
-                "scan_interference",
-                NumRef::F64(&mut self.scan_interference),
-            ),
-            ("scan_table_mb", NumRef::U32(&mut self.scan_table_mb)),
-            (
-                "scan_touches_per_page",
-                NumRef::U32(&mut self.scan_touches_per_page),
-            ),
-            (
-                "scan_cpu_us_per_page",
-                NumRef::F64(&mut self.scan_cpu_us_per_page),
-            ),
-            ("scan_pause_ms", NumRef::U32(&mut self.scan_pause_ms)),
-            ("warmup_s", NumRef::U32(&mut self.warmup_s)),
-            ("scan_s", NumRef::U32(&mut self.scan_s)),
-            ("read_latency_us", NumRef::U32(&mut self.read_latency_us)),
-            ("page_transfer_us", NumRef::U32(&mut self.page_transfer_us)),
-            ("kept_window_s", NumRef::U32(&mut self.kept_window_s)),
-            ("sample_ms", NumRef::U32(&mut self.sample_ms)),
-            ("cpus", NumRef::U32(&mut self.cpus)),
-            (
-                "idle_lookups_per_s",
-                NumRef::F64(&mut self.idle_lookups_per_s),
-            ),
-            (
-                "idle_scan_pages_per_s",
-                NumRef::F64(&mut self.idle_scan_pages_per_s),
-            ),
-        ]
-    }
-
-    /// Checks every value against its range and the cross-parameter rules. The error names the
-    /// parameter, the value and what is allowed.
+    /// Checks every value against its declaration and the cross-parameter rules. The error names
+    /// the parameter, the value and what is allowed.
     pub fn validate(&self) -> Result<(), String> {
-        let mut p = self.clone();
-        for (name, v) in p.numeric_mut() {
-            let r = range_of(name).expect("every numeric parameter has a range");
-            let x = v.get();
-            if !x.is_finite() || x < r.min || x > r.max {
-                return Err(format!(
-                    "{name} = {x} is out of range: allowed {} ..= {} {}",
-                    fmt_num(r.min),
-                    fmt_num(r.max),
-                    r.unit
-                ));
-            }
-        }
+        self.check_declared()?;
         if self.hot_pages > self.hot_table_pages {
             return Err(format!(
                 "hot_pages = {} is larger than hot_table_pages = {}",
@@ -381,31 +183,11 @@ impl Params {
         frames * PER_FRAME + pages * PER_PAGE + samples * PER_SAMPLE
     }
 
-    /// Brings every value into range (the page's rule for URL parameters and sliders) and
-    /// returns what it changed, one message per parameter.
+    /// Brings every value into range (the page's rule for URL parameters and sliders) and the
+    /// cross-parameter rules, and returns what it changed, one message per parameter.
     pub fn clamped(&self) -> (Params, Vec<String>) {
         let mut p = self.clone();
-        let mut notes = Vec::new();
-        for (name, mut v) in p.numeric_mut() {
-            let r = range_of(name).expect("range");
-            let x = v.get();
-            let y = if x.is_finite() {
-                x.clamp(r.min, r.max)
-            } else {
-                r.min
-            };
-            if y != x {
-                v.set(y);
-                notes.push(format!(
-                    "{name} = {} is out of range ({} ..= {} {}); using {}",
-                    fmt_num(x),
-                    fmt_num(r.min),
-                    fmt_num(r.max),
-                    r.unit,
-                    fmt_num(y)
-                ));
-            }
-        }
+        let mut notes = p.clamp_declared();
         if p.hot_pages > p.hot_table_pages {
             notes.push(format!(
                 "hot_pages = {} is larger than the hot table; using {}",
@@ -451,99 +233,17 @@ impl Params {
     }
 
     /// Sets a parameter from its name and a string value (CLI flags, URL keys, the page's
-    /// sliders). Errors name the parameter and the value.
+    /// sliders); `-` in the name reads as `_`. Errors name the parameter and the value.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let name = name.replace('-', "_");
-        let v = value.trim();
-        match name.as_str() {
-            "cleaner" => {
-                self.cleaner = Cadence::parse(v)?;
-                return Ok(());
-            }
-            "start" => {
-                self.start = match v {
-                    "warm" => Start::Warm,
-                    "cold" => Start::Cold,
-                    "restart" => Start::Restart,
-                    _ => return Err(format!("start = '{v}' is not one of: warm, cold, restart")),
-                };
-                return Ok(());
-            }
-            "scan_mode" => {
-                self.scan_mode = match v {
-                    "normal" => ScanMode::Normal,
-                    "scan" => ScanMode::Scan,
-                    _ => return Err(format!("scan_mode = '{v}' is not one of: normal, scan")),
-                };
-                return Ok(());
-            }
-            "scan_loop" => {
-                self.scan_loop = match v {
-                    "true" | "1" | "yes" => true,
-                    "false" | "0" | "no" => false,
-                    _ => return Err(format!("scan_loop = '{v}' is not true or false")),
-                };
-                return Ok(());
-            }
-            "engine" => {
-                let e = Engine::parse(v)?;
-                if e != self.engine {
-                    self.engine = e;
-                    self.lru_scan_depth = e.default_lru_scan_depth();
-                    if !e.has_instances() {
-                        self.buffer_pool_instances = 1;
-                    }
-                }
-                return Ok(());
-            }
-            "lookup_dist" => {
-                self.lookup_dist = match v {
-                    "uniform" => LookupDist::Uniform,
-                    "special" => LookupDist::Special,
-                    _ => {
-                        return Err(format!(
-                            "lookup_dist = '{v}' is not one of: uniform, special"
-                        ))
-                    }
-                };
-                return Ok(());
-            }
-            "what_if" => {
-                return self.what_if.add_parsed(v);
-            }
-            "seed" => {
-                self.seed = v
-                    .parse()
-                    .map_err(|_| format!("seed = '{v}' is not a whole number 0 ..= 2^64-1"))?;
-                return Ok(());
-            }
-            _ => {}
-        }
-        let Some(r) = range_of(&name) else {
-            return Err(format!("unknown parameter '{name}'"));
-        };
-        let x: f64 = v.parse().map_err(|_| {
-            format!(
-                "{name} = '{v}' is not a number (allowed {} ..= {} {})",
-                fmt_num(r.min),
-                fmt_num(r.max),
-                r.unit
-            )
-        })?;
-        for (n, mut slot) in self.numeric_mut() {
-            if n == name {
-                if slot.is_integer() && x.fract() != 0.0 {
-                    return Err(format!("{name} = '{v}' must be a whole number"));
-                }
-                if !x.is_finite() || x < r.min || x > r.max {
-                    return Err(format!(
-                        "{name} = {v} is out of range: allowed {} ..= {} {}",
-                        fmt_num(r.min),
-                        fmt_num(r.max),
-                        r.unit
-                    ));
-                }
-                slot.set(x);
+        let engine = self.engine;
+        self.set_declared(&name, value)
+            .unwrap_or_else(|| Err(format!("unknown parameter '{name}'")))?;
+        // Choosing another engine resets the variables whose defaults differ between servers.
+        if self.engine != engine {
+            self.lru_scan_depth = self.engine.default_lru_scan_depth();
+            if !self.engine.has_instances() {
+                self.buffer_pool_instances = 1;
             }
         }
         Ok(())
@@ -560,78 +260,16 @@ impl Params {
     }
 
     /// Every parameter as (name, value) strings, defaults included: what a URL or a CSV header
-    /// carries so that a run can be reproduced.
+    /// carries so that a run can be reproduced. The engine comes first: setting it resets
+    /// engine defaults that later pairs override.
     pub fn to_pairs(&self) -> Vec<(String, String)> {
-        let mut p = self.clone();
-        // The engine comes first: setting it resets engine defaults that later pairs override.
-        let mut v: Vec<(String, String)> = vec![("engine".into(), self.engine.label().into())];
-        v.extend(
-            p.numeric_mut()
-                .into_iter()
-                .map(|(n, r)| (n.to_string(), fmt_num(r.get()))),
-        );
-        v.push(("cleaner".into(), self.cleaner.label()));
-        v.push((
-            "start".into(),
-            match self.start {
-                Start::Warm => "warm",
-                Start::Cold => "cold",
-                Start::Restart => "restart",
-            }
-            .into(),
-        ));
-        v.push((
-            "scan_mode".into(),
-            match self.scan_mode {
-                ScanMode::Normal => "normal",
-                ScanMode::Scan => "scan",
-            }
-            .into(),
-        ));
-        v.push(("scan_loop".into(), self.scan_loop.to_string()));
-        v.push((
-            "lookup_dist".into(),
-            match self.lookup_dist {
-                LookupDist::Uniform => "uniform",
-                LookupDist::Special => "special",
-            }
-            .into(),
-        ));
-        v.push(("what_if".into(), self.what_if.label()));
-        v.push(("seed".into(), self.seed.to_string()));
+        let mut v: Vec<(String, String)> = self
+            .pairs()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        v.sort_by_key(|(k, _)| k != "engine");
         v
-    }
-}
-
-/// Formats a number without a trailing ".0".
-pub fn fmt_num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
-    }
-}
-
-enum NumRef<'a> {
-    U32(&'a mut u32),
-    F64(&'a mut f64),
-}
-
-impl NumRef<'_> {
-    fn get(&self) -> f64 {
-        match self {
-            NumRef::U32(v) => **v as f64,
-            NumRef::F64(v) => **v,
-        }
-    }
-    fn set(&mut self, x: f64) {
-        match self {
-            NumRef::U32(v) => **v = x.round().clamp(0.0, u32::MAX as f64) as u32,
-            NumRef::F64(v) => **v = x,
-        }
-    }
-    fn is_integer(&self) -> bool {
-        matches!(self, NumRef::U32(_))
     }
 }
 
@@ -911,8 +549,13 @@ mod tests {
     #[test]
     fn every_value_at_its_maximum_fits_the_memory_budget() {
         let mut p = Params::default();
-        for (name, _, hi, _, _) in RANGES {
-            p.set(name, &hi.to_string()).unwrap();
+        for s in Params::SPECS {
+            let hi = match s.allowed {
+                schema::Allowed::Int(_, hi) => hi.to_string(),
+                schema::Allowed::Real(_, hi) => fmt_num(hi),
+                _ => continue,
+            };
+            p.set(s.name, &hi).unwrap();
         }
         p.set("sample_ms", "10").unwrap();
         p.set("start", "cold").unwrap();
@@ -936,7 +579,7 @@ mod tests {
         let e = p.set("old_blocks_time", "abc").unwrap_err();
         assert!(e.contains("not a number"), "{e}");
         let e = p.set("old-blocks-pct", "96").unwrap_err();
-        assert!(e.contains("5 ..= 95"), "{e}");
+        assert!(e.contains("allowed: from 5 to 95 %"), "{e}");
         assert!(p.set("nope", "1").is_err());
         p.set("old-blocks-pct", "50").unwrap();
         assert_eq!(p.old_blocks_pct, 50);
@@ -956,6 +599,22 @@ mod tests {
         assert_eq!(q.pool_mb, 65536);
         assert_eq!(notes.len(), 2);
         q.validate().unwrap();
+    }
+
+    #[test]
+    fn every_parameter_round_trips_and_its_default_is_allowed() {
+        schema::check_declarations(
+            Params::SPECS,
+            &Params::default(),
+            Params::to_pairs,
+            |p, k, v| p.set(k, v),
+        );
+        // The one parameter written as free text, the cadence, round-trips too.
+        let mut p = Params::default();
+        p.set("cleaner", "after-activity:2.5").unwrap();
+        let mut q = Params::default();
+        q.set("cleaner", &p.cleaner.label()).unwrap();
+        assert_eq!(p, q);
     }
 
     #[test]

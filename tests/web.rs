@@ -244,8 +244,9 @@ fn csv_exports_list_every_parameter() {
 /// the doublewrite chart, and the trade-off with one point.
 #[wasm_bindgen_test]
 fn write_path_run_and_drawings() {
-    use midpoint::web::write::{WriteRunner, WriteView, W_DIRTY};
-    let mut r = WriteRunner::build("seed001-16thd-dblwr16", 312, 16).unwrap();
+    use midpoint::ui::write::{WriteRun, W_DIRTY};
+    use midpoint::web::write::{WriteRunner, WriteView};
+    let mut r = WriteRun::build("seed001-16thd-dblwr16", 312, 16).unwrap();
     let mut frac = 0.0;
     while frac < 1.0 {
         frac = r.run_slice(200_000).unwrap();
@@ -253,10 +254,10 @@ fn write_path_run_and_drawings() {
     let s = r.summary();
     assert!(s.dblwr_writes_per_s > 0.0 && s.tps > 0.0);
     assert!(!s.writes.is_empty() && s.writes.iter().all(|w| w.1 >= 1 && w.1 <= 16));
-    let cells = r.cells();
+    let cells = r.cells().to_vec();
     assert_eq!(cells.len(), s.frames as usize * s.moments.len());
     assert!(cells.iter().any(|&b| b & 3 == W_DIRTY));
-    assert!(WriteRunner::build("small-demo", 312, 16).is_err());
+    assert!(WriteRunner::new("small-demo", 312, 16).is_err());
 
     let mut v = WriteView::new();
     v.set_run(serde_wasm_bindgen::to_value(&s).unwrap(), cells)

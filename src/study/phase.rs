@@ -17,12 +17,12 @@ pub fn set_axis(p: &mut Params, name: &str, v: f64) -> Result<(), String> {
     if name == REFILL_INTERVAL {
         if !(v.is_finite() && (0.001..=3600.0).contains(&v)) {
             return Err(format!(
-                "{REFILL_INTERVAL} = {v} is out of range: allowed 0.001 ..= 3600 s"
+                "{REFILL_INTERVAL} = {v} is out of range: allowed from 0.001 to 3,600 s"
             ));
         }
         return p.set("cleaner", &format!("after-activity:{}", fmt_num(v)));
     }
-    if crate::scenario::range_of(&name).is_none() {
+    if Params::spec(&name).and_then(|s| s.bounds()).is_none() {
         return Err(format!(
             "axis '{name}' is not a numeric parameter (or {REFILL_INTERVAL}); see `midpoint run --help`"
         ));

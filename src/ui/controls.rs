@@ -3,7 +3,8 @@
 
 use super::narrate::thousands;
 use crate::pool::page_cleaner::Cadence;
-use crate::scenario::{fmt_num, range_of, Params, SEED000_ACTIVITY_MEAN_S};
+use crate::scenario::schema::Spec;
+use crate::scenario::{fmt_num, Params, SEED000_ACTIVITY_MEAN_S};
 use serde::Serialize;
 
 /// One stop of a slider: the parameter value and how it reads.
@@ -46,23 +47,22 @@ pub const GROUP_YOUR_SERVER: &str = "Your server";
 pub const FROM_THE_EXPERIMENT: &str = "from the experiment's machine";
 
 /// A "your server" slider for a rate input: its help and range from the scenario's schema
-/// (`scenario::describe`, `RANGES`), 0 read as "from the experiment's machine".
+/// (its [`Spec`] in `Params`), 0 read as "from the experiment's machine".
 fn rate_control(key: &'static str, name: &'static str, stops: &[f64], x: f64) -> Control {
-    let r = range_of(key).expect("range");
+    let spec = spec(key);
+    let (min, max) = spec.bounds().expect("a rate is a number");
     let stops: Vec<f64> = stops
         .iter()
         .copied()
-        .filter(|&v| v >= r.min && v <= r.max)
+        .filter(|&v| v >= min && v <= max)
         .collect();
     let mut c = num_control(
         key,
-        name,
-        false,
-        crate::scenario::describe(key),
+        Some(name),
+        spec.help,
         range_facts(key, "; 0 = the CPU times of the experiment's machine"),
         &stops,
         x,
-        r.unit,
         true,
     );
     if x == 0.0 {
@@ -97,18 +97,20 @@ fn log_nearest(stops: &[f64], x: f64) -> usize {
     best
 }
 
-#[allow(clippy::too_many_arguments)]
+/// A slider over `stops` for the declared parameter `key`: its name is the server variable
+/// the declaration names, or `workload_name` for a knob of the workload; its unit is the
+/// declaration's.
 fn num_control(
     key: &'static str,
-    name: &'static str,
-    server_variable: bool,
+    workload_name: Option<&'static str>,
     help: &'static str,
     facts: String,
     stops: &[f64],
     x: f64,
-    unit: &str,
     log: bool,
 ) -> Control {
+    let spec = spec(key);
+    let unit = spec.unit;
     let label = |v: f64| {
         if unit.is_empty() {
             thousands(v)
@@ -118,8 +120,8 @@ fn num_control(
     };
     Control {
         key,
-        name,
-        server_variable,
+        name: spec.innodb.or(workload_name).expect("a slider has a name"),
+        server_variable: spec.innodb.is_some(),
         help,
         facts,
         stops: stops
@@ -139,16 +141,22 @@ fn num_control(
     }
 }
 
+/// The declaration of a slider's parameter.
+fn spec(key: &str) -> &'static Spec {
+    Params::spec(key).expect("a slider sets a declared parameter")
+}
+
 fn range_facts(key: &str, what: &str) -> String {
-    let r = range_of(key).expect("range");
+    let r = spec(key);
+    let (min, max) = r.bounds().expect("a slider's parameter is a number");
     let d = r
         .innodb_default
         .map(|d| format!("MySQL 8.4 default {} {}; ", thousands(d), r.unit))
         .unwrap_or_default();
     format!(
         "{d}range {} – {} {}{what}",
-        thousands(r.min),
-        thousands(r.max),
+        thousands(min),
+        thousands(max),
         r.unit
     )
 }
@@ -172,8 +180,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
     let mut v = Vec::new();
     v.push(num_control(
         "lru_scan_depth",
-        "innodb_lru_scan_depth",
-        true,
+        None,
         "How many free pages the page cleaner's LRU batch tops the free list up to: the most one refill can evict.",
         range_facts("lru_scan_depth", " per instance"),
         &[
@@ -181,13 +188,11 @@ pub fn controls(p: &Params) -> Vec<Control> {
             4096.0, 6144.0, 8192.0,
         ],
         p.lru_scan_depth as f64,
-        "pages",
         true,
     ));
     v.push(num_control(
         "old_blocks_time",
-        "innodb_old_blocks_time",
-        true,
+        None,
         "An old page is made young only if touched this long after its first access. 0 turns the test off.",
         range_facts("old_blocks_time", ""),
         &[
@@ -195,32 +200,27 @@ pub fn controls(p: &Params) -> Vec<Control> {
             10000.0,
         ],
         p.old_blocks_time as f64,
-        "ms",
         false,
     ));
     let pct_stops: Vec<f64> = (5..=95).map(|x| x as f64).collect();
     v.push(num_control(
         "old_blocks_pct",
-        "innodb_old_blocks_pct",
-        true,
+        None,
         "The old sublist's share of the LRU list (±20 pages): where new pages go in.",
         range_facts("old_blocks_pct", ""),
         &pct_stops,
         p.old_blocks_pct as f64,
-        "%",
         false,
     ));
     v.push(num_control(
         "scan_pause_ms",
-        "pause between scans",
-        false,
+        Some("pause between scans"),
         "Workload: how long the looping scan waits between passes.",
         "Workload, not a server variable; seed 000 ran 0, 500 and 2,000 ms".into(),
         &[
             0.0, 100.0, 250.0, 500.0, 1000.0, 1500.0, 2000.0, 3000.0, 5000.0, 10000.0,
         ],
         p.scan_pause_ms as f64,
-        "ms",
         false,
     ));
     let mut hot: Vec<f64> = [
@@ -232,8 +232,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
     hot.push(p.hot_table_pages as f64);
     v.push(num_control(
         "hot_pages",
-        "hot set size",
-        false,
+        Some("hot set size"),
         "Workload: the point lookups read random rows of the hot table's first this-many pages.",
         format!(
             "Workload; seed 000 ran 224, 897 and 4,485 pages; at most the hot table ({} pages)",
@@ -241,13 +240,11 @@ pub fn controls(p: &Params) -> Vec<Control> {
         ),
         &hot,
         p.hot_pages as f64,
-        "pages",
         true,
     ));
     let mut pool = num_control(
         "pool_mb",
-        "innodb_buffer_pool_size",
-        true,
+        None,
         "The buffer pool. Each 128 MiB chunk holds 8,191 usable 16 KiB frames.",
         format!(
             // Reference §8: below 1 GiB MySQL 8.4 uses one instance; from 1 GiB on it may split
@@ -258,7 +255,6 @@ pub fn controls(p: &Params) -> Vec<Control> {
         ),
         &[8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0],
         p.pool_mb as f64,
-        "MiB",
         true,
     );
     pool.value_label = format!(

@@ -13,3 +13,4 @@ pub mod narrate;
 pub mod presets;
 pub mod query;
 pub mod tour;
+pub mod write;

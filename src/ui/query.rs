@@ -4,7 +4,7 @@
 //! default) value, an out-of-range value is clamped, an unknown key is ignored, and each of
 //! these produces one message naming the parameter and what was used instead.
 
-use crate::scenario::{fmt_num, preset, range_of, Params};
+use crate::scenario::{fmt_num, preset, Params};
 use serde::Serialize;
 
 /// The largest pool the page draws (one instance): 1 GiB is 65,528 frames.
@@ -79,7 +79,7 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
         Ok(()) => return None,
         Err(e) => e,
     };
-    let Some(r) = range_of(name) else {
+    let Some((spec, (min, max))) = Params::spec(name).and_then(|s| Some((s, s.bounds()?))) else {
         // Cadence, start, scan mode, loop, seed: keep the previous value.
         return Some(format!("{}; using {before}", shorten_err(&err, value)));
     };
@@ -87,22 +87,18 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
         Ok(x) if x.is_finite() => x,
         _ => {
             return Some(format!(
-                "{name} = '{}' is not a number (allowed {} to {} {}); using {before}",
+                "{name} = '{}' is not a number ({}); using {before}",
                 shown(value),
-                fmt_num(r.min),
-                fmt_num(r.max),
-                r.unit
+                spec.allowed()
             ))
         }
     };
-    let y = x.clamp(r.min, r.max);
+    let y = x.clamp(min, max);
     let mut note = if y != x {
         format!(
-            "{name} = {} is out of range ({} to {} {}){}; using ",
+            "{name} = {} is out of range ({}){}; using ",
             shown(value),
-            fmt_num(r.min),
-            fmt_num(r.max),
-            r.unit,
+            spec.allowed(),
             if name == "pool_mb" {
                 format!(", and this page draws pools of at most {PAGE_MAX_POOL_MB} MiB")
             } else {

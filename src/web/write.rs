@@ -1,50 +1,19 @@
-//! The page's "Write path" section: the core's write-path simulation ([`crate::sim::Simulation::new_write`]) run
-//! in a Web Worker ([`WriteRunner`], [`write_depth_point`]), and its drawings ([`WriteView`]):
-//! instance 0's frames in LRU order with dirty and io-fixed pages marked, one byte per frame;
-//! how full each doublewrite-buffer write of instance 0 was; the `lru_scan_depth` trade-off.
+//! The page's "Write path" section, bindings only: a write-path run in a Web Worker
+//! ([`WriteRunner`], [`write_depth_point`]) and the section's drawings ([`WriteView`]) on
+//! canvases. The logic (presets, the run's snapshots and summary, the trade-off's points, the
+//! pool's pixels) is in [`crate::ui::write`].
 
-use crate::chart::{self, DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
-use crate::clock::{to_secs, Micros};
-use crate::pool::flush_list::{FlushType, WRITE_PENDING};
-use crate::scenario::write::{self as write_scenario, WriteParams};
-use crate::sim::{Simulation, EPOCH};
+use crate::chart;
 use crate::ui::charts::HiDpi;
-use crate::ui::grid::{Layout, HIGHLIGHT};
+use crate::ui::grid::Layout;
+use crate::ui::write::{self as page, WritePage, WriteRun, WriteSummary};
 use plotters::prelude::*;
-use plotters::style::RGBColor;
 use plotters_canvas::CanvasBackend;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-/// The write presets the page offers: every write preset of the CLI.
-pub const PAGE_PRESETS: &[&str] = &[
-    "seed001-16thd-dblwr128",
-    "seed001-16thd-dblwr16",
-    "seed001-64thd-dblwr128",
-    "seed001-64thd-dblwr16",
-    "seed001-16thd-dblwr-off",
-    "seed003-rw-default",
-    "seed003-rw-tuned",
-    "seed003-rw-mysql84",
-    "writeheavy-depth-128",
-    "writeheavy-depth-1024",
-    "writeheavy-depth-4096",
-];
-
-/// Scan depths of the trade-off plot (the CLI's `depth-sweep`).
-pub const DEPTHS: &[u32] = crate::seed001::DEPTHS;
-
-/// Cell byte: a free frame.
-pub const W_FREE: u8 = 0;
-/// Cell byte: a clean page.
-pub const W_CLEAN: u8 = 1;
-/// Cell byte: a dirty page (on the flush list).
-pub const W_DIRTY: u8 = 2;
-/// Cell byte: a page being written (io-fixed `BUF_IO_WRITE`).
-pub const W_WRITING: u8 = 3;
-/// Cell byte flag: in the old sublist.
-pub const W_OLD: u8 = 0x08;
+pub use crate::ui::write::{DEPTHS, W_CLEAN, W_DIRTY, W_FREE, W_OLD, W_WRITING};
 
 fn js_err(s: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&s.to_string())
@@ -54,286 +23,15 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     serde_wasm_bindgen::to_value(v).map_err(js_err)
 }
 
-#[derive(Serialize)]
-struct PresetJs {
-    name: String,
-    description: String,
-    lru_scan_depth: u32,
-    doublewrite_pages: u32,
-    threads: u32,
-    instances: u32,
-    frames_per_instance: u32,
-}
-
 /// The write presets for the page's picker, with their scan depth and doublewrite pages.
 #[wasm_bindgen]
 pub fn write_presets() -> Result<JsValue, JsValue> {
-    let v: Vec<PresetJs> = PAGE_PRESETS
-        .iter()
-        .filter_map(|n| write_scenario::preset(n))
-        .map(|p| PresetJs {
-            lru_scan_depth: p.params.lru_scan_depth,
-            doublewrite_pages: p.params.doublewrite_pages,
-            threads: p.params.threads,
-            instances: p.params.instances,
-            frames_per_instance: p.params.frames_per_instance,
-            name: p.name,
-            description: p.description,
-        })
-        .collect();
-    to_js(&v)
-}
-
-/// A page preset's parameters with the two sliders applied (clamped to InnoDB's ranges).
-pub fn page_params(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WriteParams, String> {
-    if !PAGE_PRESETS.contains(&preset) {
-        return Err(format!("'{preset}' is not one of the page's write presets"));
-    }
-    let mut p = write_scenario::preset(preset)
-        .ok_or_else(|| format!("no write preset '{preset}'"))?
-        .params;
-    p.lru_scan_depth = depth.clamp(100, 16_384);
-    p.doublewrite_pages = dblwr_pages.clamp(1, 512);
-    p.validate()?;
-    Ok(p)
-}
-
-/// The state of instance 0 at one moment.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Moment {
-    /// Seconds since the clients started.
-    pub t_s: f64,
-    /// Instance 0: dirty pages, pages being written, free frames, old pages.
-    pub dirty: u32,
-    pub writing: u32,
-    pub free: u32,
-    pub old: u32,
-    /// The whole pool's doublewrite writes and wait_free so far.
-    pub dblwr_writes: u64,
-    pub wait_free: u64,
-}
-
-/// What a write run measured, for the page.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct WriteSummary {
-    pub preset: String,
-    pub lru_scan_depth: u32,
-    pub doublewrite_pages: u32,
-    pub doublewrite: bool,
-    pub has_scan: bool,
-    pub tps: f64,
-    pub tps_with_scan: f64,
-    pub qps: f64,
-    pub latency_ms: f64,
-    pub dblwr_writes_per_s: f64,
-    pub dblwr_avg_write_ms: f64,
-    pub dblwr_pages_per_write: f64,
-    pub wait_free_per_s: f64,
-    pub single_page_flushes: u64,
-    pub free_mean: f64,
-    pub dirty_pct_mean: f64,
-    /// Seconds measured (the counters' window).
-    pub measured_s: f64,
-    /// Seconds from the clients' start to the end.
-    pub end_s: f64,
-    pub events: u64,
-    /// Frames of instance 0 (cells per moment).
-    pub frames: u32,
-    pub moments: Vec<Moment>,
-    /// Instance 0's doublewrite-buffer writes: (t_s, pages, flush list?).
-    pub writes: Vec<(f64, u32, bool)>,
+    to_js(&page::page_presets())
 }
 
 /// A write-path run, advanced in slices, taking periodic snapshots of instance 0.
 #[wasm_bindgen]
-pub struct WriteRunner {
-    sim: Simulation,
-    preset: String,
-    done: bool,
-    snap_every: Micros,
-    next_snap: Micros,
-    cells: Vec<u8>,
-    moments: Vec<Moment>,
-    prev_done: Vec<Micros>,
-    flushed: u64,
-    writes: Vec<(f64, u32, bool)>,
-}
-
-/// Moments per run.
-const MOMENTS: u64 = 60;
-
-impl WriteRunner {
-    /// A run of `preset` with these settings.
-    pub fn build(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WriteRunner, String> {
-        let p = page_params(preset, depth, dblwr_pages)?;
-        let sim = Simulation::new_write(&p)?;
-        let span = sim.end().saturating_sub(EPOCH).max(1);
-        let n = sim.pool.instances.first().map_or(0, |i| i.size()) as usize;
-        let mut r = WriteRunner {
-            sim,
-            preset: preset.to_string(),
-            done: false,
-            snap_every: (span / MOMENTS).max(1),
-            next_snap: EPOCH,
-            cells: Vec::new(),
-            moments: Vec::new(),
-            prev_done: vec![0; n],
-            flushed: 0,
-            writes: Vec::new(),
-        };
-        r.snapshot();
-        r.next_snap = EPOCH + r.snap_every;
-        Ok(r)
-    }
-
-    fn flushed_total(&self) -> u64 {
-        self.sim
-            .pool
-            .write_path()
-            .map_or(0, |w| w.stats.lru_flushed + w.stats.list_flushed)
-    }
-
-    /// Instance 0's frames in LRU order (head first), then its free frames: one byte each.
-    fn snapshot(&mut self) {
-        let sim = &self.sim;
-        let Some(inst) = sim.pool.instances.first() else {
-            return;
-        };
-        let fl = inst.flush.as_deref();
-        let mut m = Moment {
-            t_s: to_secs(sim.now().saturating_sub(EPOCH)),
-            ..Moment::default()
-        };
-        let start = self.cells.len();
-        for f in inst.lru.iter() {
-            let mut b = match fl {
-                Some(fl) if fl.is_write_fixed(f) => {
-                    m.writing += 1;
-                    W_WRITING
-                }
-                Some(fl) if fl.oldest(f) != 0 => {
-                    m.dirty += 1;
-                    W_DIRTY
-                }
-                _ => W_CLEAN,
-            };
-            if inst.lru.is_old(f) {
-                b |= W_OLD;
-                m.old += 1;
-            }
-            self.cells.push(b);
-        }
-        let n = inst.size() as usize;
-        m.free = (start + n).saturating_sub(self.cells.len()) as u32;
-        self.cells.resize(start + n, W_FREE);
-        if let Some(w) = sim.pool.write_path() {
-            m.dblwr_writes = w.dblwr.stats.writes;
-            m.wait_free = w.stats.wait_free;
-        }
-        self.moments.push(m);
-    }
-
-    /// After an event that flushed pages through a doublewrite buffer: instance 0's newly
-    /// issued writes of each type, in submission order (the device serves in order, so by
-    /// completion time), cut into buffers of `doublewrite_pages` as `Double_write::enqueue`
-    /// and the final `force_flush` cut them.
-    fn note_writes(&mut self) {
-        let sim = &self.sim;
-        let p = sim.write_params().expect("a write-path run");
-        let Some(fl) = sim.pool.instances.first().and_then(|i| i.flush.as_deref()) else {
-            return;
-        };
-        let mut lru: Vec<Micros> = Vec::new();
-        let mut list: Vec<Micros> = Vec::new();
-        for (f, prev) in self.prev_done.iter_mut().enumerate() {
-            let d = fl.write_done(f as u32);
-            if d != *prev && d != 0 && d != WRITE_PENDING {
-                match fl.write_type(f as u32) {
-                    FlushType::Lru => lru.push(d),
-                    FlushType::List => list.push(d),
-                    FlushType::Single => {}
-                }
-            }
-            *prev = d;
-        }
-        if !p.doublewrite {
-            return;
-        }
-        let cap = p.doublewrite_pages.max(1) as usize;
-        for (mut v, is_list) in [(lru, false), (list, true)] {
-            v.sort_unstable();
-            for c in v.chunks(cap) {
-                let t = to_secs(c[0].saturating_sub(EPOCH));
-                self.writes.push((t, c.len() as u32, is_list));
-            }
-        }
-    }
-
-    /// The summary (complete once the run is over).
-    pub fn summary(&self) -> WriteSummary {
-        let r = self.sim.write_report();
-        let p = &r.params;
-        let has_scan = p.scan_table_pages > 0 && p.scan_s > 0;
-        let measured_s = (p.base_s + if has_scan { p.scan_s } else { 0 }) as f64;
-        WriteSummary {
-            preset: self.preset.clone(),
-            lru_scan_depth: p.lru_scan_depth,
-            doublewrite_pages: p.doublewrite_pages,
-            doublewrite: p.doublewrite,
-            has_scan,
-            tps: r.tps,
-            tps_with_scan: r.tps_with_scan,
-            qps: r.qps,
-            latency_ms: r.latency_ms,
-            dblwr_writes_per_s: r.dblwr.writes as f64 / measured_s.max(1e-9),
-            dblwr_avg_write_ms: r.dblwr_avg_write_ms,
-            dblwr_pages_per_write: if r.dblwr.writes > 0 {
-                r.dblwr.pages as f64 / r.dblwr.writes as f64
-            } else {
-                0.0
-            },
-            wait_free_per_s: r.wait_free_per_s,
-            single_page_flushes: r.write.single_page_flushes,
-            free_mean: r.free_mean,
-            dirty_pct_mean: r.dirty_pct_mean,
-            measured_s,
-            end_s: to_secs(self.sim.end().saturating_sub(EPOCH)),
-            events: r.events,
-            frames: self.prev_done.len() as u32,
-            moments: self.moments.clone(),
-            writes: self.writes.clone(),
-        }
-    }
-
-    /// Runs up to `max_events` events; the share of virtual time done (1 = over). Errors are
-    /// the simulation's own (never a panic).
-    pub fn run_slice(&mut self, max_events: u32) -> Result<f64, String> {
-        if !self.done {
-            for _ in 0..max_events.max(1) {
-                let more = self.sim.step_write()?;
-                let f = self.flushed_total();
-                if f != self.flushed {
-                    self.flushed = f;
-                    self.note_writes();
-                }
-                if !more {
-                    self.done = true;
-                    self.snapshot();
-                    break;
-                }
-                if self.sim.now() >= self.next_snap {
-                    self.snapshot();
-                    self.next_snap += self.snap_every;
-                }
-            }
-        }
-        if self.done {
-            return Ok(1.0);
-        }
-        let span = self.sim.end().saturating_sub(EPOCH).max(1) as f64;
-        Ok((self.sim.now().saturating_sub(EPOCH) as f64 / span).clamp(0.0, 0.999_999))
-    }
-}
+pub struct WriteRunner(WriteRun);
 
 #[wasm_bindgen]
 impl WriteRunner {
@@ -341,126 +39,39 @@ impl WriteRunner {
     /// `innodb_doublewrite_pages` set.
     #[wasm_bindgen(constructor)]
     pub fn new(preset: &str, depth: u32, dblwr_pages: u32) -> Result<WriteRunner, JsValue> {
-        WriteRunner::build(preset, depth, dblwr_pages).map_err(js_err)
+        WriteRun::build(preset, depth, dblwr_pages)
+            .map(WriteRunner)
+            .map_err(js_err)
     }
 
     /// Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
     pub fn advance(&mut self, max_events: u32) -> Result<f64, JsValue> {
-        self.run_slice(max_events).map_err(js_err)
+        self.0.run_slice(max_events).map_err(js_err)
     }
 
     /// The summary (counters, moments, doublewrite writes).
     pub fn result(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.summary())
+        to_js(&self.0.summary())
     }
 
     /// Every moment's cells, concatenated (`frames` bytes each).
     pub fn cells(&self) -> Vec<u8> {
-        self.cells.clone()
+        self.0.cells().to_vec()
     }
-}
-
-#[derive(Serialize, Deserialize)]
-struct DepthJs {
-    lru_scan_depth: u32,
-    tps: f64,
-    tps_with_scan: f64,
-    wait_free_per_s: f64,
 }
 
 /// One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
 #[wasm_bindgen]
 pub fn write_depth_point(depth: u32) -> Result<JsValue, JsValue> {
-    let p = write_scenario::depth_params(depth.clamp(100, 16_384));
-    let r = crate::sim::run_write(&p).map_err(js_err)?;
-    to_js(&DepthJs {
-        lru_scan_depth: p.lru_scan_depth,
-        tps: r.tps,
-        tps_with_scan: r.tps_with_scan,
-        wait_free_per_s: r.wait_free_per_s,
-    })
-}
-
-/// Colours of the write cells: free, clean, dirty, being written.
-fn colours(dark: bool) -> (Theme, [RGBColor; 4]) {
-    if dark {
-        (
-            DARK,
-            [
-                RGBColor(0x3a, 0x3c, 0x41),
-                RGBColor(0x6f, 0x86, 0x9c),
-                // Dirty: purple, not the hot set's orange.
-                RGBColor(0xc2, 0xa5, 0xcf),
-                HIGHLIGHT,
-            ],
-        )
-    } else {
-        (
-            LIGHT,
-            [
-                RGBColor(0xe4, 0xe6, 0xea),
-                RGBColor(0x8f, 0xa8, 0xbf),
-                // Dirty: purple, not the hot set's orange.
-                RGBColor(0x7b, 0x32, 0x94),
-                RGBColor(0x11, 0x11, 0x11),
-            ],
-        )
-    }
-}
-
-const fn word(c: RGBColor) -> u32 {
-    0xff00_0000 | ((c.2 as u32) << 16) | ((c.1 as u32) << 8) | c.0 as u32
-}
-
-fn tint(c: RGBColor, bg: RGBColor) -> RGBColor {
-    let m = |x: u8, y: u8| ((x as u16 * 2 + y as u16 * 3) / 5) as u8;
-    RGBColor(m(c.0, bg.0), m(c.1, bg.1), m(c.2, bg.2))
-}
-
-/// Renders write cells (one byte per frame) into `px` (`layout.width × layout.height`
-/// words): free, clean, dirty, being written; old pages faded and hatched as in the main
-/// figure.
-pub fn render_cells(px: &mut Vec<u32>, layout: &Layout, cells: &[u8], dark: bool) {
-    let (theme, cs) = colours(dark);
-    let bg = word(theme.background);
-    let w = layout.width as usize;
-    px.clear();
-    px.resize((layout.width * layout.height) as usize, bg);
-    let s = (layout.pitch - layout.gap) as usize;
-    let full = cs.map(word);
-    let faded = cs.map(|c| word(tint(c, theme.background)));
-    for (i, &b) in cells.iter().enumerate().take(layout.n as usize) {
-        let (x, y) = layout.origin(i as u32);
-        let k = (b & 3) as usize;
-        let old = b & W_OLD != 0 && k != W_FREE as usize;
-        for yy in 0..s {
-            let row = (y as usize + yy) * w + x as usize;
-            if let Some(r) = px.get_mut(row..row + s) {
-                for (xx, p) in r.iter_mut().enumerate() {
-                    *p = if old && (xx + yy) % 3 != 0 {
-                        faded[k]
-                    } else {
-                        full[k]
-                    };
-                }
-            }
-        }
-    }
+    to_js(&page::depth_point(depth).map_err(js_err)?)
 }
 
 /// The section's drawings: the pool at a moment, the doublewrite chart, the trade-off.
 #[wasm_bindgen]
+#[derive(Default)]
 pub struct WriteView {
-    summary: Option<WriteSummary>,
-    cells: Vec<u8>,
+    page: WritePage,
     px: Vec<u32>,
-    depths: Vec<DepthPoint>,
-}
-
-impl Default for WriteView {
-    fn default() -> Self {
-        WriteView::new()
-    }
 }
 
 #[wasm_bindgen]
@@ -468,20 +79,7 @@ impl WriteView {
     /// An empty view (no run, no trade-off points).
     #[wasm_bindgen(constructor)]
     pub fn new() -> WriteView {
-        WriteView {
-            summary: None,
-            cells: Vec::new(),
-            px: Vec::new(),
-            depths: DEPTHS
-                .iter()
-                .map(|&d| DepthPoint {
-                    lru_scan_depth: d,
-                    tps_with_scan: f64::NAN,
-                    tps: f64::NAN,
-                    wait_free_per_s: f64::NAN,
-                })
-                .collect(),
-        }
+        WriteView::default()
     }
 
     /// The trade-off's depths.
@@ -493,36 +91,25 @@ impl WriteView {
     pub fn set_run(&mut self, result: JsValue, cells: Vec<u8>) -> Result<(), JsValue> {
         let s: WriteSummary = serde_wasm_bindgen::from_value(result)
             .map_err(|e| js_err(format!("bad write run: {e}")))?;
-        if s.frames as usize * s.moments.len() != cells.len() {
-            return Err(js_err("the run's cells do not match its moments"));
-        }
-        self.summary = Some(s);
-        self.cells = cells;
-        Ok(())
+        self.page.set_run(s, cells).map_err(js_err)
     }
 
     /// Moments in the run (0 without one).
     pub fn moments(&self) -> u32 {
-        self.summary.as_ref().map_or(0, |s| s.moments.len() as u32)
+        self.page.moments()
     }
 
     /// Records one trade-off point (as `write_depth_point` returns it).
     pub fn set_depth_point(&mut self, point: JsValue) -> Result<(), JsValue> {
-        let p: DepthJs = serde_wasm_bindgen::from_value(point)
+        let p = serde_wasm_bindgen::from_value(point)
             .map_err(|e| js_err(format!("bad depth point: {e}")))?;
-        for q in &mut self.depths {
-            if q.lru_scan_depth == p.lru_scan_depth {
-                q.tps = p.tps;
-                q.tps_with_scan = p.tps_with_scan;
-                q.wait_free_per_s = p.wait_free_per_s;
-            }
-        }
+        self.page.set_depth_point(p);
         Ok(())
     }
 
     /// Trade-off points computed.
     pub fn depth_done(&self) -> u32 {
-        self.depths.iter().filter(|p| p.tps.is_finite()).count() as u32
+        self.page.depth_done()
     }
 
     /// Draws instance 0 at moment `k` on a canvas `width` device pixels wide (at most
@@ -539,16 +126,10 @@ impl WriteView {
         dpr: f64,
         dark: bool,
     ) -> Result<u32, JsValue> {
-        let n = self.summary.as_ref().map_or(0, |s| s.frames);
-        let layout = Layout::new(width, max_height, n.max(1), dpr);
+        let layout = Layout::new(width, max_height, self.page.frames().max(1), dpr);
         canvas.set_width(layout.width);
         canvas.set_height(layout.height);
-        let m = self.moments().saturating_sub(1).min(k) as usize;
-        let cells = self
-            .cells
-            .get(m * n as usize..(m + 1) * n as usize)
-            .unwrap_or(&[]);
-        render_cells(&mut self.px, &layout, cells, dark);
+        page::render_cells(&mut self.px, &layout, self.page.cells_at(k), dark);
         let bytes: &[u8] = crate::ui::grid::as_bytes(&self.px);
         let img = ImageData::new_with_u8_clamped_array_and_sh(
             wasm_bindgen::Clamped(bytes),
@@ -556,8 +137,7 @@ impl WriteView {
             layout.height,
         )?;
         ctx.put_image_data(&img, 0.0, 0.0)?;
-        let (theme, _) = colours(dark);
-        let t = theme.text;
+        let t = page::theme(dark).text;
         ctx.set_fill_style_str(&format!("rgb({},{},{})", t.0, t.1, t.2));
         ctx.set_font(&format!("{}px sans-serif", (11.0 * layout.dpr).round()));
         ctx.set_text_baseline("top");
@@ -571,13 +151,7 @@ impl WriteView {
 
     /// Moment `k` as text: time, dirty, being written, free, old.
     pub fn moment(&self, k: u32) -> Result<JsValue, JsValue> {
-        let m = self
-            .summary
-            .as_ref()
-            .and_then(|s| s.moments.get(k as usize).or(s.moments.last()))
-            .cloned()
-            .unwrap_or_default();
-        to_js(&m)
+        to_js(&self.page.moment(k))
     }
 
     /// Draws the doublewrite chart, with a cursor at moment `k`.
@@ -591,31 +165,8 @@ impl WriteView {
         let b = CanvasBackend::with_canvas_object(canvas.clone())
             .ok_or_else(|| js_err("the canvas has no 2D context"))?;
         let root = HiDpi::new(b, dpr).into_drawing_area();
-        let (writes, cap, end, cursor) = match &self.summary {
-            Some(s) => (
-                s.writes
-                    .iter()
-                    .map(|&(t_s, pages, flush_list)| DblwrWrite {
-                        t_s,
-                        pages,
-                        flush_list,
-                    })
-                    .collect(),
-                s.doublewrite_pages,
-                s.end_s,
-                s.moments.get(k as usize).map(|m| m.t_s),
-            ),
-            None => (Vec::new(), 128, 1.0, None),
-        };
-        chart::draw_dblwr_fill(
-            &root,
-            &writes,
-            cap,
-            end,
-            cursor,
-            if dark { DARK } else { LIGHT },
-        )
-        .map_err(js_err)
+        let (writes, cap, end, cursor) = self.page.dblwr(k);
+        chart::draw_dblwr_fill(&root, &writes, cap, end, cursor, page::theme(dark)).map_err(js_err)
     }
 
     /// Draws the trade-off, ringing `current` depth.
@@ -632,9 +183,9 @@ impl WriteView {
         chart::draw_depth_tradeoff(
             &root,
             DEPTHS,
-            &self.depths,
+            self.page.depths(),
             Some(current),
-            if dark { DARK } else { LIGHT },
+            page::theme(dark),
         )
         .map_err(js_err)
     }
@@ -642,16 +193,6 @@ impl WriteView {
     /// The trade-off's points as CSV-like rows for the data table: depth, tps with scan, tps
     /// without, waits/s (NaN until computed), flattened.
     pub fn depth_rows(&self) -> Vec<f64> {
-        self.depths
-            .iter()
-            .flat_map(|p| {
-                [
-                    p.lru_scan_depth as f64,
-                    p.tps_with_scan,
-                    p.tps,
-                    p.wait_free_per_s,
-                ]
-            })
-            .collect()
+        self.page.depth_rows()
     }
 }

@@ -168,7 +168,7 @@ describe("the explainer page", () => {
   const bad = [
     ["lru_scan_depth=-5", /lru_scan_depth = -5 is out of range .*using 100/, "lru_scan_depth=100"],
     ["old_blocks_time=abc", /old_blocks_time = 'abc' is not a number.*using 1000/, "old_blocks_time=1000"],
-    ["pool_mb=1000000000000", /pool_mb = 1000000000000 is out of range \(8 to 65536 MiB\), and this page draws pools of at most 1024 MiB; using 1024/, "pool_mb=1024"],
+    ["pool_mb=1000000000000", /pool_mb = 1000000000000 is out of range \(from 8 to 65,536 MiB\), and this page draws pools of at most 1024 MiB; using 1024/, "pool_mb=1024"],
     ["frobnicate=7", /unknown parameter 'frobnicate'/, null],
   ];
   for (const [q, message, inUrl] of bad) {
