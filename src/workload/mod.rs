@@ -6,7 +6,7 @@
 
 pub mod sysbench;
 
-use crate::clock::Micros;
+use crate::clock::{cost_us, Micros};
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -114,7 +114,7 @@ impl PointLookups {
             Fetch::Done { hit, ready_at } => OpResult {
                 page,
                 hit,
-                next_at: ready_at + (self.cpu_us * slowdown).round().max(1.0) as Micros,
+                next_at: ready_at + cost_us(self.cpu_us * slowdown),
             },
             Fetch::NoFreeFrame { retry_at } => OpResult {
                 page,
