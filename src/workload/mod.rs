@@ -197,7 +197,7 @@ impl TableScan {
 
     /// CPU time of one page, whole µs (as [`TableScan::step`] rounds it).
     pub fn page_cost_us(&self) -> Micros {
-        self.cpu_per_page_us.round().max(1.0) as Micros
+        cost_us(self.cpu_per_page_us)
     }
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
@@ -220,18 +220,16 @@ impl TableScan {
             page_no: self.cursor,
         };
         let touches = self.touches_per_page.max(1);
-        let (hit, mut t) = match pool.fetch(page, self.mode, now) {
+        let (hit, start) = match pool.fetch(page, self.mode, now) {
             Fetch::Done { hit, ready_at } => (hit, ready_at),
             Fetch::NoFreeFrame { retry_at } => return (None, Some(retry_at.max(now + 1))),
         };
-        let start = t;
         // Cursor restores spread over the page's CPU time; the page is in the pool now, so a
         // touch never misses. (Integer µs: the per-page cost is rounded once.)
-        let cost = self.cpu_per_page_us.round().max(1.0) as Micros;
-        for k in 1..touches {
-            t = start + cost * k as Micros / touches as Micros;
-            let _ = pool.fetch(page, self.mode, t);
-        }
+        let cost = self.page_cost_us();
+        pool.fetch_repeated(page, self.mode, touches - 1, |k| {
+            start + cost * (k + 1) as Micros / touches as Micros
+        });
         let next = start + cost;
         self.cursor += 1;
         let mut next_at = Some(next);
