@@ -31,9 +31,10 @@ pub fn cost_us(x: f64) -> Micros {
         // 2^52 and up: already whole (or saturates as the cast does).
         return x as Micros;
     }
-    let whole = x as Micros;
+    // Through i64, whose conversions are single instructions (u64's are not before AVX-512).
+    let whole = x as i64;
     // Exact: x and its whole part share an exponent range, so the difference is representable.
-    whole + (x - whole as f64 >= 0.5) as Micros
+    (whole + (x - whole as f64 >= 0.5) as i64) as Micros
 }
 
 /// Microseconds to seconds.

@@ -227,8 +227,13 @@ impl TableScan {
         // Cursor restores spread over the page's CPU time; the page is in the pool now, so a
         // touch never misses. (Integer µs: the per-page cost is rounded once.)
         let cost = self.page_cost_us();
+        // cost·k / touches, by a shift when touches is a power of two (8 by default): the same
+        // quotient without a division per touch time.
+        let shift = touches.trailing_zeros();
+        let pow2 = touches.is_power_of_two();
         pool.fetch_repeated(page, self.mode, touches - 1, |k| {
-            start + cost * (k + 1) as Micros / touches as Micros
+            let x = cost * (k + 1) as Micros;
+            start + if pow2 { x >> shift } else { x / touches as Micros }
         });
         let next = start + cost;
         self.cursor += 1;
