@@ -330,7 +330,12 @@ impl Instance {
         while at > 0 && self.pending[at - 1] > io_done {
             at -= 1;
         }
-        self.pending.insert(at, io_done);
+        if at == self.pending.len() {
+            // The usual case: a read issued later completes later.
+            self.pending.push_back(io_done);
+        } else {
+            self.pending.insert(at, io_done);
+        }
         self.lru.set_tag(f, tag);
         self.lru.clear_stamp(f);
         let w = &mut self.lru.adjust;
