@@ -1,5 +1,10 @@
 //! The core's shortcuts against the plain path they stand for, on random configurations.
 //!
+//! `Simulation::run_to_end` and `run_until` run the scan's pages back to back while no other
+//! actor comes first, instead of choosing the next actor for each event as `step` does; whole
+//! runs (report, samples, batches, counters) must come out the same as stepping one event at a
+//! time, for random scenarios on both engines, with pauses, cold starts and several cadences.
+//!
 //! `BufferPool::fetch_repeated` (the scan's cursor restores on a page it has just read) counts
 //! the accesses that cannot move the page at once instead of running `fetch` for each; here it
 //! must leave the pool exactly as the fetches one by one do (the whole state, compared through
@@ -8,7 +13,11 @@
 //! between two touches, the quarter rule at tiny pools, every what-if and several instances.
 
 use midpoint::clock::Micros;
+use midpoint::engine::Engine;
+use midpoint::pool::page_cleaner::Cadence;
 use midpoint::pool::{BufferPool, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint::scenario::{Params, ScanMode, Start};
+use midpoint::sim::{Event, Simulation};
 use proptest::prelude::*;
 
 /// One step of the random history before the compared call.
@@ -128,5 +137,107 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+fn report_json(sim: &Simulation) -> String {
+    serde_json::to_string(&sim.report()).expect("a report serialises")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn runs_equal_stepping_one_event_at_a_time(
+        pool_mb in 8u32..20,
+        hot in 1u32..300,
+        threads in 1u32..4,
+        depth in 100u32..700,
+        pct in 5u32..=95,
+        obt in prop_oneof![Just(0u32), Just(1000u32), 0u32..3000],
+        pause in prop_oneof![Just(0u32), 0u32..1500],
+        touches in 1u32..10,
+        scan_cpu in prop_oneof![Just(15.0f64), 0.5f64..400.0],
+        cold in any::<bool>(),
+        scan_mode in any::<bool>(),
+        mariadb in any::<bool>(),
+        looping in any::<bool>(),
+        cadence in 0u8..3,
+        seed in any::<u64>(),
+        chunk_ms in 1u64..900,
+    ) {
+        let p = Params {
+            pool_mb,
+            hot_pages: hot,
+            hot_table_pages: 400,
+            lookup_threads: threads,
+            scan_table_mb: 30,
+            lru_scan_depth: depth,
+            old_blocks_pct: pct,
+            old_blocks_time: obt,
+            scan_pause_ms: pause,
+            scan_touches_per_page: touches,
+            scan_cpu_us_per_page: scan_cpu,
+            scan_loop: looping,
+            start: if cold { Start::Cold } else { Start::Warm },
+            scan_mode: if scan_mode { ScanMode::Scan } else { ScanMode::Normal },
+            engine: if mariadb { Engine::Mariadb1011 } else { Engine::Mysql84 },
+            cleaner: match cadence {
+                0 => Cadence::EverySecond,
+                1 => Cadence::Never,
+                _ => Cadence::AfterActivity { mean_interval_ms: 1500 },
+            },
+            warmup_s: 2,
+            scan_s: 3,
+            kept_window_s: 2,
+            sample_ms: 500,
+            seed,
+            ..Params::default()
+        };
+        let mut stepped = Simulation::new(&p).unwrap();
+        while stepped.step() != Event::End {}
+        let plain = report_json(&stepped);
+
+        let mut whole = Simulation::new(&p).unwrap();
+        whole.run_to_end();
+        prop_assert_eq!(whole.events(), stepped.events());
+        prop_assert!(report_json(&whole) == plain, "run_to_end differs from stepping");
+
+        // In chunks, as the progress bar runs it; each stop must be where stepping stops.
+        let mut chunked = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        while !chunked.finished() {
+            let t = chunked.now() + chunk_ms * 1000;
+            chunked.run_until(t);
+            while check.now() < t.min(check.end()) {
+                if check.step() == Event::End {
+                    break;
+                }
+            }
+            prop_assert_eq!((chunked.now(), chunked.events()), (check.now(), check.events()));
+        }
+        chunked.run_to_end();
+        prop_assert!(report_json(&chunked) == plain, "run_until in chunks differs from stepping");
+
+        // In slices of events, as the page's worker runs it: `run_events(n)` is n steps.
+        let n = chunk_ms.min(300);
+        let mut sliced = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        loop {
+            let done = sliced.run_events(n);
+            let mut ended = false;
+            for _ in 0..n {
+                if check.step() == Event::End {
+                    ended = true;
+                    break;
+                }
+            }
+            prop_assert_eq!(done, ended);
+            prop_assert_eq!((sliced.now(), sliced.events()), (check.now(), check.events()));
+            if done {
+                break;
+            }
+        }
+        prop_assert!(report_json(&sliced) == plain, "run_events in slices differs from stepping");
     }
 }

@@ -202,6 +202,7 @@ impl TableScan {
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
     /// when it only resumed from a pause) and when to call again (`None`: done for good).
+    #[inline]
     pub fn step(
         &mut self,
         pool: &mut BufferPool,
@@ -233,7 +234,12 @@ impl TableScan {
         let pow2 = touches.is_power_of_two();
         pool.fetch_repeated(page, self.mode, touches - 1, |k| {
             let x = cost * (k + 1) as Micros;
-            start + if pow2 { x >> shift } else { x / touches as Micros }
+            start
+                + if pow2 {
+                    x >> shift
+                } else {
+                    x / touches as Micros
+                }
         });
         let next = start + cost;
         self.cursor += 1;
