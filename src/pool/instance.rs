@@ -256,6 +256,47 @@ impl Instance {
         }
     }
 
+    /// `m` more hits on frame `f` at times up to `until` (all at or after its read completed)
+    /// counted at once, if none of them could do more than count: `buf_page_make_young_if_needed`
+    /// leaves the page where it is for every access up to `until` (a SCAN fetch never moves it;
+    /// nothing evicted yet; an old page still inside `innodb_old_blocks_time` of its first
+    /// access, which only grows `n_pages_not_made_young`; or a young page the quarter rule keeps).
+    /// None of these conditions changes between the accesses, so the result is exactly that of
+    /// `m` separate hits. Returns false, changing nothing, when an access could move the page.
+    pub(crate) fn repeat_hits_in_place(
+        &mut self,
+        f: u32,
+        mode: super::FetchMode,
+        until: Micros,
+        old_blocks_time_ms: u32,
+        m: u64,
+    ) -> bool {
+        let normal = mode == super::FetchMode::Normal;
+        let mut not_made_young = false;
+        if normal && self.lru.freed_page_clock() != 0 {
+            if old_blocks_time_ms != 0 && self.lru.is_old(f) {
+                // The time test fails at `until` (and so at every earlier access).
+                let t = self.access_us[f as usize];
+                if t == 0 || until.saturating_sub(t) >= old_blocks_time_ms as Micros * MS {
+                    return false;
+                }
+                not_made_young = true;
+            } else if !self.lru.peek_if_young(f, self.n) {
+                return false;
+            }
+        }
+        self.stats.page_gets += m;
+        self.stats.hits += m;
+        if normal {
+            // note_time keeps the latest time, so the last access stands for all.
+            self.lru.adjust.note_time(until);
+        }
+        if not_made_young {
+            self.stats.not_made_young += m;
+        }
+        true
+    }
+
     /// `buf_page_make_young` → `buf_LRU_make_block_young`, with InnoDB's counter semantics.
     fn promote(&mut self, f: u32) {
         let tag = self.lru.tag(f);
@@ -289,7 +330,12 @@ impl Instance {
         while at > 0 && self.pending[at - 1] > io_done {
             at -= 1;
         }
-        self.pending.insert(at, io_done);
+        if at == self.pending.len() {
+            // The usual case: a read issued later completes later.
+            self.pending.push_back(io_done);
+        } else {
+            self.pending.insert(at, io_done);
+        }
         self.lru.set_tag(f, tag);
         self.lru.clear_stamp(f);
         let w = &mut self.lru.adjust;

@@ -494,6 +494,41 @@ impl BufferPool {
         Fetch::Done { hit, ready_at: t }
     }
 
+    /// [`Self::fetch`] of the same page at each time `time_of(k)`, `k` in `0..n` (nondecreasing
+    /// times), with nothing else happening in between: the scan's further cursor restores on the
+    /// page it has just read. The result is exactly that of the `n` fetches in turn; once the
+    /// page is resident, accessed and not io-fixed, and no remaining access could move it
+    /// ([`Instance::repeat_hits_in_place`]), the remaining accesses are counted at once
+    /// (`tests/fast_paths.rs` compares this with the fetches one by one).
+    pub fn fetch_repeated(
+        &mut self,
+        page: PageId,
+        mode: FetchMode,
+        n: u32,
+        time_of: impl Fn(u32) -> Micros,
+    ) {
+        let obt = self.cfg.old_blocks_time_ms;
+        for k in 0..n {
+            let t = time_of(k);
+            if let Some(g) = self.frame_of(page) {
+                let (i, f) = self.split_frame(g);
+                let inst = &mut self.instances[i];
+                let until = time_of(n - 1);
+                debug_assert!(t <= until, "times must not decrease");
+                if inst.access_time(f) != 0
+                    && inst.io_done(f) <= t
+                    && inst.repeat_hits_in_place(f, mode, until, obt, (n - k) as u64)
+                {
+                    // What each of those fetches leaves behind.
+                    self.wait_retry_at = None;
+                    self.scan_cost_us = 0;
+                    return;
+                }
+            }
+            let _ = self.fetch(page, mode, t);
+        }
+    }
+
     /// `buf_page_create`: a brand-new page (INSERT growth, a load) goes to the head, young,
     /// stamped, and accessed at once. Creating a page already in the pool just accesses it.
     pub fn create(&mut self, page: PageId, now: Micros) -> Fetch {

@@ -429,25 +429,13 @@ impl Simulation {
                 }
                 Event::Activity
             }
-            3 => {
-                if self.scan_mark.is_none() {
-                    self.scan_mark = Some(self.mark());
-                }
-                let (op, next) = self.scan.step(&mut self.pool, best);
-                self.demand.poll_wake(&mut self.pool, best);
-                self.scan_next = next;
-                match op {
-                    Some(op) => {
-                        self.iv_scan_pages += 1;
-                        self.scan_pages += 1;
-                        Event::ScanPage {
-                            page: op.page,
-                            hit: op.hit,
-                        }
-                    }
-                    None => Event::ScanResume,
-                }
-            }
+            3 => match self.scan_event(best) {
+                Some(op) => Event::ScanPage {
+                    page: op.page,
+                    hit: op.hit,
+                },
+                None => Event::ScanResume,
+            },
             w => {
                 let thread = (w - 4) as usize;
                 let slowdown = if self.scan_running() {
@@ -480,6 +468,63 @@ impl Simulation {
                 }
             }
         })
+    }
+
+    /// The scan's event at `at` (seed-000 model): one page, or the end of a pause (`None`).
+    #[inline]
+    fn scan_event(&mut self, at: Micros) -> Option<crate::workload::OpResult> {
+        if self.scan_mark.is_none() {
+            self.scan_mark = Some(self.mark());
+        }
+        let (op, next) = self.scan.step(&mut self.pool, at);
+        self.demand.poll_wake(&mut self.pool, at);
+        self.scan_next = next;
+        if op.is_some() {
+            self.iv_scan_pages += 1;
+            self.scan_pages += 1;
+        }
+        op
+    }
+
+    /// Runs the scan's events back to back while no other actor's comes first and virtual
+    /// time is before `until`: what calling [`Simulation::step`] while `now < until` does for
+    /// each of them, without choosing the next actor anew each time (nothing else moves while
+    /// only the scan runs; MariaDB's cleaner wake-up, which a scan page can schedule, is
+    /// looked at after every page). The ties go as in `step_inner`: the sampler, the cleaner
+    /// and activity before the scan, the scan before lookups and the demand cleaner.
+    /// `tests/fast_paths.rs` compares whole runs with plain stepping.
+    /// Returns how many events it ran, at most `max`.
+    fn scan_burst(&mut self, until: Micros, max: u64) -> u64 {
+        if self.write.is_some() || self.cpu.is_some() {
+            return 0;
+        }
+        // The scan goes first while its time is below `before` and at most `at_most`.
+        let mut before = self.sample_next.min(self.end);
+        for t in [self.tick_next, self.activity_next].into_iter().flatten() {
+            before = before.min(t);
+        }
+        let at_most = self
+            .lookup_next
+            .iter()
+            .copied()
+            .min()
+            .unwrap_or(Micros::MAX);
+        let mut n = 0;
+        while let Some(t) = self.scan_next {
+            if n >= max
+                || self.now >= until
+                || t >= before
+                || t > at_most
+                || self.demand.next.is_some_and(|d| d < t)
+            {
+                break;
+            }
+            self.now = self.now.max(t);
+            self.events += 1;
+            self.scan_event(t);
+            n += 1;
+        }
+        n
     }
 
     /// The CPU model's event at `t`: a burst became runnable (nothing to show), or one finished
@@ -570,7 +615,12 @@ impl Simulation {
 
     /// Runs until virtual time `t` (µs) or the end, whichever is first.
     pub fn run_until(&mut self, t: Micros) {
-        while self.now < t.min(self.end) {
+        let until = t.min(self.end);
+        while self.now < until {
+            self.scan_burst(until, u64::MAX);
+            if self.now >= until {
+                break;
+            }
             if self.step() == Event::End {
                 break;
             }
@@ -579,7 +629,30 @@ impl Simulation {
 
     /// Runs to the end.
     pub fn run_to_end(&mut self) {
-        while self.step() != Event::End {}
+        loop {
+            self.scan_burst(Micros::MAX, u64::MAX);
+            if self.step() == Event::End {
+                break;
+            }
+        }
+    }
+
+    /// What `max` calls of [`Simulation::step`] do, stopping early at the end (for a caller
+    /// that runs a slice of events at a time, as the page's worker does). Returns whether the
+    /// run is over.
+    pub fn run_events(&mut self, max: u64) -> bool {
+        let mut left = max;
+        while left > 0 {
+            left -= self.scan_burst(Micros::MAX, left);
+            if left == 0 {
+                break;
+            }
+            left -= 1;
+            if self.step() == Event::End {
+                return true;
+            }
+        }
+        false
     }
 
     fn mark(&self) -> ScanMark {

@@ -6,7 +6,7 @@
 
 pub mod sysbench;
 
-use crate::clock::Micros;
+use crate::clock::{cost_us, Micros};
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -114,7 +114,7 @@ impl PointLookups {
             Fetch::Done { hit, ready_at } => OpResult {
                 page,
                 hit,
-                next_at: ready_at + (self.cpu_us * slowdown).round().max(1.0) as Micros,
+                next_at: ready_at + cost_us(self.cpu_us * slowdown),
             },
             Fetch::NoFreeFrame { retry_at } => OpResult {
                 page,
@@ -197,11 +197,12 @@ impl TableScan {
 
     /// CPU time of one page, whole µs (as [`TableScan::step`] rounds it).
     pub fn page_cost_us(&self) -> Micros {
-        self.cpu_per_page_us.round().max(1.0) as Micros
+        cost_us(self.cpu_per_page_us)
     }
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
     /// when it only resumed from a pause) and when to call again (`None`: done for good).
+    #[inline]
     pub fn step(
         &mut self,
         pool: &mut BufferPool,
@@ -220,18 +221,26 @@ impl TableScan {
             page_no: self.cursor,
         };
         let touches = self.touches_per_page.max(1);
-        let (hit, mut t) = match pool.fetch(page, self.mode, now) {
+        let (hit, start) = match pool.fetch(page, self.mode, now) {
             Fetch::Done { hit, ready_at } => (hit, ready_at),
             Fetch::NoFreeFrame { retry_at } => return (None, Some(retry_at.max(now + 1))),
         };
-        let start = t;
         // Cursor restores spread over the page's CPU time; the page is in the pool now, so a
         // touch never misses. (Integer µs: the per-page cost is rounded once.)
-        let cost = self.cpu_per_page_us.round().max(1.0) as Micros;
-        for k in 1..touches {
-            t = start + cost * k as Micros / touches as Micros;
-            let _ = pool.fetch(page, self.mode, t);
-        }
+        let cost = self.page_cost_us();
+        // cost·k / touches, by a shift when touches is a power of two (8 by default): the same
+        // quotient without a division per touch time.
+        let shift = touches.trailing_zeros();
+        let pow2 = touches.is_power_of_two();
+        pool.fetch_repeated(page, self.mode, touches - 1, |k| {
+            let x = cost * (k + 1) as Micros;
+            start
+                + if pow2 {
+                    x >> shift
+                } else {
+                    x / touches as Micros
+                }
+        });
         let next = start + cost;
         self.cursor += 1;
         let mut next_at = Some(next);

@@ -23,7 +23,7 @@ if (!args.includes("--no-native")) {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const r = JSON.parse(out);
-    console.log(`native (cargo run --release -- bench): ${mill(r.accesses_per_s)} page accesses/s, ${r.wall_ms_median.toFixed(0)} ms per run (median of ${runs})`);
+    console.log(`native (cargo run --release -- bench): ${mill(r.accesses_per_s)} page accesses/s, ${r.run_ms_median.toFixed(0)} ms per run (median of ${runs})`);
   } catch (e) {
     console.log(`native: could not run cargo bench (${e.message.split("\n")[0]})`);
   }

@@ -1,0 +1,243 @@
+//! The core's shortcuts against the plain path they stand for, on random configurations.
+//!
+//! `Simulation::run_to_end` and `run_until` run the scan's pages back to back while no other
+//! actor comes first, instead of choosing the next actor for each event as `step` does; whole
+//! runs (report, samples, batches, counters) must come out the same as stepping one event at a
+//! time, for random scenarios on both engines, with pauses, cold starts and several cadences.
+//!
+//! `BufferPool::fetch_repeated` (the scan's cursor restores on a page it has just read) counts
+//! the accesses that cannot move the page at once instead of running `fetch` for each; here it
+//! must leave the pool exactly as the fetches one by one do (the whole state, compared through
+//! its `Debug` text), from random pools in random states: old and young pages, pages not
+//! resident or never accessed, io-fixed pages, `innodb_old_blocks_time` short enough to expire
+//! between two touches, the quarter rule at tiny pools, every what-if and several instances.
+
+use midpoint::clock::Micros;
+use midpoint::engine::Engine;
+use midpoint::pool::page_cleaner::Cadence;
+use midpoint::pool::{BufferPool, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint::scenario::{Params, ScanMode, Start};
+use midpoint::sim::{Event, Simulation};
+use proptest::prelude::*;
+
+/// One step of the random history before the compared call.
+#[derive(Clone, Debug)]
+enum Op {
+    Fetch { page: u32, scan: bool, dt: Micros },
+    Batch { dt: Micros },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        12 => (0u32..1_400, any::<bool>(), 0u64..3_000)
+            .prop_map(|(page, scan, dt)| Op::Fetch { page, scan, dt }),
+        1 => (0u64..50_000).prop_map(|dt| Op::Batch { dt }),
+    ]
+}
+
+fn page(n: u32) -> PageId {
+    PageId {
+        space: n % 2,
+        page_no: n / 2,
+    }
+}
+
+fn mode(scan: bool) -> FetchMode {
+    if scan {
+        FetchMode::Scan
+    } else {
+        FetchMode::Normal
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Repeat {
+    page: u32,
+    scan: bool,
+    n: u32,
+    cost: Micros,
+    delay: Micros,
+}
+
+fn repeat() -> impl Strategy<Value = Repeat> {
+    (0u32..1_400, any::<bool>(), 0u32..12, 0u64..4_000, 0u64..600).prop_map(
+        |(page, scan, n, cost, delay)| Repeat {
+            page,
+            scan,
+            n,
+            cost,
+            delay,
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fetch_repeated_equals_fetches_one_by_one(
+        frames in prop_oneof![3 => 520u32..700, 1 => 8u32..64],
+        instances in 1u32..3,
+        pct in 5u32..96,
+        obt in prop_oneof![Just(0u32), Just(1), Just(2), Just(1_000)],
+        read_ahead in prop_oneof![Just(0u32), Just(56), Just(63)],
+        latency in 0u64..400,
+        what_if in 0usize..4,
+        history in prop::collection::vec(op(), 0..1_500),
+        repeats in prop::collection::vec((0usize..1_500, repeat()), 1..12),
+    ) {
+        let cfg = PoolConfig {
+            frames_per_instance: frames,
+            instances,
+            old_blocks_pct: pct,
+            old_blocks_time_ms: obt,
+            lru_scan_depth: 128,
+            read_ahead_threshold: read_ahead,
+            read_latency_us: latency,
+            page_transfer_us: 10,
+            what_ifs: WhatIf::ALL
+                .get(what_if)
+                .map_or(WhatIfs::NONE, |&w| WhatIfs::only(w)),
+        };
+        let mut pool = BufferPool::new(cfg, &[1_000, 1_000]);
+        let mut now: Micros = 1;
+        let mut repeats = repeats;
+        for r in &mut repeats {
+            r.0 %= history.len() + 1;
+        }
+        repeats.sort_by_key(|r| r.0);
+        let mut next = repeats.iter().peekable();
+        for i in 0..=history.len() {
+            while let Some((_, r)) = next.next_if(|r| r.0 <= i) {
+                let p = page(r.page);
+                let m = mode(r.scan);
+                // The scan's touches: the first right after `now + delay`, the others spread
+                // over `cost`, as `TableScan::step` spaces them.
+                let start = now + r.delay;
+                let n = r.n;
+                let time_of = |k: u32| start + r.cost * k as Micros / n.max(1) as Micros;
+                let mut plain = pool.clone();
+                for k in 0..n {
+                    let _ = plain.fetch(p, m, time_of(k));
+                }
+                pool.fetch_repeated(p, m, n, time_of);
+                prop_assert_eq!(format!("{pool:?}"), format!("{plain:?}"));
+                pool.validate().map_err(TestCaseError::fail)?;
+                now = time_of(n.saturating_sub(1)).max(now);
+            }
+            match history.get(i) {
+                None => {}
+                Some(&Op::Fetch { page: n, scan, dt }) => {
+                    now += dt;
+                    let _ = pool.fetch(page(n), mode(scan), now);
+                }
+                Some(&Op::Batch { dt }) => {
+                    now += dt;
+                    pool.lru_batch_all(now);
+                }
+            }
+        }
+    }
+}
+
+fn report_json(sim: &Simulation) -> String {
+    serde_json::to_string(&sim.report()).expect("a report serialises")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn runs_equal_stepping_one_event_at_a_time(
+        pool_mb in 8u32..20,
+        hot in 1u32..300,
+        threads in 1u32..4,
+        depth in 100u32..700,
+        pct in 5u32..=95,
+        obt in prop_oneof![Just(0u32), Just(1000u32), 0u32..3000],
+        pause in prop_oneof![Just(0u32), 0u32..1500],
+        touches in 1u32..10,
+        scan_cpu in prop_oneof![Just(15.0f64), 0.5f64..400.0],
+        cold in any::<bool>(),
+        scan_mode in any::<bool>(),
+        mariadb in any::<bool>(),
+        looping in any::<bool>(),
+        cadence in 0u8..3,
+        seed in any::<u64>(),
+        chunk_ms in 1u64..900,
+    ) {
+        let p = Params {
+            pool_mb,
+            hot_pages: hot,
+            hot_table_pages: 400,
+            lookup_threads: threads,
+            scan_table_mb: 30,
+            lru_scan_depth: depth,
+            old_blocks_pct: pct,
+            old_blocks_time: obt,
+            scan_pause_ms: pause,
+            scan_touches_per_page: touches,
+            scan_cpu_us_per_page: scan_cpu,
+            scan_loop: looping,
+            start: if cold { Start::Cold } else { Start::Warm },
+            scan_mode: if scan_mode { ScanMode::Scan } else { ScanMode::Normal },
+            engine: if mariadb { Engine::Mariadb1011 } else { Engine::Mysql84 },
+            cleaner: match cadence {
+                0 => Cadence::EverySecond,
+                1 => Cadence::Never,
+                _ => Cadence::AfterActivity { mean_interval_ms: 1500 },
+            },
+            warmup_s: 2,
+            scan_s: 3,
+            kept_window_s: 2,
+            sample_ms: 500,
+            seed,
+            ..Params::default()
+        };
+        let mut stepped = Simulation::new(&p).unwrap();
+        while stepped.step() != Event::End {}
+        let plain = report_json(&stepped);
+
+        let mut whole = Simulation::new(&p).unwrap();
+        whole.run_to_end();
+        prop_assert_eq!(whole.events(), stepped.events());
+        prop_assert!(report_json(&whole) == plain, "run_to_end differs from stepping");
+
+        // In chunks, as the progress bar runs it; each stop must be where stepping stops.
+        let mut chunked = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        while !chunked.finished() {
+            let t = chunked.now() + chunk_ms * 1000;
+            chunked.run_until(t);
+            while check.now() < t.min(check.end()) {
+                if check.step() == Event::End {
+                    break;
+                }
+            }
+            prop_assert_eq!((chunked.now(), chunked.events()), (check.now(), check.events()));
+        }
+        chunked.run_to_end();
+        prop_assert!(report_json(&chunked) == plain, "run_until in chunks differs from stepping");
+
+        // In slices of events, as the page's worker runs it: `run_events(n)` is n steps.
+        let n = chunk_ms.min(300);
+        let mut sliced = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        loop {
+            let done = sliced.run_events(n);
+            let mut ended = false;
+            for _ in 0..n {
+                if check.step() == Event::End {
+                    ended = true;
+                    break;
+                }
+            }
+            prop_assert_eq!(done, ended);
+            prop_assert_eq!((sliced.now(), sliced.events()), (check.now(), check.events()));
+            if done {
+                break;
+            }
+        }
+        prop_assert!(report_json(&sliced) == plain, "run_events in slices differs from stepping");
+    }
+}
