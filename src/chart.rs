@@ -149,11 +149,14 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
 // Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
 #[allow(clippy::too_many_arguments)]
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
-/// pool, dashed) over time, with a short tick along the bottom at each time in `refills_s` (LRU
-/// batches that evicted pages); the scan phase starts at `scan_start_s`; `cursor_s` marks now.
+/// pool, dashed) over time, with `ghost` (another run's samples, as the page keeps its previous
+/// curve while the next one grows) in the same styles, dimmed, behind them; a short tick along
+/// the bottom at each time in `refills_s` (LRU batches that evicted pages); the scan phase
+/// starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     samples: &[Sample],
+    ghost: &[Sample],
     refills_s: &[f64],
     hot_pages: u32,
     pool_pages: u32,
@@ -220,6 +223,26 @@ pub fn draw_residency<DB: DrawingBackend>(
         .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
+    if !ghost.is_empty() {
+        chart
+            .draw_series(LineSeries::new(
+                ghost
+                    .iter()
+                    .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
+                HOT.mix(0.3).stroke_width(2),
+            ))
+            .map_err(e)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                ghost
+                    .iter()
+                    .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
+                6,
+                4,
+                SCAN.mix(0.3).stroke_width(2),
+            ))
+            .map_err(e)?;
+    }
     chart
         .draw_series(LineSeries::new(
             samples
@@ -389,6 +412,7 @@ pub fn residency_svg(
         draw_residency(
             &root,
             samples,
+            &[],
             refills_s,
             hot_pages,
             pool_pages,
@@ -1078,6 +1102,7 @@ mod glance_tests {
                 draw_residency(
                     r,
                     &samples,
+                    &[],
                     &[21.0, 25.5],
                     1000,
                     8192,
@@ -1112,7 +1137,19 @@ mod glance_tests {
         // No batches, no refill key; two batches, two more short strokes than without.
         let draw = |refills: &[f64]| {
             render(600, 260, |r| {
-                draw_residency(r, &samples, refills, 1000, 8192, 20.0, 60.0, None, LIGHT).unwrap()
+                draw_residency(
+                    r,
+                    &samples,
+                    &[],
+                    refills,
+                    1000,
+                    8192,
+                    20.0,
+                    60.0,
+                    None,
+                    LIGHT,
+                )
+                .unwrap()
             })
         };
         let (none, two) = (draw(&[]), draw(&[21.0, 25.5]));

@@ -2,9 +2,9 @@
 //! over plotters-canvas, scaled for the screen's density by [`HiDpi`].
 
 use crate::chart::{self, DARK, LIGHT};
-use crate::metrics::Sample;
 use crate::scenario::Params;
 use crate::ui::charts::{HiDpi, PointIn, SweepModel};
+use crate::ui::explorer::Explorer;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -16,26 +16,27 @@ fn backend(canvas: &HtmlCanvasElement, dpr: f64) -> Result<HiDpi<CanvasBackend>,
     Ok(HiDpi::new(b, dpr))
 }
 
-/// Draws hot-set residency and the scanned table's young pages against time.
+/// Draws an explorer's residency plot: hot-set residency and the scanned table's young pages
+/// against time (the full run, or the samples so far over the previous run's curve, dimmed),
+/// with a cursor at the explorer's time.
 pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
-    samples: &[Sample],
-    refills_s: &[f64],
-    p: &Params,
-    cursor_s: Option<f64>,
+    ex: &Explorer,
     dark: bool,
 ) -> Result<(), String> {
     let root = backend(canvas, dpr)?.into_drawing_area();
+    let p = ex.params();
     chart::draw_residency(
         &root,
-        samples,
-        refills_s,
+        &ex.residency_samples(),
+        ex.residency_ghost(),
+        &ex.residency_refills(),
         p.hot_pages,
         p.frames_per_instance() * p.buffer_pool_instances.max(1),
         p.warmup_s as f64,
         (p.warmup_s + p.scan_s) as f64,
-        cursor_s,
+        Some(ex.t_s()),
         if dark { DARK } else { LIGHT },
     )
 }
