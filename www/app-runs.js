@@ -224,15 +224,24 @@ export class RunMethods {
     this.el.progress.max = total;
     this.el.progress.value = entry.view.done();
     this.el.sweepMsg.textContent = `Starting ${n} worker${n > 1 ? "s" : ""}…`;
-    for (let i = 0; i < n; i++) {
-      const w = this.workers.spawn();
-      sw.workers.push(w);
-      this.sweepNext(sw, w);
-    }
+    for (let i = 0; i < n; i++) sw.workers.push(this.workers.spawn());
+    sw.workers.forEach((w, i) => this.sweepNext(sw, w, i));
   }
 
-  async sweepNext(sw, w) {
+  /** Resolves when the animation stops playing (at once if it is not playing). */
+  untilNotPlaying() {
+    if (this.status?.mode !== "playing") return Promise.resolve();
+    return new Promise((resolve) => (this.notPlaying ??= []).push(resolve));
+  }
+
+  async sweepNext(sw, w, index) {
     while (this.sweep === sw && sw.todo.length) {
+      // While the animation plays, the last of several workers leaves the page a core; it
+      // takes it back when the animation pauses.
+      if (index > 0 && index === sw.workers.length - 1 && this.status?.mode === "playing") {
+        await this.untilNotPlaying();
+        continue;
+      }
       const [depth, time] = sw.todo.shift();
       try {
         const m = await this.workers.run(w, { kind: "sweep", params: sw.params, depth, time });

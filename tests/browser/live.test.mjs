@@ -97,3 +97,34 @@ describe("live residency plot", () => {
     }
   });
 });
+
+describe("sweep workers and the animation", () => {
+  test("while the animation plays the sweep leaves the page a core, and takes it back on pause", async (t) => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html");
+    try {
+      await pageReady(page);
+      const n = await page.evaluate(() => window.__midpoint.apps[0].sweepWorkers());
+      if (n < 2) return t.skip(`one sweep worker here (hardwareConcurrency ${n})`);
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "playing");
+      const busy = () => page.evaluate(() => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length ?? 0);
+      await page.click('[data-act="sweep"]');
+      let most = 0;
+      for (let i = 0; i < 20; i++) {
+        most = Math.max(most, await busy());
+        await page.waitForTimeout(100);
+      }
+      assert.equal(most, n - 1, `busy sweep workers while playing (of ${n})`);
+      await page.click('[data-act="play"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused");
+      await page.waitForFunction(
+        (n) => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length === n,
+        n,
+        { timeout: 10_000, polling: 20 },
+      );
+      await page.click('[data-act="cancel"]');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
