@@ -47,7 +47,7 @@ def bare_imports(src, name):
 modules = {name: bare_imports(read(f"www/{name}.js"), f"www/{name}.js") for name in MODULES}
 main = bare_imports(read("www/main.js"), "www/main.js")
 worker_src = read("www/worker.js")
-worker_import = 'import init, { Policies, Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
+worker_import = 'import init, { LiveRunner, Policies, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
 if worker_import not in worker_src:
     sys.exit("build-single: www/worker.js changed its import line: update scripts/build-single.sh")
 # One classic script (Chromium refuses module workers from blob: URLs of a file:// page): the

@@ -262,11 +262,14 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
 // Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
 #[allow(clippy::too_many_arguments)]
 /// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
-/// pool, dashed) over time, with a short tick along the bottom at each time in `refills_s` (LRU
-/// batches that evicted pages); the scan phase starts at `scan_start_s`; `cursor_s` marks now.
+/// pool, dashed) over time, with `ghost` (another run's samples, as the page keeps its previous
+/// curve while the next one grows) in the same styles, dimmed, behind them; a short tick along
+/// the bottom at each time in `refills_s` (LRU batches that evicted pages); the scan phase
+/// starts at `scan_start_s`; `cursor_s` marks now.
 pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     samples: &[Sample],
+    ghost: &[Sample],
     refills_s: &[f64],
     published: &[Published],
     hot_pages: u32,
@@ -340,6 +343,26 @@ pub fn draw_residency<DB: DrawingBackend>(
         .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
+    if !ghost.is_empty() {
+        chart
+            .draw_series(LineSeries::new(
+                ghost
+                    .iter()
+                    .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
+                HOT.mix(0.3).stroke_width(2),
+            ))
+            .map_err(e)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                ghost
+                    .iter()
+                    .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
+                6,
+                4,
+                SCAN.mix(0.3).stroke_width(2),
+            ))
+            .map_err(e)?;
+    }
     chart
         .draw_series(LineSeries::new(
             samples
@@ -527,6 +550,7 @@ pub fn residency_svg(
         draw_residency(
             &root,
             samples,
+            &[],
             refills_s,
             published,
             hot_pages,
@@ -1240,6 +1264,7 @@ mod glance_tests {
                 draw_residency(
                     r,
                     &samples,
+                    &[],
                     &[21.0, 25.5],
                     &[],
                     1000,
@@ -1278,6 +1303,7 @@ mod glance_tests {
                 draw_residency(
                     r,
                     &samples,
+                    &[],
                     refills,
                     &[],
                     1000,

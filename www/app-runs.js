@@ -23,6 +23,7 @@ export class Workers {
       if (m.id === -1) return this.onPanic(m.message);
       if (!job) return;
       if (m.type === "progress") job.onProgress?.(m.frac);
+      else if (m.type === "partial") job.onPartial?.(m);
       else {
         w.jobs.delete(m.id);
         if (m.type === "done") job.resolve(m);
@@ -36,12 +37,24 @@ export class Workers {
     };
     return w;
   }
-  run(w, msg, onProgress) {
+  /** Posts a job; the promise resolves with its "done" message (null if cancelled) and carries
+   *  the job's `id`. `onPartial` receives its "partial" messages (live runs). */
+  run(w, msg, onProgress, onPartial) {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      w.jobs.set(id, { resolve, reject, onProgress });
+    const p = new Promise((resolve, reject) => {
+      w.jobs.set(id, { resolve, reject, onProgress, onPartial });
       w.postMessage({ ...msg, id });
     });
+    p.id = id;
+    return p;
+  }
+  /** Stops a live job at once: the worker drops it at its next slice, its promise gets null. */
+  cancel(w, id) {
+    const job = w.jobs.get(id);
+    if (!job) return;
+    w.jobs.delete(id);
+    w.postMessage({ kind: "cancel", id });
+    job.resolve(null);
   }
 }
 
@@ -55,7 +68,12 @@ export class RunMethods {
     this.runTimer = setTimeout(() => this.startRun(), delay);
   }
 
-  async startRun() {
+  // The full run for the residency plot and "kept", in one worker that streams its samples
+  // (drawn over the previous curve, dimmed) and keeps the last run's snapshot at the scan's
+  // start. A newer value cancels the stale run at once; the values skipped on the way (a drag
+  // through several stops) are computed afterwards, newest first, into a cache, so that the
+  // curve is there at once when the hand goes back.
+  startRun() {
     // An embed off screen does no work: the run starts when it scrolls into view.
     if (!this.visible) {
       this.pendingRun = true;
@@ -63,26 +81,69 @@ export class RunMethods {
     }
     this.pendingRun = false;
     const token = ++this.runToken;
-    if (this.runWorker?.jobs.size) {
-      this.runWorker.terminate();
-      this.runWorker = null;
-    }
-    this.runWorker ??= this.workers.spawn();
     const params = this.params;
-    try {
-      const m = await this.workers.run(this.runWorker, { kind: "run", params, maxPoints: 1500 }, (frac) => {
-        if (token === this.runToken) this.el.runcap.textContent = `Computing the full run… ${Math.round(frac * 100)} %`;
-      });
-      if (token !== this.runToken || this.dead) return;
-      this.run = m.result;
-      this.runCsv = m.csv;
-      this.el.csvRun.disabled = !m.csv;
-      this.ex.set_run(m.result);
-      this.dirtyResidency = true;
-      this.captionRun(m);
-    } catch (err) {
-      if (token === this.runToken && !this.dead) this.el.runcap.textContent = `The full run failed: ${err.message}`;
+    const key = mp.params_query(params);
+    const stale = this.liveJob;
+    if (stale) {
+      this.workers.cancel(this.runWorker, stale.id);
+      if (stale.key !== key && !this.runCache.has(stale.key)) this.skipped.push(stale);
     }
+    this.liveJob = null;
+    this.skipped = this.skipped.filter((j) => j.key !== key);
+    const cached = this.runCache.get(key);
+    if (cached) {
+      this.showRun(cached);
+      this.runSkipped();
+      return;
+    }
+    this.liveRun(params, key, (m) => {
+      if (token !== this.runToken || this.dead) return;
+      this.ex.add_run_points(m.points);
+      this.dirtyResidency = true;
+      this.el.runcap.textContent = `Computing the full run… ${Math.round(m.frac * 100)} %`;
+    }).then((m) => {
+      if (m && token === this.runToken && !this.dead) this.showRun(m);
+    });
+  }
+
+  /** Runs `params` in the run worker; resolves with the "done" message (cached) or null. */
+  liveRun(params, key, onPartial) {
+    this.runWorker ??= this.workers.spawn();
+    const job = this.workers.run(this.runWorker, { kind: "live", params, maxPoints: 1500 }, null, onPartial);
+    this.liveJob = { id: job.id, key, params };
+    return job.then(
+      (m) => {
+        if (this.liveJob?.id === job.id) this.liveJob = null;
+        if (!m) return null;
+        this.runCache.delete(key);
+        this.runCache.set(key, m);
+        while (this.runCache.size > 64) this.runCache.delete(this.runCache.keys().next().value);
+        this.runSkipped();
+        return m;
+      },
+      (err) => {
+        if (this.liveJob?.id === job.id) this.liveJob = null;
+        if (!this.dead) this.el.runcap.textContent = `The full run failed: ${err.message}`;
+        return null;
+      },
+    );
+  }
+
+  /** While the run worker is idle, computes the newest value skipped on the way. */
+  runSkipped() {
+    if (this.liveJob || this.dead) return;
+    let j;
+    while ((j = this.skipped.pop()) && this.runCache.has(j.key));
+    if (j) this.liveRun(j.params, j.key, null);
+  }
+
+  showRun(m) {
+    this.run = m.result;
+    this.runCsv = m.csv;
+    this.el.csvRun.disabled = !m.csv;
+    this.ex.set_run(m.result);
+    this.dirtyResidency = true;
+    this.captionRun(m);
   }
 
   captionRun(m) {
@@ -163,15 +224,24 @@ export class RunMethods {
     this.el.progress.max = total;
     this.el.progress.value = entry.view.done();
     this.el.sweepMsg.textContent = `Starting ${n} worker${n > 1 ? "s" : ""}…`;
-    for (let i = 0; i < n; i++) {
-      const w = this.workers.spawn();
-      sw.workers.push(w);
-      this.sweepNext(sw, w);
-    }
+    for (let i = 0; i < n; i++) sw.workers.push(this.workers.spawn());
+    sw.workers.forEach((w, i) => this.sweepNext(sw, w, i));
   }
 
-  async sweepNext(sw, w) {
+  /** Resolves when the animation stops playing (at once if it is not playing). */
+  untilNotPlaying() {
+    if (this.status?.mode !== "playing") return Promise.resolve();
+    return new Promise((resolve) => (this.notPlaying ??= []).push(resolve));
+  }
+
+  async sweepNext(sw, w, index) {
     while (this.sweep === sw && sw.todo.length) {
+      // While the animation plays, the last of several workers leaves the page a core; it
+      // takes it back when the animation pauses.
+      if (index > 0 && index === sw.workers.length - 1 && this.status?.mode === "playing") {
+        await this.untilNotPlaying();
+        continue;
+      }
       const [depth, time] = sw.todo.shift();
       try {
         const m = await this.workers.run(w, { kind: "sweep", params: sw.params, depth, time });

@@ -113,13 +113,17 @@ export class UrlMethods {
     this.resetSweep();
     this.resetPolicies();
     this.writeUrl();
-    this.scheduleRun(250);
+    this.scheduleRun(0);
   }
 
   newExplorer(t) {
     try {
-      this.ex?.free();
+      const old = this.ex;
       this.ex = new mp.Explorer(this.params);
+      if (old) {
+        this.ex.follow(old);
+        old.free();
+      }
     } catch (e) {
       this.fatal(`could not start the simulation: ${e?.message ?? e}`);
       return;

@@ -143,6 +143,7 @@ export class ViewMethods {
     e.watch.disabled = s.ended;
     if (Number(e.speed.value) !== s.speed_index) e.speed.value = s.speed_index;
     this.root.dataset.mode = s.mode;
+    if (s.mode !== "playing" && this.notPlaying?.length) for (const r of this.notPlaying.splice(0)) r();
     this.updateCode();
     // A figure's start moment, in two steps: the scan's start, then its first LRU batch.
     if (this.pendingAt && s.mode === "paused" && (!prev || prev.mode !== "paused" || this.pendingAtFresh)) {

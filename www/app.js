@@ -35,6 +35,9 @@ export class MidpointApp {
     this.tourSteps = mp.tour_steps();
     this.runWorker = null;
     this.runToken = 0;
+    this.liveJob = null;
+    this.runCache = new Map();
+    this.skipped = [];
     this.sweep = null;
     this.sweepCache = new Map();
     this.lastSeq = -1;

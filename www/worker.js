@@ -1,7 +1,9 @@
 // Web Worker: a second instance of the simulator's WASM module, running full runs and sweep
 // points off the page's main thread. Messages:
 //   in:  {type: "init", module}                      the compiled WebAssembly.Module
-//        {id, kind: "run", params, maxPoints}        a full run (progress messages on the way)
+//        {id, kind: "live", params, maxPoints}       a full run for the residency plot, its samples
+//                                                    streamed as "partial" messages; a newer live
+//                                                    job or {kind: "cancel"} stops it at once
 //        {id, kind: "sweep", params, depth, time}    one sweep point
 //        {id, kind: "write", preset, depth, pages}   a write-path run (progress on the way;
 //                                                    result + cells, instance 0 per moment)
@@ -10,10 +12,58 @@
 //        {id, kind: "write-depth", depth}            one point of the write-path trade-off
 //   out: {type: "ready"} | {id, type: "progress", frac} | {id, type: "done", result, ms, csv?}
 //        (csv: a run's whole time series, every parameter in its header)
+//        | {id, type: "partial", points, frac, reused} (points: new [t, hot, scan_young] triplets;
+//          reused: the run continues the snapshot at the scan's start)
 //        | {id, type: "error", message} | {type: "panic", message}
-import init, { Policies, Runner, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
+import init, { LiveRunner, Policies, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
 
 let ready = null;
+
+// Live runs: one LiveRunner (it keeps the last run's snapshot at the scan's start) and the id
+// of the live job allowed to continue; the loop yields to the event loop between slices of
+// about SLICE_MS so that a newer job or a cancel is seen at once.
+let live = null;
+let liveId = 0;
+const SLICE_MS = 12;
+const POST_MS = 50;
+const yielder = new MessageChannel();
+let resume = null;
+yielder.port1.onmessage = () => {
+  const r = resume;
+  resume = null;
+  r?.();
+};
+const yieldToEvents = () =>
+  new Promise((r) => {
+    resume = r;
+    yielder.port2.postMessage(0);
+  });
+
+async function runLive(m, t0) {
+  liveId = m.id;
+  live ??= new LiveRunner();
+  const reused = live.start(m.params);
+  let slice = 20_000;
+  let posted = -Infinity;
+  for (;;) {
+    const a = performance.now();
+    const frac = live.advance(slice);
+    const b = performance.now();
+    slice = Math.round(Math.min(2_000_000, Math.max(2_000, (slice * SLICE_MS) / Math.max(0.25, b - a))));
+    if (frac < 1 && b - posted >= POST_MS) {
+      const points = new Float64Array(live.take_points());
+      self.postMessage({ id: m.id, type: "partial", points, frac, reused }, [points.buffer]);
+      posted = b;
+    }
+    if (frac >= 1) break;
+    await yieldToEvents();
+    if (liveId !== m.id) return;
+  }
+  liveId = 0;
+  const result = live.result(m.maxPoints ?? 1500);
+  const csv = live.samples_csv();
+  self.postMessage({ id: m.id, type: "done", result, csv, reused, ms: performance.now() - t0 });
+}
 
 // A Rust panic is reported by the module as a "midpoint-panic" event on the global scope.
 self.addEventListener("midpoint-panic", (e) => {
@@ -32,27 +82,18 @@ self.onmessage = async (e) => {
     }
     return;
   }
+  if (m.kind === "cancel") {
+    if (liveId === m.id) liveId = 0;
+    return;
+  }
   await ready;
   const t0 = performance.now();
   try {
     if (m.kind === "sweep") {
       const result = sweep_point(m.params, m.depth, m.time);
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
-    } else if (m.kind === "run") {
-      const r = new Runner(m.params);
-      let frac = 0;
-      let last = 0;
-      while ((frac = r.advance(250_000)) < 1) {
-        const now = performance.now();
-        if (now - last > 100) {
-          self.postMessage({ id: m.id, type: "progress", frac });
-          last = now;
-        }
-      }
-      const result = r.result(m.maxPoints ?? 1500);
-      const csv = r.samples_csv();
-      r.free();
-      self.postMessage({ id: m.id, type: "done", result, csv, ms: performance.now() - t0 });
+    } else if (m.kind === "live") {
+      await runLive(m, t0);
     } else if (m.kind === "write") {
       const r = new WriteRunner(m.preset, m.depth, m.pages);
       let frac = 0;

@@ -4,6 +4,7 @@
 //! Time 0 is the start of the preload (the table load of a warm start, or the filler read of a
 //! cold start); the warm-up starts at [`EPOCH`]; reported times are seconds since then.
 
+pub mod prefix;
 pub mod rates;
 mod write;
 
@@ -327,11 +328,13 @@ impl Simulation {
         }
     }
 
-    fn step_inner(&mut self) -> Option<Event> {
-        // Pick the earliest event; ties go to the sampler, the cleaner, activity, the scan,
-        // then lookup threads in order.
+    /// The earliest actor's time and which actor it is (0 sample, 1 tick, 2 activity, 3 scan,
+    /// 4+ lookup thread, [`DEMAND`], [`CPU`]); ties go to the sampler, the cleaner, activity,
+    /// the scan, then lookup threads in order.
+    #[inline]
+    fn earliest(&self) -> (Micros, u32) {
         let mut best = self.sample_next;
-        let mut which = 0u32; // 0 sample, 1 tick, 2 activity, 3 scan, 4+ lookup thread
+        let mut which = 0u32;
         if let Some(t) = self.tick_next {
             if t < best {
                 best = t;
@@ -371,6 +374,11 @@ impl Simulation {
                 which = CPU;
             }
         }
+        (best, which)
+    }
+
+    fn step_inner(&mut self) -> Option<Event> {
+        let (best, which) = self.earliest();
         if best >= self.end {
             if self.now < self.end {
                 self.now = self.end;

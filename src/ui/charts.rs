@@ -255,6 +255,72 @@ pub fn samples_of(points: &[Point]) -> Vec<Sample> {
         .collect()
 }
 
+/// What the residency plot shows of the full run: the worker's summary once it is over, or
+/// until then the samples it has streamed, with the previous run's curve kept behind them
+/// (dimmed) so that the plot is never blank while a slider moves.
+#[derive(Clone, Debug, Default)]
+pub struct Curve {
+    run: Option<RunData>,
+    streamed: Vec<Sample>,
+    ghost: Vec<Sample>,
+}
+
+impl Curve {
+    /// The finished run: it replaces the streamed samples and the previous curve.
+    pub fn set_run(&mut self, run: RunData) {
+        self.run = Some(run);
+        self.streamed.clear();
+        self.ghost.clear();
+    }
+
+    /// Appends streamed samples, `[t_s, hot_resident, scan_young]` triplets in time order
+    /// (`ui::live::LiveRuns::take_points`). Refuses a ragged or non-finite list, and ignores
+    /// samples once the finished run is there.
+    pub fn add_points(&mut self, flat: &[f64]) -> Result<(), String> {
+        if flat.len() % 3 != 0 || flat.iter().any(|x| !x.is_finite()) {
+            return Err(format!(
+                "bad streamed samples: {} numbers, expected finite triplets",
+                flat.len()
+            ));
+        }
+        if self.run.is_some() {
+            return Ok(());
+        }
+        self.streamed.extend(flat.chunks_exact(3).map(|c| Sample {
+            t_s: c[0],
+            hot_resident: c[1] as u32,
+            scan_young: c[2] as u32,
+            ..Sample::default()
+        }));
+        Ok(())
+    }
+
+    /// Keeps `prev`'s curve behind this one until this run is over: its finished run, else
+    /// the curve it kept, else what it had streamed.
+    pub fn follow(&mut self, prev: &Curve) {
+        self.ghost = match &prev.run {
+            Some(r) => samples_of(&r.points),
+            None if !prev.ghost.is_empty() => prev.ghost.clone(),
+            None => prev.streamed.clone(),
+        };
+    }
+
+    /// The finished run, once the worker has sent it.
+    pub fn run(&self) -> Option<&RunData> {
+        self.run.as_ref()
+    }
+
+    /// The samples streamed so far (empty once the run is finished).
+    pub fn streamed(&self) -> &[Sample] {
+        &self.streamed
+    }
+
+    /// The previous run's curve, drawn dimmed (empty once this run is finished).
+    pub fn ghost(&self) -> &[Sample] {
+        &self.ghost
+    }
+}
+
 /// The summary of a finished (or partial) run, with at most `max_points` points of its time
 /// series (the last sample always included).
 pub fn run_data(sim: &Simulation, max_points: u32) -> RunData {
@@ -305,10 +371,12 @@ pub struct Run {
 impl Run {
     /// A run with these parameters.
     pub fn new(p: &Params) -> Result<Run, String> {
-        Ok(Run {
-            sim: Simulation::new(p)?,
-            done: false,
-        })
+        Ok(Run::from_sim(Simulation::new(p)?))
+    }
+
+    /// Continues `sim` (a run from a snapshot, `ui::live`).
+    pub fn from_sim(sim: Simulation) -> Run {
+        Run { sim, done: false }
     }
 
     /// Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
@@ -321,6 +389,11 @@ impl Run {
                 }
             }
         }
+        self.progress()
+    }
+
+    /// The share of virtual time done (1 = over).
+    pub fn progress(&self) -> f64 {
         if self.done {
             return 1.0;
         }
@@ -455,6 +528,44 @@ mod tests {
         let s = samples_of(&d.points);
         assert_eq!(s.len(), d.points.len());
         assert_eq!(s[3].hot_resident, d.points[3].hot);
+    }
+
+    #[test]
+    fn a_curve_streams_keeps_the_previous_one_and_is_replaced_by_the_finished_run() {
+        let mut r = Run::new(&small()).unwrap();
+        while r.advance(50_000) < 1.0 {}
+        let d = run_data(&r.sim, 50);
+        let mut first = Curve::default();
+        first.add_points(&[0.0, 10.0, 1.0]).unwrap();
+        assert_eq!(first.streamed().len(), 1);
+        first.set_run(d.clone());
+        assert!(first.streamed().is_empty() && first.ghost().is_empty());
+        first.add_points(&[1.0, 2.0, 3.0]).unwrap();
+        assert!(
+            first.streamed().is_empty(),
+            "late samples of a finished run are ignored"
+        );
+
+        let mut next = Curve::default();
+        next.follow(&first);
+        assert_eq!(next.ghost().len(), d.points.len());
+        assert!(next.run().is_none());
+        assert!(next.add_points(&[1.0, 2.0]).is_err());
+        assert!(next.add_points(&[1.0, f64::NAN, 2.0]).is_err());
+        next.add_points(&[0.0, 100.0, 0.0, 1.0, 99.0, 5.0]).unwrap();
+        assert_eq!(next.streamed()[1].hot_resident, 99);
+        assert_eq!(next.streamed()[1].scan_young, 5);
+
+        // A third value before the second finished keeps the first's curve.
+        let mut third = Curve::default();
+        third.follow(&next);
+        assert_eq!(third.ghost().len(), d.points.len());
+        let mut fourth = Curve::default();
+        fourth.follow(&Curve::default());
+        assert!(fourth.ghost().is_empty());
+        fourth.follow(&next.clone());
+        next.set_run(d);
+        assert!(next.ghost().is_empty());
     }
 
     #[test]

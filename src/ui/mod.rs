@@ -9,6 +9,7 @@ pub mod controls;
 pub mod embed;
 pub mod explorer;
 pub mod grid;
+pub mod live;
 pub mod narrate;
 pub mod presets;
 pub mod query;

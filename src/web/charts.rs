@@ -17,8 +17,9 @@ fn backend(canvas: &HtmlCanvasElement, dpr: f64) -> Result<HiDpi<CanvasBackend>,
     Ok(HiDpi::new(b, dpr))
 }
 
-/// Draws hot-set residency and the scanned table's young pages against time, for the run an
-/// explorer shows, with a cursor at its current time and the seed's measurements of that run.
+/// Draws an explorer's residency plot: hot-set residency and the scanned table's young pages
+/// against time (the full run, or the samples so far over the previous run's curve, dimmed),
+/// with a cursor at the explorer's time and the seed's measurements of that run.
 pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
@@ -30,6 +31,7 @@ pub fn residency(
     chart::draw_residency(
         &root,
         &ex.residency_samples(),
+        ex.residency_ghost(),
         &ex.residency_refills(),
         ex.residency_published(),
         p.hot_pages,

@@ -212,8 +212,21 @@ impl Explorer {
         Ok(())
     }
 
+    /// Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
+    /// computes the full run.
+    pub fn add_run_points(&mut self, points: &[f64]) -> Result<(), JsValue> {
+        self.inner.add_run_points(points).map_err(err)
+    }
+
+    /// Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
+    /// this one's full run arrives.
+    pub fn follow(&mut self, prev: &Explorer) {
+        self.inner.follow(&prev.inner);
+    }
+
     /// Draws the residency plot with a cursor at the current time: the full run if the worker
-    /// has sent it, else the samples so far.
+    /// has sent it, else the samples streamed so far (or the explorer's own) over the previous
+    /// parameters' curve, dimmed.
     pub fn draw_residency(
         &self,
         canvas: &HtmlCanvasElement,

@@ -4,8 +4,8 @@
 //!
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
 //! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
-//! [`worker::Runner`], [`worker::sweep_point`], [`attributes_query`], [`embed_snippets`],
-//! [`tour_steps`], and the write path's [`write::write_presets`], [`write::WriteRunner`],
+//! [`worker::Runner`], [`worker::LiveRunner`], [`worker::sweep_point`], [`attributes_query`],
+//! [`embed_snippets`], [`tour_steps`], and the write path's [`write::write_presets`], [`write::WriteRunner`],
 //! [`write::write_depth_point`], [`write::WriteView`].
 
 pub mod charts;

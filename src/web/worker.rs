@@ -2,8 +2,10 @@
 //! off the page's main thread, in a second instance of the same module.
 
 use crate::scenario::Params;
+use crate::sim::Simulation;
 use crate::sweep;
 use crate::ui::charts::{run_data, Run};
+use crate::ui::live::LiveRuns;
 use crate::ui::query::page_limits;
 use wasm_bindgen::prelude::*;
 
@@ -40,14 +42,77 @@ impl Runner {
 
     /// The whole time series as CSV, every parameter in its header (the CLI's format).
     pub fn samples_csv(&self) -> String {
-        let sim = &self.run.sim;
-        crate::metrics::samples_csv(sim.params(), &sim.report().samples)
+        csv_of(&self.run.sim)
     }
 
     /// The summary, with at most `max_points` points of the time series.
     pub fn result(&self, max_points: u32) -> Result<JsValue, JsValue> {
-        let d = run_data(&self.run.sim, max_points);
-        serde_wasm_bindgen::to_value(&d).map_err(|e| JsValue::from_str(&e.to_string()))
+        result_of(&self.run.sim, max_points)
+    }
+}
+
+fn csv_of(sim: &Simulation) -> String {
+    crate::metrics::samples_csv(sim.params(), &sim.report().samples)
+}
+
+fn result_of(sim: &Simulation, max_points: u32) -> Result<JsValue, JsValue> {
+    let d = run_data(sim, max_points);
+    serde_wasm_bindgen::to_value(&d).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// The page's live runs for the residency plot (`ui::live`): one at a time, each new one
+/// replacing the last, its samples handed out as they come, continuing the last run's
+/// snapshot at the scan's start when only the scan's parameters changed.
+#[wasm_bindgen]
+pub struct LiveRunner {
+    live: LiveRuns,
+}
+
+#[wasm_bindgen]
+impl LiveRunner {
+    /// No run yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> LiveRunner {
+        LiveRunner {
+            live: LiveRuns::new(),
+        }
+    }
+
+    /// Starts a run with these parameters (a `Params` object), dropping the current one;
+    /// returns true if it continues the snapshot at the scan's start.
+    pub fn start(&mut self, params: JsValue) -> Result<bool, JsValue> {
+        let p = params_from(params)?;
+        self.live.start(&p).map_err(|e| JsValue::from_str(&e))
+    }
+
+    /// Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+    pub fn advance(&mut self, max_events: u32) -> f64 {
+        self.live.advance(max_events)
+    }
+
+    /// The samples not handed out yet, as `[t_s, hot, scan_young]` triplets.
+    pub fn take_points(&mut self) -> Vec<f64> {
+        self.live.take_points()
+    }
+
+    /// The whole time series as CSV (see [`Runner::samples_csv`]); empty without a run.
+    pub fn samples_csv(&self) -> String {
+        self.live.sim().map(csv_of).unwrap_or_default()
+    }
+
+    /// The summary, with at most `max_points` points of the time series.
+    pub fn result(&self, max_points: u32) -> Result<JsValue, JsValue> {
+        let sim = self
+            .live
+            .sim()
+            .ok_or_else(|| JsValue::from_str("no run started"))?;
+        result_of(sim, max_points)
+    }
+}
+
+impl Default for LiveRunner {
+    fn default() -> Self {
+        LiveRunner::new()
     }
 }
 

@@ -2,16 +2,118 @@
 // drawing the pool, and the time of the page's full 40-point sweep. Not a test:
 //   scripts/serve.sh &   (or any server of the repository root)
 //   node tests/browser/bench.mjs [--runs N] [--no-sweep] [--no-native]
+//   node tests/browser/bench.mjs --json --native-ms MS --budget-s S   (scripts/bench-web.sh)
 // MIDPOINT_URL sets the server (default http://127.0.0.1:8000). Times use performance.now()
 // (never --virtual-time-budget, which freezes it).
+//
+// --json prints one JSON line: native_run_ms (given), wasm_run_ms (median of 3 full-size
+// seed000-hot4485-b2b runs, each in a fresh page worker so that none continues another's
+// snapshot), wasm_native_ratio, slider_first_ms and slider_full_ms (median over 5 moves of the
+// innodb_lru_scan_depth slider, from its input event to the first midpoint-residency event and
+// to the final one, partial: false), and sweep40_s (the page's 40-point sweep; null when it would
+// not finish inside what is left of --budget-s seconds, counted from this script's start).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
 
+const started = Date.now();
 const args = process.argv.slice(2);
-const runsArg = args.indexOf("--runs");
-const runs = runsArg >= 0 ? Number(args[runsArg + 1]) : 3;
+const argOf = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
+const runs = argOf("--runs", 3);
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+
+/** Runs the page's 40-point sweep; resolves with its time (ms) as the page reports it, or null
+ *  if it is not over within `timeoutMs`. */
+async function sweep(page, timeoutMs) {
+  await page.click('[data-act="sweep"]');
+  try {
+    await page.waitForFunction(() => /40 of 40 points in/.test(document.querySelector(".mp-sweepmsg").textContent), null, {
+      timeout: Math.max(1, timeoutMs),
+      polling: 500,
+    });
+  } catch {
+    await page.click('[data-act="cancel"]').catch(() => {});
+    return null;
+  }
+  return (await page.evaluate(() => window.__midpoint.debug())).sweepMs;
+}
+
+if (args.includes("--json")) {
+  const budgetMs = argOf("--budget-s", 240) * 1000;
+  const nativeMs = argOf("--native-ms", NaN);
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${baseUrl}/www/lab.html?autoplay=0`);
+    await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
+    // The page's own first run, over before anything is timed.
+    await page.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 120_000, polling: 100 });
+    const wasm = await page.evaluate(async (runs) => {
+      const mp = await import("../pkg/midpoint.js");
+      const app = window.__midpoint.apps[0];
+      const params = mp.presets().find((x) => x.name === "seed000-hot4485-b2b").params;
+      const ms = [];
+      for (let i = 0; i < runs; i++) {
+        const w = app.workers.spawn();
+        const m = await app.workers.run(w, { kind: "live", params, maxPoints: 10 });
+        w.terminate();
+        ms.push(m.ms);
+      }
+      return ms;
+    }, runs);
+    const slider = await page.evaluate(async () => {
+      const root = document.querySelector('[data-testid="midpoint-widget"]');
+      const s = document.querySelector('input[data-key="lru_scan_depth"]');
+      const first = [];
+      const full = [];
+      for (let i = 1; i <= 5; i++) {
+        // Five stops not visited yet, alternately right and left of the start (no cached run).
+        const v = Number(s.value) + (i % 2 ? i : -i);
+        const got = new Promise((resolve) => {
+          const seen = [];
+          const on = (e) => {
+            seen.push(performance.now());
+            if (!e.detail.partial) {
+              root.removeEventListener("midpoint-residency", on);
+              resolve(seen);
+            }
+          };
+          root.addEventListener("midpoint-residency", on);
+        });
+        const t0 = performance.now();
+        s.value = String(Math.max(0, Math.min(Number(s.max), v)));
+        s.dispatchEvent(new Event("input", { bubbles: true }));
+        const seen = await got;
+        first.push(seen[0] - t0);
+        full.push(seen[seen.length - 1] - t0);
+      }
+      return { first, full };
+    });
+    const wasmMs = median(wasm);
+    const left = budgetMs - (Date.now() - started);
+    // Two workers share the 40 points; a quarter more for the page and the stragglers.
+    const estimate = ((40 * wasmMs) / Math.max(1, Math.min(2, await page.evaluate(() => navigator.hardwareConcurrency)))) * 1.25;
+    const sweepMs = estimate < left - 5_000 ? await sweep(page, left - 5_000) : null;
+    const round = (x, d = 1) => (x === null || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
+    console.log(
+      JSON.stringify({
+        native_run_ms: round(nativeMs),
+        wasm_run_ms: round(wasmMs),
+        wasm_native_ratio: round(nativeMs / wasmMs, 3),
+        slider_first_ms: round(median(slider.first)),
+        slider_full_ms: round(median(slider.full)),
+        sweep40_s: sweepMs === null ? null : round(sweepMs / 1000, 2),
+      }),
+    );
+  } finally {
+    await browser.close();
+  }
+  process.exit(0);
+}
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const mill = (x) => `${(x / 1e6).toFixed(1)} million`;
 
@@ -83,14 +185,9 @@ try {
   if (!args.includes("--no-sweep")) {
     const hw = await page.evaluate(() => navigator.hardwareConcurrency);
     const t0 = Date.now();
-    await page.click('[data-act="sweep"]');
-    await page.waitForFunction(() => /40 of 40 points in/.test(document.querySelector(".mp-sweepmsg").textContent), null, {
-      timeout: 600_000,
-      polling: 500,
-    });
-    const d = await page.evaluate(() => window.__midpoint.debug());
+    const ms = await sweep(page, 600_000);
     console.log(
-      `full sweep (40 full-size runs, ${Math.min(4, hw)} workers, hardwareConcurrency ${hw}): ${(d.sweepMs / 1000).toFixed(1)} s ` +
+      `full sweep (40 full-size runs, ${Math.min(4, hw)} workers, hardwareConcurrency ${hw}): ${(ms / 1000).toFixed(1)} s ` +
         `(${((Date.now() - t0) / 1000).toFixed(1)} s wall)`,
     );
   }

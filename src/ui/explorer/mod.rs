@@ -17,7 +17,7 @@ mod tests;
 pub use cells::Label;
 pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 
-use super::charts::{self, RunData};
+use super::charts::{self, Curve, RunData};
 use super::grid::{self, Layout, Palette};
 use super::narrate::{self, n, pages, t_label, Counters};
 use super::query;
@@ -194,7 +194,8 @@ pub struct Explorer {
     layout: Layout,
     dark: bool,
     dirty: bool,
-    run: Option<RunData>,
+    /// The full run from the worker, for the residency plot.
+    curve: Curve,
     /// The seed's measurements of a run with these parameters, for the residency plot.
     published: Vec<Published>,
     /// The boundary close-up, and the frame selected in it or in the grid.
@@ -256,7 +257,7 @@ impl Explorer {
             layout: Layout::new(800, 400, frames as u32, 1.0),
             dark: false,
             dirty: true,
-            run: None,
+            curve: Curve::default(),
             strip: strip::Strip::new(frames),
             selected: None,
             drain_acc: 0.0,
@@ -632,7 +633,19 @@ impl Explorer {
 
     /// Hands over the full run computed in a worker (for the residency plot and "kept").
     pub fn set_run(&mut self, run: RunData) {
-        self.run = Some(run);
+        self.curve.set_run(run);
+    }
+
+    /// Appends samples the worker streamed while computing the full run
+    /// ([`Curve::add_points`]).
+    pub fn add_run_points(&mut self, flat: &[f64]) -> Result<(), String> {
+        self.curve.add_points(flat)
+    }
+
+    /// Keeps the residency curve of `prev` (the explorer these parameters replace), dimmed,
+    /// until this one's full run is over.
+    pub fn follow(&mut self, prev: &Explorer) {
+        self.curve.follow(&prev.curve);
     }
 
     /// The time under CSS pixel `x` of a residency plot `css_width` pixels wide drawn at
@@ -646,19 +659,19 @@ impl Explorer {
         )
     }
 
-    /// Whether the residency plot shows only the samples so far (the full run has not
-    /// arrived), and how many samples it draws.
+    /// Whether the residency plot is partial (the full run has not arrived), and how many
+    /// samples it draws.
     pub fn residency_info(&self) -> (bool, usize) {
-        match &self.run {
+        match self.curve.run() {
             Some(r) => (false, r.points.len()),
-            None => (true, self.cur.sim.samples().len()),
+            None => (true, self.residency_samples().len()),
         }
     }
 
     /// The residency plot's refill marks: the full run's if the worker has sent it, else the
     /// batches so far.
     pub fn residency_refills(&self) -> Vec<f64> {
-        match &self.run {
+        match self.curve.run() {
             Some(r) => r.refills_s.clone(),
             None => charts::refill_times(self.cur.sim.batches(), 0.1),
         }
@@ -671,12 +684,19 @@ impl Explorer {
     }
 
     /// What the residency plot draws: the full run if the worker has sent it, else the samples
-    /// so far.
+    /// it has streamed, else this explorer's samples so far.
     pub fn residency_samples(&self) -> Cow<'_, [Sample]> {
-        match &self.run {
+        match self.curve.run() {
             Some(r) => Cow::Owned(charts::samples_of(&r.points)),
+            None if !self.curve.streamed().is_empty() => Cow::Borrowed(self.curve.streamed()),
             None => Cow::Borrowed(self.cur.sim.samples()),
         }
+    }
+
+    /// The previous parameters' curve, drawn dimmed behind a partial one (empty once the full
+    /// run is there).
+    pub fn residency_ghost(&self) -> &[Sample] {
+        self.curve.ghost()
     }
 }
 

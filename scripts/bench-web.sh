@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The page's speed beside the native core's, as one JSON line (issue 12's figures):
+#
+#   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "slider_first_ms", "slider_full_ms",
+#    "sweep40_s"}
+#
+#   native_run_ms      `midpoint bench --json`'s run_ms_median: one full-size seed000-hot4485-b2b
+#                      run, median of 3 (target/release/midpoint, built first if stale)
+#   wasm_run_ms        the same run in the page's worker, median of 3
+#   wasm_native_ratio  native_run_ms / wasm_run_ms (1.0 = as fast as native)
+#   slider_first_ms    median over 5 moves of the innodb_lru_scan_depth slider, from its input
+#                      event to the first midpoint-residency event (partial or not)
+#   slider_full_ms     ... to the final one (partial: false)
+#   sweep40_s          the page's 40-point sweep, or null if it would not finish in the budget
+#
+# Serves the repository on a free loopback port and drives headless Chromium (playwright-core,
+# tests/browser/bench.mjs --json); finishes within BUDGET_S seconds (default 240) of its start.
+# It measures the committed pkg/ (rebuild it with scripts/build-wasm.sh after changing src/).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+
+budget_s="${BUDGET_S:-240}"
+[[ "$budget_s" =~ ^[0-9]+$ ]] || die "bench-web: BUDGET_S='$budget_s' is not a whole number of seconds"
+start=$SECONDS
+need_rust
+need_python3
+need_node >&2
+[[ -d node_modules/playwright-core ]] || npm ci --silent >&2
+[[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
+    die "bench-web: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
+if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
+    echo "bench-web: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
+fi
+
+cargo build --release --quiet >&2
+native_ms="$(target/release/midpoint bench --json --runs 3 | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+if "run_ms_median" not in r:
+    sys.exit("bench-web: midpoint bench --json has no run_ms_median (this build predates it)")
+print(r["run_ms_median"])
+')"
+
+port="$(python3 -c '
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()
+')"
+python3 -m http.server "$port" --bind 127.0.0.1 >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2).close()" 2>/dev/null && break
+    sleep 0.1
+done
+
+left=$((budget_s - (SECONDS - start)))
+((left > 30)) || die "bench-web: only ${left} s of the ${budget_s} s budget left after the native bench"
+MIDPOINT_URL="http://127.0.0.1:$port" timeout "$left" \
+    node tests/browser/bench.mjs --json --native-ms "$native_ms" --budget-s "$left"

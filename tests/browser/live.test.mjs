@@ -1,0 +1,130 @@
+// The live residency plot in headless Chromium (run by scripts/test.sh): dragging the
+// innodb_lru_scan_depth slider with the mouse through several stops redraws the plot with
+// partial curves (`midpoint-residency` events with partial: true) before the final one, and the
+// plot is never blank in between (its canvas is sampled every animation frame).
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useBrowser, pageReady, openPage } from "./helpers.mjs";
+
+const shared = useBrowser();
+
+describe("live residency plot", () => {
+  test("a drag through the depth stops streams partial curves over the previous one, never blank", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0");
+    try {
+      await pageReady(page);
+      // Records every midpoint-residency event and, every animation frame, the plot's ink: its
+      // strongly coloured pixels (the curves; the axes, labels and grid are grey).
+      await page.evaluate(() => {
+        const root = document.querySelector('[data-testid="midpoint-widget"]');
+        const cv = root.querySelector(".mp-residency");
+        const ink = () => {
+          const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4) {
+            if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) n++;
+          }
+          return n;
+        };
+        const rec = { events: [], frames: [], sampling: false };
+        window.__live = rec;
+        root.addEventListener("midpoint-residency", (e) => rec.events.push({ ...e.detail, ink: ink(), t: performance.now() }));
+        const frame = () => {
+          if (rec.sampling) rec.frames.push(ink());
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      });
+      // The first full run: its final curve, and the ink of the plot before any curve.
+      await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 60_000 });
+      const before = await page.evaluate(() => {
+        const ev = window.__live.events;
+        return { blank: ev[0].ink, full: ev[ev.length - 1].ink, url: new URLSearchParams(location.search).get("lru_scan_depth") };
+      });
+      assert.ok(before.full > before.blank * 1.5, `the finished curve has ink: ${JSON.stringify(before)}`);
+
+      // Drag the thumb through four stops to the left, pausing briefly on each.
+      const slider = page.locator('input[data-key="lru_scan_depth"]');
+      await slider.scrollIntoViewIfNeeded();
+      const box = await slider.boundingBox();
+      const [value, max] = await slider.evaluate((s) => [Number(s.value), Number(s.max)]);
+      const xOf = (v) => box.x + 8 + ((box.width - 16) * v) / max;
+      const y = box.y + box.height / 2;
+      await page.evaluate(() => {
+        window.__live.events = [];
+        window.__live.frames = [];
+        window.__live.sampling = true;
+      });
+      await page.mouse.move(xOf(value), y);
+      await page.mouse.down();
+      const stops = [value - 1, value - 2, value - 3, value - 4].filter((v) => v >= 0);
+      assert.ok(stops.length >= 3, "the default depth has stops to its left");
+      for (const v of stops) {
+        await page.mouse.move(xOf(v), y, { steps: 4 });
+        await page.waitForTimeout(120);
+      }
+      await page.mouse.up();
+      const last = String(await slider.evaluate((s) => s.value));
+      assert.equal(last, String(stops[stops.length - 1]), "the thumb followed the mouse");
+      const depth = await page.evaluate(() => new URLSearchParams(location.search).get("lru_scan_depth"));
+      assert.notEqual(depth, before.url);
+
+      // The final curve of the last stop.
+      await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 90_000, polling: 50 });
+      const rec = await page.evaluate(() => {
+        window.__live.sampling = false;
+        return window.__live;
+      });
+      const finalAt = rec.events.findIndex((e) => !e.partial);
+      const partials = rec.events.slice(0, finalAt);
+      assert.ok(partials.length >= 2, `partial redraws before the final one: ${partials.length}`);
+      assert.ok(
+        partials.some((e) => e.samples > 0),
+        "some partial redraws show samples of the new run",
+      );
+      assert.equal(rec.events[finalAt].partial, false);
+      assert.equal(finalAt, rec.events.length - 1, "nothing redrew after the final curve");
+      // Never blank: every redraw and every frame in between shows at least the previous curve
+      // (dimmed) or the growing one.
+      const floor = before.blank + (before.full - before.blank) * 0.2;
+      const inks = [...rec.events.map((e) => e.ink), ...rec.frames];
+      assert.ok(rec.frames.length > 10, `frames sampled: ${rec.frames.length}`);
+      assert.ok(Math.min(...inks) > floor, `least ink ${Math.min(...inks)} ≤ ${floor} (blank ${before.blank}, full ${before.full})`);
+      assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get("lru_scan_depth")), depth);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("sweep workers and the animation", () => {
+  test("while the animation plays the sweep leaves the page a core, and takes it back on pause", async (t) => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html");
+    try {
+      await pageReady(page);
+      const n = await page.evaluate(() => window.__midpoint.apps[0].sweepWorkers());
+      if (n < 2) return t.skip(`one sweep worker here (hardwareConcurrency ${n})`);
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "playing");
+      const busy = () => page.evaluate(() => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length ?? 0);
+      await page.click('[data-act="sweep"]');
+      let most = 0;
+      for (let i = 0; i < 20; i++) {
+        most = Math.max(most, await busy());
+        await page.waitForTimeout(100);
+      }
+      assert.equal(most, n - 1, `busy sweep workers while playing (of ${n})`);
+      await page.click('[data-act="play"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused");
+      await page.waitForFunction(
+        (n) => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length === n,
+        n,
+        { timeout: 10_000, polling: 20 },
+      );
+      await page.click('[data-act="cancel"]');
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+});
