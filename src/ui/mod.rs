@@ -10,6 +10,7 @@ pub mod embed;
 pub mod explorer;
 pub mod grid;
 pub mod narrate;
+pub mod pair;
 pub mod presets;
 pub mod query;
 pub mod tour;

@@ -48,6 +48,8 @@ const EVICT_MS: f64 = 1600.0;
 const DRAIN_MS: f64 = 6500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
+/// A follower this many events behind or fewer replays them with highlights and narration.
+const FOLLOW_NEAR: u64 = 20_000;
 /// Bytes of snapshots to keep for stepping back.
 const SNAPSHOT_BUDGET: u64 = 48 << 20;
 
@@ -553,6 +555,17 @@ impl Explorer {
         } else {
             self.state_narration()
         }
+    }
+
+    /// Whether it is paused (not playing, seeking or watching).
+    pub fn is_paused(&self) -> bool {
+        self.mode == Mode::Paused
+    }
+
+    /// Whether it is running ahead in chunks to an event, a time or the next batch (where its
+    /// event count may jump back and forth).
+    pub fn is_seeking(&self) -> bool {
+        matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking))
     }
 
     /// Events processed so far.
