@@ -15,7 +15,7 @@ pub const F_DIRTY: u32 = ui::F_DIRTY;
 pub const F_STATUS: u32 = ui::F_STATUS;
 
 /// The browser's wall clock, ms.
-fn perf_now() -> f64 {
+pub(super) fn perf_now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map(|p| p.now())
