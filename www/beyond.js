@@ -6,14 +6,14 @@
 import * as mp from "../pkg/midpoint.js";
 import { paintStrip, stripColours } from "./app-strip.js";
 
-/** A committed data file's text: inlined in the single-file build, fetched otherwise. */
-async function dataText(name) {
+/** A committed data file, parsed: inlined in the single-file build, fetched otherwise. */
+async function data(name) {
   const inline = globalThis.MIDPOINT_INLINE?.data?.[name];
-  if (inline !== undefined) return inline;
+  if (inline !== undefined) return JSON.parse(inline);
   const url = new URL(`./data/${name}.json`, import.meta.url);
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  return res.text();
+  return res.json();
 }
 
 function showError(fig, msg) {
@@ -69,7 +69,7 @@ class PairFigure {
   }
 
   async start() {
-    const c = mp.whatif_choices(await dataText("whatifs"));
+    const c = mp.whatif_choices(await data("whatifs"));
     this.choices = c.choices;
     const pct = (k) => (k === null || k === undefined ? "" : `${Math.round(k * 100)} %`);
     for (const [i, ch] of c.choices.entries()) {
@@ -193,14 +193,14 @@ class PairFigure {
 // ---- the scale curve -----------------------------------------------------------------------
 
 async function scaleFigure(fig) {
-  const text = await dataText("scale");
+  const scale = await data("scale");
   const canvas = fig.querySelector("canvas");
-  fig.querySelector("[data-provenance]").textContent = mp.data_provenance("scale", text);
+  fig.querySelector("[data-provenance]").textContent = mp.data_provenance("scale", scale);
   const draw = () => {
     const w = canvas.parentElement.clientWidth || 360;
     const h = Math.round(Math.min(400, Math.max(320, w * 0.55)));
     const dpr = size(canvas, w, h);
-    canvas.dataset.points = mp.draw_scale(canvas, dpr, text, dark.matches);
+    canvas.dataset.points = mp.draw_scale(canvas, dpr, scale, dark.matches);
   };
   draw();
   new ResizeObserver(() => draw()).observe(canvas.parentElement);
@@ -210,7 +210,7 @@ async function scaleFigure(fig) {
 // ---- the phase heat map --------------------------------------------------------------------
 
 async function phaseFigure(fig, lab) {
-  const view = new mp.PhaseView(await dataText("phase"));
+  const view = new mp.PhaseView(await data("phase"));
   const canvas = fig.querySelector("canvas");
   const tip = fig.querySelector("[data-tip]");
   const live = fig.querySelector("[data-cell]");

@@ -31,7 +31,9 @@ pub struct WhatIfData {
     pub read: Vec<ReadRow>,
 }
 
-/// Parses a committed file, naming it in the error.
+/// Parses a committed file's text, naming it in the error. (The page parses with the browser's
+/// `JSON.parse` and hands the object over, `web::beyond`, which keeps a JSON parser out of the
+/// WASM module.)
 pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<Committed<T>, String> {
     serde_json::from_str(text).map_err(|e| format!("www/data/{name}.json: {e}"))
 }
@@ -41,12 +43,9 @@ pub fn provenance<T>(c: &Committed<T>) -> String {
     format!("computed by `{}` at commit {}", c.command, c.commit)
 }
 
-/// Any committed file's provenance, whatever its data.
-pub fn provenance_of(name: &str, text: &str) -> Result<String, String> {
-    #[derive(Deserialize)]
-    struct Source {}
-    parse::<Source>(name, text).map(|c| provenance(&c))
-}
+/// No data: a committed file read for its provenance alone.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Source {}
 
 /// The heat map of the phase diagram, as the page shows it.
 #[derive(Clone, Debug)]
@@ -56,9 +55,13 @@ pub struct PhaseFigure {
 }
 
 impl PhaseFigure {
-    /// From the committed file; a map whose cells do not fill its grid is refused.
+    /// From the committed file's text.
     pub fn from_json(text: &str) -> Result<PhaseFigure, String> {
-        let c: Committed<PhaseMap> = parse("phase", text)?;
+        PhaseFigure::new(parse("phase", text)?)
+    }
+
+    /// From the committed file; a map whose cells do not fill its grid is refused.
+    pub fn new(c: Committed<PhaseMap>) -> Result<PhaseFigure, String> {
         let m = &c.data;
         if m.x_values.is_empty()
             || m.y_values.is_empty()

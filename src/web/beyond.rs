@@ -6,10 +6,11 @@
 use super::charts::backend;
 use crate::chart::{DARK, LIGHT};
 use crate::study::charts;
-use crate::ui::beyond::{self, PhaseFigure, ScaleData, WhatIfData};
+use crate::ui::beyond::{self, Committed, PhaseFigure, ScaleData, Source, WhatIfData};
 use crate::ui::explorer::{Explorer, STRIDE};
 use crate::ui::pair::{self, Pair};
 use plotters::prelude::IntoDrawingArea;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
@@ -20,6 +21,11 @@ fn js(e: impl std::fmt::Display) -> JsValue {
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     serde_wasm_bindgen::to_value(v).map_err(js)
+}
+
+/// A committed `www/data/NAME.json` as the page's `JSON.parse` gave it.
+fn committed<T: DeserializeOwned>(name: &str, data: JsValue) -> Result<Committed<T>, JsValue> {
+    serde_wasm_bindgen::from_value(data).map_err(|e| js(format!("www/data/{name}.json: {e}")))
 }
 
 /// Stock MySQL 8.4 and one what-if side by side.
@@ -149,11 +155,11 @@ struct Choices {
     provenance: String,
 }
 
-/// The what-ifs the pair offers, from `www/data/whatifs.json`'s text, with the default (the
+/// The what-ifs the pair offers, from `www/data/whatifs.json` (parsed), with the default (the
 /// one that moves kept the most on the pair's preset).
 #[wasm_bindgen]
-pub fn whatif_choices(text: &str) -> Result<JsValue, JsValue> {
-    let c = beyond::parse::<WhatIfData>("whatifs", text).map_err(js)?;
+pub fn whatif_choices(data: JsValue) -> Result<JsValue, JsValue> {
+    let c = committed::<WhatIfData>("whatifs", data)?;
     let (choices, default) = pair::choices(&c.data.read, pair::PAIR_PRESET);
     to_js(&Choices {
         choices,
@@ -162,21 +168,21 @@ pub fn whatif_choices(text: &str) -> Result<JsValue, JsValue> {
     })
 }
 
-/// A committed data file's provenance ("computed by `…` at commit …").
+/// A committed data file's provenance ("computed by `…` at commit …"), from the parsed file.
 #[wasm_bindgen]
-pub fn data_provenance(name: &str, text: &str) -> Result<String, JsValue> {
-    beyond::provenance_of(name, text).map_err(js)
+pub fn data_provenance(name: &str, data: JsValue) -> Result<String, JsValue> {
+    Ok(beyond::provenance(&committed::<Source>(name, data)?))
 }
 
-/// Draws the scale curve from `www/data/scale.json`'s text; returns the rows drawn.
+/// Draws the scale curve from `www/data/scale.json` (parsed); returns the rows drawn.
 #[wasm_bindgen]
 pub fn draw_scale(
     canvas: &HtmlCanvasElement,
     dpr: f64,
-    text: &str,
+    data: JsValue,
     dark: bool,
 ) -> Result<u32, JsValue> {
-    let c = beyond::parse::<ScaleData>("scale", text).map_err(js)?;
+    let c = committed::<ScaleData>("scale", data)?;
     let root = backend(canvas, dpr).map_err(js)?.into_drawing_area();
     charts::draw_scale(&root, &c.data.rows, if dark { DARK } else { LIGHT })
         .map(|n| n as u32)
@@ -192,11 +198,11 @@ pub struct PhaseView {
 
 #[wasm_bindgen]
 impl PhaseView {
-    /// From `www/data/phase.json`'s text.
+    /// From `www/data/phase.json` (parsed).
     #[wasm_bindgen(constructor)]
-    pub fn new(text: &str) -> Result<PhaseView, JsValue> {
+    pub fn new(data: JsValue) -> Result<PhaseView, JsValue> {
         Ok(PhaseView {
-            fig: PhaseFigure::from_json(text).map_err(js)?,
+            fig: PhaseFigure::new(committed("phase", data)?).map_err(js)?,
             selected: None,
         })
     }
