@@ -5,10 +5,12 @@
 #   scripts/build-single.sh [OUT]     (OUT defaults to dist/midpoint.html; dist/ is git-ignored)
 #
 # It packs the committed pkg/ (run scripts/build-wasm.sh first after changing src/) and www/:
-#   - style.css goes into a <style> element;
+#   - style.css goes into a <style> element; www/data/*.json (the Beyond figures' data) into
+#     globalThis.MIDPOINT_INLINE.data;
 #   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
 #     from there instead of fetching pkg/midpoint_bg.wasm;
-#   - the ES modules (pkg/midpoint.js, www/boot.js, www/util.js, www/app*.js, www/write.js)
+#   - the ES modules (pkg/midpoint.js, www/boot.js, www/util.js, www/app*.js, www/write.js,
+#     www/beyond.js)
 #     become data: URLs in an import map, their relative imports rewritten to the map's bare
 #     names; www/main.js is the inline module that starts the page;
 #   - the worker (www/worker.js, with pkg/midpoint.js in front of it as one module) goes in as
@@ -32,7 +34,7 @@ wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii
 
 # The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
 # for the bindings, "midpoint-<name>" for www/<name>.js.
-MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write"]
+MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write", "beyond"]
 
 def bare_imports(src, name):
     """Rewrites the relative imports of a module to the import map's bare names."""
@@ -67,7 +69,8 @@ def script_json(v):
     return json.dumps(v).replace("</", "<\\/")
 
 importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{f"midpoint-{n}": data_url(src) for n, src in modules.items()}}}
-inline = {"wasm": wasm, "worker": worker}
+# The "Beyond" figures' committed data (www/beyond.js reads MIDPOINT_INLINE.data before fetching).
+inline = {"wasm": wasm, "worker": worker, "data": {n: read(f"www/data/{n}.json") for n in ("scale", "phase", "whatifs")}}
 
 html = read("www/index.html")
 css = read("www/style.css")

@@ -58,13 +58,13 @@ macro_rules! diamond {
     };
 }
 
-fn label_font(theme: Theme) -> TextStyle<'static> {
+pub(crate) fn label_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&theme.text)
 }
 
 /// How a legend entry shows its series.
 #[derive(Clone, Copy, Debug)]
-enum Key {
+pub(crate) enum Key {
     Line(RGBColor),
     Dashed(RGBColor),
     /// A short vertical mark.
@@ -74,7 +74,7 @@ enum Key {
 }
 
 /// Text and stroke of one legend entry.
-type Entry = (String, Key);
+pub(crate) type Entry = (String, Key);
 
 /// Height of one legend row, in pixels.
 const LEGEND_ROW: i32 = 16;
@@ -108,7 +108,7 @@ fn legend_layout<DB: DrawingBackend>(
 
 /// Draws the caption and, under it, the series legend in its own band above the data (never
 /// over it); returns the area left for the chart.
-fn titled_with_legend<DB: DrawingBackend>(
+pub(crate) fn titled_with_legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     caption: &str,
     entries: &[Entry],
@@ -253,7 +253,7 @@ where
 }
 
 /// Height of the x-label area: tick labels, then the axis title below them, apart.
-const AXIS_X: u32 = 42;
+pub(crate) const AXIS_X: u32 = 42;
 
 fn caption_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&theme.text)

@@ -721,11 +721,7 @@ fn cmd_scale(a: &ArgMatches) -> Result<(), String> {
     }
     eprintln!("total {:.1} s", t_all.elapsed().as_secs_f64());
     if let Some(path) = a.get_one::<String>("svg") {
-        let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.pool_mb as f64, r.kept)).collect();
-        write_file(
-            path,
-            &midpoint::study::charts::xy_svg("pool size, MiB (log)", "hot set kept", &pts, true)?,
-        )?;
+        write_file(path, &midpoint::study::charts::scale_svg(&rows)?)?;
     }
     if a.get_flag("json") {
         let rows: Vec<serde_json::Value> = rows

@@ -35,3 +35,32 @@ fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
         250.0
     );
 }
+
+/// The page's scale curve draws committed data (`www/data/scale.json`, written by `midpoint
+/// scale --seeds 2 --json`): its cheapest row, recomputed now, must equal the file, so a change to
+/// the simulation cannot leave the figure silently stale. Regenerate the file with the command in
+/// it when this fails.
+#[test]
+fn the_committed_scale_data_is_what_the_simulator_computes_now() {
+    use midpoint::study::scale;
+    use midpoint::ui::beyond::{parse, ScaleData};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/data/scale.json"))
+        .unwrap();
+    let file = parse::<ScaleData>("scale", &text).unwrap();
+    assert!(
+        file.command.starts_with("midpoint scale"),
+        "{}",
+        file.command
+    );
+    let sizes: Vec<u32> = file.data.rows.iter().map(|r| r.pool_mb).collect();
+    assert_eq!(
+        sizes,
+        scale::DEFAULT_SIZES_MB,
+        "the figure draws the default sizes"
+    );
+    let committed = &file.data.rows[0];
+    let plan = scale::plan("seed000-hot4485-b2b", &[committed.pool_mb], 16).unwrap();
+    let now = scale::run_row(&plan[0], committed.seeds).unwrap();
+    let json = |r: &scale::ScaleRow| serde_json::to_value(r).unwrap();
+    assert_eq!(json(&now), json(committed));
+}

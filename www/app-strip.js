@@ -16,6 +16,131 @@ function css(root, name) {
   return getComputedStyle(root).getPropertyValue(name).trim() || "#888";
 }
 
+/** The colours of a close-up, read from the CSS custom properties of `root`. */
+export function stripColours(root) {
+  return {
+    k: [css(root, "--k0"), css(root, "--k1"), css(root, "--k2"), css(root, "--k3"), css(root, "--k4")],
+    t: [css(root, "--k0"), css(root, "--t1"), css(root, "--t2"), css(root, "--t3"), css(root, "--t4")],
+    text: css(root, "--text"),
+    muted: css(root, "--muted"),
+    card: css(root, "--card"),
+    ringYoung: css(root, "--ring-young"),
+    ringOld: css(root, "--ring-old"),
+    flash: css(root, "--flash"),
+    focus: css(root, "--focus"),
+  };
+}
+
+/**
+ * Paints one frame of a boundary close-up on `ctx`: `v` holds its `n` cell numbers (a view of
+ * WASM memory, 8 per cell) and `m` its meta (`strip_meta()`), `sc` the colours, `dpr` the
+ * device pixel ratio. Shared by the widget and the side-by-side what-if figure.
+ */
+export function paintStrip(ctx, v, n, m, sc, dpr) {
+  const L = m.layout;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, L.width, L.height);
+  ctx.font = "12px system-ui, sans-serif";
+  ctx.textBaseline = "middle";
+  const line = (y, left, right) => {
+    ctx.fillStyle = sc.muted;
+    ctx.textAlign = "left";
+    ctx.fillText(left, L.x0, y);
+    if (right) {
+      ctx.textAlign = "right";
+      ctx.fillText(right, L.x0 + L.cols * L.pitch - (L.pitch - L.cell), y);
+    }
+  };
+  const narrow = L.width < 500;
+  line(L.y_head - L.line / 2, "head: young end", narrow ? `young: ${fmt.format(m.young_len)}` : `young sublist: ${fmt.format(m.young_len)} pages`);
+  line(L.y_head + L.pitch + L.line / 2, `⋯ ${fmt.format(m.hidden_young)} young pages not drawn ⋯`, narrow ? "" : `list positions ${fmt.format(m.window_from)}–${fmt.format(m.window_to)}`);
+  line(L.y_tail - L.line / 2, `⋯ ${fmt.format(m.hidden_old)} old pages not drawn ⋯`, "tail: evicted next");
+  line(L.y_free - L.line / 2, `free list: ${fmt.format(m.free_len)} frame${m.free_len === 1 ? "" : "s"}`, m.free_len ? (narrow ? "next read ←" : "the next read takes the leftmost") : "");
+  // Trails behind pages the boundary turned young, on their way to the head.
+  for (const tr of m.trails) {
+    ctx.strokeStyle = sc.ringYoung;
+    ctx.globalAlpha = 0.8 * tr.alpha;
+    ctx.lineWidth = 2;
+    const c = L.cell / 2;
+    ctx.beginPath();
+    ctx.moveTo(tr.x0 + c, tr.y0 + c);
+    const mx = (tr.x0 + tr.x1) / 2 + 30;
+    ctx.quadraticCurveTo(mx, (tr.y0 + tr.y1) / 2, tr.x1 + c, tr.y1 + c);
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  const s = L.cell;
+  for (let i = 0; i + 7 < n; i += 8) {
+    const x = v[i + 1];
+    const y = v[i + 2];
+    const b = v[i + 3];
+    const fl = v[i + 4];
+    ctx.globalAlpha = v[i + 5];
+    const kind = b & 7;
+    const old = b & 8;
+    ctx.fillStyle = old ? sc.t[kind] : sc.k[kind];
+    ctx.fillRect(x, y, s, s);
+    if (old && kind) {
+      // Old pages: faded, with a diagonal stroke, as in the grid's hatch.
+      ctx.strokeStyle = sc.k[kind];
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(x + 1, y + s - 1);
+      ctx.lineTo(x + s - 1, y + 1);
+      ctx.stroke();
+    }
+    if (fl & S_SLID) {
+      ctx.strokeStyle = sc.ringYoung;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
+      if (fl & S_TO_HEAD) {
+        ctx.fillStyle = sc.ringYoung;
+        ctx.fillRect(x + s / 2 - 2, y + s / 2 - 2, 4, 4);
+      }
+    }
+    if (fl & S_DEMOTED_HOT) {
+      ctx.strokeStyle = sc.ringOld;
+      ctx.lineWidth = 3;
+      ctx.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3);
+    }
+    if (fl & S_LOST) {
+      ctx.strokeStyle = sc.ringOld;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x + 3, y + 3);
+      ctx.lineTo(x + s - 3, y + s - 3);
+      ctx.moveTo(x + s - 3, y + 3);
+      ctx.lineTo(x + 3, y + s - 3);
+      ctx.stroke();
+    }
+    if (b & 0x40 && kind) {
+      ctx.fillStyle = sc.flash;
+      ctx.fillRect(x, y + s - 3, s, 3);
+    }
+    if (fl & S_SELECTED) {
+      ctx.strokeStyle = sc.focus;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(x - 2, y - 2, s + 4, s + 4);
+    }
+  }
+  ctx.globalAlpha = 1;
+  if (m.boundary) {
+    const [bx, by] = m.boundary;
+    const gap = L.pitch - L.cell;
+    ctx.fillStyle = sc.text;
+    ctx.fillRect(bx - gap / 2 - 1.5, by - 4, 3, s + 8);
+    const label = "LRU_old ▸ old";
+    ctx.font = "600 11px system-ui, sans-serif";
+    const w = ctx.measureText(label).width + 8;
+    const lx = Math.min(Math.max(0, bx - gap / 2 - 1.5), L.width - w);
+    const ly = by - 4 - 14;
+    ctx.fillRect(lx, ly, w, 14);
+    ctx.fillStyle = sc.card;
+    ctx.textAlign = "left";
+    ctx.fillText(label, lx + 4, ly + 7);
+  }
+}
+
 /** Methods of MidpointApp (mixed into its prototype by app.js). */
 export class StripMethods {
   /** Builds the code panel's listing once. */
@@ -72,18 +197,7 @@ export class StripMethods {
   }
 
   stripColours() {
-    const r = this.root;
-    this.sc = {
-      k: [css(r, "--k0"), css(r, "--k1"), css(r, "--k2"), css(r, "--k3"), css(r, "--k4")],
-      t: [css(r, "--k0"), css(r, "--t1"), css(r, "--t2"), css(r, "--t3"), css(r, "--t4")],
-      text: css(r, "--text"),
-      muted: css(r, "--muted"),
-      card: css(r, "--card"),
-      ringYoung: css(r, "--ring-young"),
-      ringOld: css(r, "--ring-old"),
-      flash: css(r, "--flash"),
-      focus: css(r, "--focus"),
-    };
+    this.sc = stripColours(this.root);
   }
 
   layoutStrip() {
@@ -113,111 +227,7 @@ export class StripMethods {
     const n = ex.strip_len();
     const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
     const m = ex.strip_meta();
-    const L = m.layout;
-    const ctx = this.sctx;
-    const dpr = this.dpr || 1;
-    const sc = this.sc;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, L.width, L.height);
-    ctx.font = "12px system-ui, sans-serif";
-    ctx.textBaseline = "middle";
-    const line = (y, left, right) => {
-      ctx.fillStyle = sc.muted;
-      ctx.textAlign = "left";
-      ctx.fillText(left, L.x0, y);
-      if (right) {
-        ctx.textAlign = "right";
-        ctx.fillText(right, L.x0 + L.cols * L.pitch - (L.pitch - L.cell), y);
-      }
-    };
-    const narrow = L.width < 500;
-    line(L.y_head - L.line / 2, "head: young end", narrow ? `young: ${fmt.format(m.young_len)}` : `young sublist: ${fmt.format(m.young_len)} pages`);
-    line(L.y_head + L.pitch + L.line / 2, `⋯ ${fmt.format(m.hidden_young)} young pages not drawn ⋯`, narrow ? "" : `list positions ${fmt.format(m.window_from)}–${fmt.format(m.window_to)}`);
-    line(L.y_tail - L.line / 2, `⋯ ${fmt.format(m.hidden_old)} old pages not drawn ⋯`, "tail: evicted next");
-    line(L.y_free - L.line / 2, `free list: ${fmt.format(m.free_len)} frame${m.free_len === 1 ? "" : "s"}`, m.free_len ? (narrow ? "next read ←" : "the next read takes the leftmost") : "");
-    // Trails behind pages the boundary turned young, on their way to the head.
-    for (const tr of m.trails) {
-      ctx.strokeStyle = sc.ringYoung;
-      ctx.globalAlpha = 0.8 * tr.alpha;
-      ctx.lineWidth = 2;
-      const c = L.cell / 2;
-      ctx.beginPath();
-      ctx.moveTo(tr.x0 + c, tr.y0 + c);
-      const mx = (tr.x0 + tr.x1) / 2 + 30;
-      ctx.quadraticCurveTo(mx, (tr.y0 + tr.y1) / 2, tr.x1 + c, tr.y1 + c);
-      ctx.stroke();
-    }
-    ctx.globalAlpha = 1;
-    const s = L.cell;
-    for (let i = 0; i + 7 < n; i += 8) {
-      const x = v[i + 1];
-      const y = v[i + 2];
-      const b = v[i + 3];
-      const fl = v[i + 4];
-      ctx.globalAlpha = v[i + 5];
-      const kind = b & 7;
-      const old = b & 8;
-      ctx.fillStyle = old ? sc.t[kind] : sc.k[kind];
-      ctx.fillRect(x, y, s, s);
-      if (old && kind) {
-        // Old pages: faded, with a diagonal stroke, as in the grid's hatch.
-        ctx.strokeStyle = sc.k[kind];
-        ctx.lineWidth = 1;
-        ctx.beginPath();
-        ctx.moveTo(x + 1, y + s - 1);
-        ctx.lineTo(x + s - 1, y + 1);
-        ctx.stroke();
-      }
-      if (fl & S_SLID) {
-        ctx.strokeStyle = sc.ringYoung;
-        ctx.lineWidth = 2;
-        ctx.strokeRect(x + 1, y + 1, s - 2, s - 2);
-        if (fl & S_TO_HEAD) {
-          ctx.fillStyle = sc.ringYoung;
-          ctx.fillRect(x + s / 2 - 2, y + s / 2 - 2, 4, 4);
-        }
-      }
-      if (fl & S_DEMOTED_HOT) {
-        ctx.strokeStyle = sc.ringOld;
-        ctx.lineWidth = 3;
-        ctx.strokeRect(x + 1.5, y + 1.5, s - 3, s - 3);
-      }
-      if (fl & S_LOST) {
-        ctx.strokeStyle = sc.ringOld;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.moveTo(x + 3, y + 3);
-        ctx.lineTo(x + s - 3, y + s - 3);
-        ctx.moveTo(x + s - 3, y + 3);
-        ctx.lineTo(x + 3, y + s - 3);
-        ctx.stroke();
-      }
-      if (b & 0x40 && kind) {
-        ctx.fillStyle = sc.flash;
-        ctx.fillRect(x, y + s - 3, s, 3);
-      }
-      if (fl & S_SELECTED) {
-        ctx.strokeStyle = sc.focus;
-        ctx.lineWidth = 2;
-        ctx.strokeRect(x - 2, y - 2, s + 4, s + 4);
-      }
-    }
-    ctx.globalAlpha = 1;
-    if (m.boundary) {
-      const [bx, by] = m.boundary;
-      const gap = L.pitch - L.cell;
-      ctx.fillStyle = sc.text;
-      ctx.fillRect(bx - gap / 2 - 1.5, by - 4, 3, s + 8);
-      const label = "LRU_old ▸ old";
-      ctx.font = "600 11px system-ui, sans-serif";
-      const w = ctx.measureText(label).width + 8;
-      const lx = Math.min(Math.max(0, bx - gap / 2 - 1.5), L.width - w);
-      const ly = by - 4 - 14;
-      ctx.fillRect(lx, ly, w, 14);
-      ctx.fillStyle = sc.card;
-      ctx.textAlign = "left";
-      ctx.fillText(label, lx + 4, ly + 7);
-    }
+    paintStrip(this.sctx, v, n, m, this.sc, this.dpr || 1);
     this.stripSeen = { n: n / 8, slid: m.slid, toHead: m.to_head };
     const cap = m.caption;
     if (this.el.stripCap.textContent !== cap) this.el.stripCap.textContent = cap;

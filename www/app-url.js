@@ -101,6 +101,19 @@ export class UrlMethods {
     this.applyParams(true);
   }
 
+  /**
+   * Runs the setting of a URL query (a figure elsewhere on the page, the phase heat map, asks
+   * the lab to): its parameters, a fresh run from the start, playing, the address updated.
+   */
+  applyQuery(query) {
+    const parsed = mp.parse_query(query);
+    this.params = parsed.params;
+    this.presetName = parsed.preset ?? null;
+    this.showNotes(parsed.messages);
+    this.applyParams(false);
+    if (!this.motionQuery.matches) this.ex.play();
+  }
+
   applyParams(keepTime) {
     const t = keepTime && this.ex ? this.ex.t_s() : 0;
     const playing = this.status?.mode === "playing";
@@ -121,7 +134,7 @@ export class UrlMethods {
       const old = this.ex;
       this.ex = new mp.Explorer(this.params);
       if (old) {
-        this.ex.follow(old);
+        this.ex.keep_curve_of(old);
         old.free();
       }
     } catch (e) {

@@ -2,6 +2,7 @@
 // [data-midpoint] element.
 import { boot } from "./boot.js";
 import { MidpointApp } from "./app.js";
+import { startBeyond } from "./beyond.js";
 
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
 // and prose go.
@@ -56,6 +57,8 @@ try {
     if (root.dataset.query === undefined) apps.push(new MidpointApp(root, env));
     else lazy.observe(root);
   }
+  // The "Beyond" figures; a heat-map click runs its cell in the lab (the widget of the address).
+  startBeyond(env, apps.find((a) => a.syncUrl) ?? null);
   // A read-only hook for tests and the curious.
   window.__midpoint = { apps, debug: (i = 0) => apps[i]?.debug() };
   document.documentElement.dataset.midpointReady = "1";

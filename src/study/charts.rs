@@ -2,7 +2,8 @@
 //! so that the page can render them on a canvas and the CLI to SVG.
 
 use super::phase::PhaseMap;
-use crate::chart::{Theme, HOT, LIGHT};
+use super::scale::ScaleRow;
+use crate::chart::{label_font, titled_with_legend, Key, Theme, AXIS_X, HOT, LIGHT, SCAN};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -10,60 +11,149 @@ fn e<E: std::fmt::Debug>(x: E) -> String {
     format!("chart: {x:?}")
 }
 
-/// A line of (x, y) points with y a share in 0..=1 (drawn as %), x on a log scale if `log_x`.
-pub fn draw_xy<DB: DrawingBackend>(
+/// A pool size in MiB as the axis shows it: "256 MiB", "4 GiB".
+pub fn size_label(mb: f64) -> String {
+    if mb >= 1024.0 {
+        format!("{} GiB", crate::scenario::fmt_num(mb / 1024.0))
+    } else {
+        format!("{} MiB", crate::scenario::fmt_num(mb))
+    }
+}
+
+/// The pool sizes to label on a log axis from `lo` to `hi` drawn `width_px` wide: the largest,
+/// then each smaller one at least a label's width (56 px) left of the last one kept.
+pub fn size_ticks(sizes: &[f64], lo: f64, hi: f64, width_px: f64) -> Vec<f64> {
+    let per_decade = width_px.max(1.0) / (hi / lo.max(1e-9)).log10().max(1e-9);
+    let mut v: Vec<f64> = sizes.to_vec();
+    v.sort_by(|a, b| b.total_cmp(a));
+    let mut kept: Vec<f64> = Vec::new();
+    for x in v {
+        if kept
+            .last()
+            .is_none_or(|&k| (k / x).log10() * per_decade >= 56.0)
+        {
+            kept.push(x);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// The scale curve: the hot set kept (%, left axis, solid) and the leak per instance (pages the
+/// boundary turned young per second, right axis, dashed) against the pool size on a log axis,
+/// one marker per row for each. Returns the number of rows drawn.
+pub fn draw_scale<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    x_desc: &str,
-    y_desc: &str,
-    pts: &[(f64, f64)],
-    log_x: bool,
+    rows: &[ScaleRow],
     theme: Theme,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     root.fill(&theme.background).map_err(e)?;
-    let lo = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
-    let hi = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+    let sizes: Vec<f64> = rows.iter().map(|r| r.pool_mb as f64).collect();
+    let lo = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = sizes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (lo, hi) = if lo.is_finite() && hi > lo {
         (lo, hi)
     } else {
-        (1.0, 2.0)
+        (128.0, 65536.0)
     };
-    let font = ("sans-serif", 12).into_font().color(&theme.text);
-    let pts: Vec<(f64, f64)> = pts.iter().map(|&(x, y)| (x, y * 100.0)).collect();
-    macro_rules! body {
-        ($chart:expr) => {{
-            let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_desc(x_desc)
-                .y_desc(format!("{y_desc}, %"))
-                .axis_style(theme.text)
-                .label_style(font.clone())
-                .light_line_style(theme.grid)
-                .bold_line_style(theme.grid)
-                .x_label_formatter(&|x| format!("{:.0}", x))
-                .draw()
-                .map_err(e)?;
-            chart
-                .draw_series(LineSeries::new(pts.clone(), HOT.stroke_width(2)))
-                .map_err(e)?;
-            chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, HOT.filled())))
-                .map_err(e)?;
-        }};
-    }
-    let mut b = ChartBuilder::on(root);
-    b.margin(10).x_label_area_size(34).y_label_area_size(48);
-    if log_x {
-        body!(b
-            .build_cartesian_2d((lo * 0.8..hi * 1.25).log_scale(), 0f64..105f64)
-            .map_err(e)?);
+    let leak_max = rows
+        .iter()
+        .map(|r| r.leak_per_s_instance)
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max)
+        .max(1.0)
+        * 1.25;
+    let narrow = root.dim_in_pixel().0 < 600;
+    let entries = [
+        ("hot set kept, %".to_string(), Key::Line(HOT)),
+        (
+            "leak per instance, pages/s (right axis)".to_string(),
+            Key::Dashed(SCAN),
+        ),
+    ];
+    let caption = if narrow {
+        "Kept and leak vs pool size"
     } else {
-        let pad = (hi - lo) * 0.05;
-        body!(b
-            .build_cartesian_2d(lo - pad..hi + pad, 0f64..105f64)
-            .map_err(e)?);
-    }
-    root.present().map_err(e)
+        "Seed 000's experiment scaled up: hot set kept and leak per instance vs pool size"
+    };
+    let area = titled_with_legend(root, caption, &entries, 60, theme)?;
+    let ticks = size_ticks(
+        &sizes,
+        lo * 0.8,
+        hi * 1.25,
+        area.dim_in_pixel().0 as f64 - 120.0,
+    );
+    let mut chart = ChartBuilder::on(&area)
+        .margin(8)
+        .x_label_area_size(AXIS_X)
+        .y_label_area_size(46)
+        .right_y_label_area_size(46)
+        .build_cartesian_2d(
+            (lo * 0.8..hi * 1.25)
+                .log_scale()
+                .with_key_points(ticks.clone()),
+            0f64..105f64,
+        )
+        .map_err(e)?
+        .set_secondary_coord(
+            (lo * 0.8..hi * 1.25).log_scale().with_key_points(ticks),
+            0f64..leak_max,
+        );
+    chart
+        .configure_mesh()
+        .x_desc("buffer pool size (log scale)")
+        .y_desc("hot set kept, %")
+        .axis_style(theme.text)
+        .label_style(label_font(theme))
+        .max_light_lines(0)
+        .bold_line_style(theme.grid)
+        .x_label_formatter(&|x| size_label(*x))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(e)?;
+    chart
+        .configure_secondary_axes()
+        .y_desc("leak per instance, pages/s")
+        .axis_style(theme.text)
+        .label_style(label_font(theme))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .draw()
+        .map_err(e)?;
+    let kept: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.pool_mb as f64, r.kept * 100.0))
+        .collect();
+    let leak: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.pool_mb as f64, r.leak_per_s_instance))
+        .collect();
+    chart
+        .draw_secondary_series(DashedLineSeries::new(
+            leak.clone(),
+            6,
+            4,
+            SCAN.stroke_width(2),
+        ))
+        .map_err(e)?;
+    chart
+        .draw_secondary_series(leak.iter().map(|&p| {
+            Rectangle::new(
+                [
+                    (p.0 * 0.96, p.1 - leak_max * 0.015),
+                    (p.0 * 1.04, p.1 + leak_max * 0.015),
+                ],
+                SCAN.filled(),
+            )
+        }))
+        .map_err(e)?;
+    chart
+        .draw_series(LineSeries::new(kept.clone(), HOT.stroke_width(2)))
+        .map_err(e)?;
+    chart
+        .draw_series(kept.iter().map(|&p| Circle::new(p, 4, HOT.filled())))
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(rows.len())
 }
 
 /// The colour of a kept share: red (lost) through yellow to green (kept), colour-blind safer
@@ -114,14 +204,16 @@ pub fn heatmap_cell_at(
 }
 
 fn plot_area(width: u32, height: u32) -> (i32, i32, i32, i32) {
-    (70, 30, width as i32 - 20, height as i32 - 50)
+    (70, 44, width as i32 - 20, height as i32 - 50)
 }
 
 /// The phase map as a heat map: one rectangle per cell, coloured by mean kept, labelled with
-/// it; split cells get a star and a ring.
+/// it; split cells get a star and a ring; the `selected` cell (i, j), if any, a thick frame in
+/// the text colour.
 pub fn draw_heatmap<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     m: &PhaseMap,
+    selected: Option<(usize, usize)>,
     theme: Theme,
 ) -> Result<(), String> {
     root.fill(&theme.background).map_err(e)?;
@@ -132,15 +224,16 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let cw = (x1 - x0) / nx;
     let ch = (y1 - y0) / ny;
     let font = ("sans-serif", 12).into_font().color(&theme.text);
-    root.draw(&Text::new(
+    let title = if w < 600 {
+        format!("kept %, {} seed(s) per cell (* = seeds split)", m.seeds)
+    } else {
         format!(
             "{}: hot set kept %, {} seed(s) per cell (* = seeds split)",
             m.preset, m.seeds
-        ),
-        (x0, 8),
-        font.clone(),
-    ))
-    .map_err(e)?;
+        )
+    };
+    root.draw(&Text::new(title, (x0.min(8), 4), font.clone()))
+        .map_err(e)?;
     for j in 0..ny {
         for i in 0..nx {
             let c = m.at(i as usize, j as usize);
@@ -168,6 +261,13 @@ pub fn draw_heatmap<DB: DrawingBackend>(
                 ))
                 .map_err(e)?;
             }
+            if selected == Some((i as usize, j as usize)) {
+                root.draw(&Rectangle::new(
+                    [(cx - 1, cy - 1), (cx + cw, cy + ch)],
+                    theme.text.stroke_width(4),
+                ))
+                .map_err(e)?;
+            }
         }
     }
     for (i, x) in m.x_values.iter().enumerate() {
@@ -192,22 +292,17 @@ pub fn draw_heatmap<DB: DrawingBackend>(
         ))
         .map_err(e)?;
     }
-    root.draw(&Text::new(m.y.clone(), (4, y0 - 20), font))
+    root.draw(&Text::new(m.y.clone(), (4, y0 - 18), font))
         .map_err(e)?;
     root.present().map_err(e)
 }
 
-/// [`draw_xy`] to an SVG string (light theme).
-pub fn xy_svg(
-    x_desc: &str,
-    y_desc: &str,
-    pts: &[(f64, f64)],
-    log_x: bool,
-) -> Result<String, String> {
+/// [`draw_scale`] to an SVG string (light theme).
+pub fn scale_svg(rows: &[ScaleRow]) -> Result<String, String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_xy(&root, x_desc, y_desc, pts, log_x, LIGHT)?;
+        let root = SVGBackend::with_string(&mut out, (800, 420)).into_drawing_area();
+        draw_scale(&root, rows, LIGHT)?;
     }
     Ok(out)
 }
@@ -217,7 +312,7 @@ pub fn heatmap_svg(m: &PhaseMap) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 480)).into_drawing_area();
-        draw_heatmap(&root, m, LIGHT)?;
+        draw_heatmap(&root, m, None, LIGHT)?;
     }
     Ok(out)
 }
@@ -272,6 +367,54 @@ mod tests {
         assert_eq!(heatmap_cell_at(&m, 800, 480, x0 + 1, y1 - 1), Some((0, 0)));
         assert_eq!(heatmap_cell_at(&m, 800, 480, x1 - 1, y0 + 1), Some((2, 1)));
         assert_eq!(heatmap_cell_at(&m, 800, 480, x0 - 1, y0 + 1), None);
+    }
+
+    #[test]
+    fn the_scale_curve_marks_every_row_on_a_labelled_log_axis() {
+        let row = |mb: u32, kept: f64| ScaleRow {
+            pool_mb: mb,
+            instances: 1,
+            frames_per_instance: 1,
+            hot_pages: 1,
+            scan_table_pages: 1,
+            seeds: 1,
+            kept,
+            kept_min: kept,
+            kept_max: kept,
+            leak_per_s_pool: 35.0,
+            leak_per_s_instance: 35.0,
+            leak_per_mille_of_young_per_s: 1.0,
+            refills_per_s_pool: 0.05,
+            refills_per_s_instance: 0.05,
+            mean_refill_pages: 1024.0,
+            scan_pages_per_s: 1.0,
+            scan_passes: 1.0,
+            lookups_per_s: 1.0,
+            memory_mb: 1.0,
+        };
+        let rows = [row(256, 0.4), row(4096, 0.86), row(32768, 0.999)];
+        let svg = scale_svg(&rows).unwrap();
+        for label in [
+            "256 MiB",
+            "4 GiB",
+            "32 GiB",
+            "hot set kept, %",
+            "leak per instance",
+        ] {
+            assert!(svg.contains(label), "{label}");
+        }
+        assert_eq!(svg.matches("<circle").count(), 3, "one kept marker per row");
+        let mut out = String::new();
+        let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
+        assert_eq!(draw_scale(&root, &rows, LIGHT), Ok(3));
+        assert_eq!(size_label(1536.0), "1.5 GiB");
+        let sizes = [256.0, 1024.0, 4096.0, 16384.0, 32768.0];
+        assert_eq!(size_ticks(&sizes, 200.0, 41000.0, 700.0), sizes);
+        // A phone: 16 GiB would run into 32 GiB.
+        assert_eq!(
+            size_ticks(&sizes, 200.0, 41000.0, 230.0),
+            [256.0, 1024.0, 4096.0, 32768.0]
+        );
     }
 
     #[test]

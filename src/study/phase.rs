@@ -4,7 +4,7 @@
 use crate::scenario::{fmt_num, preset, Params};
 use crate::seed000;
 use crate::sim;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The axis names beyond the scenario's own parameters: `refill_interval_s` is the page-cleaner
 /// cadence `after-activity:S` (the mean interval of the activity events that let a refill run).
@@ -42,7 +42,7 @@ pub fn default_values(name: &str) -> Option<Vec<f64>> {
 }
 
 /// One cell of the grid.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Cell {
     pub x: f64,
     pub y: f64,
@@ -58,7 +58,7 @@ pub struct Cell {
 }
 
 /// The whole map.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PhaseMap {
     pub preset: String,
     pub x: String,

@@ -5,7 +5,7 @@
 
 use crate::scenario::{preset, Params};
 use crate::sim;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The default pool sizes, MiB: 256 MiB (the seed's) to 32 GiB.
 pub const DEFAULT_SIZES_MB: &[u32] = &[256, 1024, 4096, 16384, 32768];
@@ -44,7 +44,7 @@ pub fn scaled(base: &Params, pool_mb: u32, vcpus: u32) -> Result<Params, String>
 }
 
 /// One pool size.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ScaleRow {
     pub pool_mb: u32,
     pub instances: u32,

@@ -7,7 +7,7 @@ use crate::scenario::write as write_presets;
 use crate::scenario::{preset, presets, Params};
 use crate::sim;
 use crate::sim::run_write;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Stock 8.4, then each what-if alone.
 pub fn variants() -> Vec<WhatIfs> {
@@ -17,7 +17,7 @@ pub fn variants() -> Vec<WhatIfs> {
 }
 
 /// One read-only cell under one variant, averaged over the seeds.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReadRow {
     pub preset: String,
     /// `none` or the what-if's name.

@@ -3,6 +3,7 @@
 //! and the data the charts draw. Compiled and unit-tested natively; the wasm-bindgen bindings in
 //! `src/web/` (wasm32 only) hand it to JavaScript.
 
+pub mod beyond;
 pub mod charts;
 pub mod code;
 pub mod controls;
@@ -11,6 +12,7 @@ pub mod explorer;
 pub mod grid;
 pub mod live;
 pub mod narrate;
+pub mod pair;
 pub mod presets;
 pub mod query;
 pub mod tour;

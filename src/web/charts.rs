@@ -11,7 +11,10 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-fn backend(canvas: &HtmlCanvasElement, dpr: f64) -> Result<HiDpi<CanvasBackend>, String> {
+pub(super) fn backend(
+    canvas: &HtmlCanvasElement,
+    dpr: f64,
+) -> Result<HiDpi<CanvasBackend>, String> {
     let b = CanvasBackend::with_canvas_object(canvas.clone())
         .ok_or_else(|| "the canvas has no 2D context".to_string())?;
     Ok(HiDpi::new(b, dpr))

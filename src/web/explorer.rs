@@ -15,7 +15,7 @@ pub const F_DIRTY: u32 = ui::F_DIRTY;
 pub const F_STATUS: u32 = ui::F_STATUS;
 
 /// The browser's wall clock, ms.
-fn perf_now() -> f64 {
+pub(super) fn perf_now() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map(|p| p.now())
@@ -220,8 +220,8 @@ impl Explorer {
 
     /// Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
     /// this one's full run arrives.
-    pub fn follow(&mut self, prev: &Explorer) {
-        self.inner.follow(&prev.inner);
+    pub fn keep_curve_of(&mut self, prev: &Explorer) {
+        self.inner.keep_curve_of(&prev.inner);
     }
 
     /// Draws the residency plot with a cursor at the current time: the full run if the worker

@@ -5,9 +5,12 @@
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
 //! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
 //! [`worker::Runner`], [`worker::LiveRunner`], [`worker::sweep_point`], [`attributes_query`],
-//! [`embed_snippets`], [`tour_steps`], and the write path's [`write::write_presets`], [`write::WriteRunner`],
-//! [`write::write_depth_point`], [`write::WriteView`].
+//! [`embed_snippets`], [`tour_steps`], and the write path's [`write::write_presets`],
+//! [`write::WriteRunner`], [`write::write_depth_point`], [`write::WriteView`], and the
+//! article's Beyond figures' [`beyond::WhatIfPair`], [`beyond::whatif_choices`],
+//! [`beyond::data_provenance`], [`beyond::draw_scale`], [`beyond::PhaseView`].
 
+pub mod beyond;
 pub mod charts;
 pub mod explorer;
 pub mod worker;

@@ -50,6 +50,8 @@ const EVICT_MS: f64 = 1600.0;
 const DRAIN_MS: f64 = 6500.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
+/// A follower this many events behind or fewer replays them with highlights and narration.
+const FOLLOW_NEAR: u64 = 20_000;
 /// Bytes of snapshots the full lab keeps for stepping back.
 const SNAPSHOT_BUDGET: u64 = 48 << 20;
 /// ... and each small figure of the article or an embed (an article holds several, and a phone
@@ -572,6 +574,17 @@ impl Explorer {
         }
     }
 
+    /// Whether it is paused (not playing, seeking or watching).
+    pub fn is_paused(&self) -> bool {
+        self.mode == Mode::Paused
+    }
+
+    /// Whether it is running ahead in chunks to an event, a time or the next batch (where its
+    /// event count may jump back and forth).
+    pub fn is_seeking(&self) -> bool {
+        matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking))
+    }
+
     /// Events processed so far.
     pub fn events(&self) -> f64 {
         self.cur.events() as f64
@@ -644,7 +657,7 @@ impl Explorer {
 
     /// Keeps the residency curve of `prev` (the explorer these parameters replace), dimmed,
     /// until this one's full run is over.
-    pub fn follow(&mut self, prev: &Explorer) {
+    pub fn keep_curve_of(&mut self, prev: &Explorer) {
         self.curve.follow(&prev.curve);
     }
 

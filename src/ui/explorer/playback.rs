@@ -148,6 +148,37 @@ impl Explorer {
         flags
     }
 
+    /// Brings this run to event `target` as the follower of a side-by-side figure
+    /// (`ui::pair`): forward with highlights and narration when it is a few events behind,
+    /// untracked (as a seek) when far behind, from a saved position when it is ahead; within one
+    /// frame's budget. The mode is left as it is (a follower stays paused). Returns true once
+    /// there, or at the run's end.
+    pub fn follow(&mut self, target: u64) -> bool {
+        if self.cur.events() > target {
+            self.restore_before(target);
+            self.strip.reset_motion();
+        }
+        let deadline = (self.clock)() + BUDGET_MS;
+        let near = target.saturating_sub(self.cur.events()) <= FOLLOW_NEAR;
+        let track = near && self.tracked();
+        let mut k = 0u32;
+        while self.cur.events() < target {
+            let s = self.fwd(track);
+            if s.ev == Event::End {
+                self.notice(&s);
+                return true;
+            }
+            if near {
+                self.notice(&s);
+            }
+            k += 1;
+            if k % 256 == 0 && (self.clock)() > deadline {
+                return false;
+            }
+        }
+        true
+    }
+
     /// One event, with anchors for stepping back and (if `track`) highlights.
     pub(super) fn fwd(&mut self, track: bool) -> Stepped {
         let s = if track {

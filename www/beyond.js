@@ -1,0 +1,301 @@
+// The article's "Beyond" figures: glue only. The side-by-side what-if runs (src/ui/pair.rs,
+// bound as WhatIfPair in src/web/beyond.rs) keep their state in WASM memory; this reads each
+// close-up as a Float32Array view and paints it with the widget's painter (app-strip.js). The
+// scale curve and the phase heat map are drawn by Rust (src/study/charts.rs) on canvases from
+// the committed www/data/ files; a heat-map cell's setting and text come from src/ui/beyond.rs.
+import * as mp from "../pkg/midpoint.js";
+import { paintStrip, stripColours } from "./app-strip.js";
+
+/** A committed data file, parsed: inlined in the single-file build, fetched otherwise. */
+async function data(name) {
+  const inline = globalThis.MIDPOINT_INLINE?.data?.[name];
+  if (inline !== undefined) return JSON.parse(inline);
+  const url = new URL(`./data/${name}.json`, import.meta.url);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  return res.json();
+}
+
+function showError(fig, msg) {
+  const p = fig.querySelector("[data-error]");
+  p.textContent = msg;
+  p.hidden = false;
+}
+
+const dark = matchMedia("(prefers-color-scheme: dark)");
+const reduced = matchMedia("(prefers-reduced-motion: reduce)");
+const dprOf = () => Math.min(window.devicePixelRatio || 1, 3);
+
+/** Sizes a canvas to `w` × `h` CSS pixels at the screen's density. */
+function size(canvas, w, h) {
+  const dpr = dprOf();
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  return dpr;
+}
+
+/** Runs `start` once `fig` comes near the screen (a phone runs only what it shows). */
+function whenNear(fig, start) {
+  const io = new IntersectionObserver(
+    (entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        io.disconnect();
+        start();
+      }
+    },
+    { rootMargin: "300px 0px" },
+  );
+  io.observe(fig);
+}
+
+// ---- stock and patched side by side --------------------------------------------------------
+
+class PairFigure {
+  constructor(fig, wasm) {
+    this.fig = fig;
+    this.wasm = wasm;
+    this.pair = null;
+    this.canvases = [...fig.querySelectorAll("canvas[data-side]")];
+    this.ctxs = this.canvases.map((c) => c.getContext("2d"));
+    this.notes = [...fig.querySelectorAll("[data-note]")];
+    this.caption = fig.querySelector("[data-caption]");
+    this.select = fig.querySelector("select[data-act='whatif']");
+    this.desc = fig.querySelector("[data-whatif-desc]");
+    this.patchedName = fig.querySelector("[data-label='1']");
+    this.playBtn = fig.querySelector("[data-act='play']");
+    this.visible = true;
+  }
+
+  async start() {
+    const c = mp.whatif_choices(await data("whatifs"));
+    this.choices = c.choices;
+    const pct = (k) => (k === null || k === undefined ? "" : `${Math.round(k * 100)} %`);
+    for (const [i, ch] of c.choices.entries()) {
+      const o = document.createElement("option");
+      o.value = ch.name;
+      o.textContent = ch.kept_patched === null ? ch.name : `${ch.name} (kept ${pct(ch.kept_stock)} → ${pct(ch.kept_patched)})`;
+      this.select.append(o);
+      if (i === c.default) o.selected = true;
+    }
+    this.fig.querySelector("[data-provenance]").textContent = c.provenance;
+    this.select.addEventListener("change", () => this.open(this.select.value));
+    this.fig.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-act]");
+      if (b) this.act(b.dataset.act);
+    });
+    this.fig.addEventListener("keydown", (e) => {
+      if (e.target.closest("select") || e.altKey || e.ctrlKey || e.metaKey) return;
+      const act = { " ": "play", ArrowRight: "step", ArrowLeft: "back", w: "watch", W: "watch", Home: "reset" }[e.key];
+      if (!act || (e.key === " " && e.target.closest("button"))) return;
+      e.preventDefault();
+      this.act(act);
+    });
+    for (const [side, c] of this.canvases.entries()) {
+      c.addEventListener("pointermove", (e) => this.hover(side, e));
+      c.addEventListener("pointerleave", () => (this.fig.querySelector(`[data-tip='${side}']`).hidden = true));
+    }
+    new ResizeObserver(() => this.layout()).observe(this.fig);
+    new IntersectionObserver((en) => (this.visible = en.some((x) => x.isIntersecting))).observe(this.fig);
+    dark.addEventListener("change", () => this.recolour());
+    this.open(this.select.value);
+    const loop = (t) => {
+      if (this.visible && this.pair) this.tick(t);
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  }
+
+  open(name) {
+    this.pair?.free();
+    this.pair = null;
+    try {
+      this.pair = new mp.WhatIfPair(name);
+    } catch (e) {
+      showError(this.fig, `The side-by-side runs could not start: ${e?.message ?? e}`);
+      return;
+    }
+    const ch = this.choices.find((c) => c.name === name);
+    this.desc.textContent = ch ? ch.description : "";
+    this.patchedName.textContent = `Patched: ${name}`;
+    this.recolour();
+    this.pair.set_reduced_motion(reduced.matches);
+    this.layout();
+    this.fig.dataset.whatif = name;
+  }
+
+  recolour() {
+    this.sc = stripColours(this.fig);
+    this.pair?.set_dark(dark.matches);
+  }
+
+  layout() {
+    if (!this.pair) return;
+    for (const [side, c] of this.canvases.entries()) {
+      const w = c.parentElement.clientWidth || 320;
+      const h = this.pair.strip_resize(side, w, w < 500 ? 200 : 260);
+      size(c, w, h);
+    }
+  }
+
+  act(a) {
+    const p = this.pair;
+    if (!p) return;
+    if (a === "play") p.toggle();
+    else if (a === "step") p.step();
+    else if (a === "back") p.step_back();
+    else if (a === "watch") p.watch();
+    else if (a === "reset") p.reset();
+  }
+
+  hover(side, e) {
+    const tip = this.fig.querySelector(`[data-tip='${side}']`);
+    const r = this.canvases[side].getBoundingClientRect();
+    const f = this.pair?.strip_frame_at(side, e.clientX - r.left, e.clientY - r.top) ?? -1;
+    if (f < 0) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = this.pair.describe_frame(side, f);
+    tip.hidden = false;
+    tip.style.left = `${Math.max(0, Math.min(e.clientX - r.left + 12, r.width - tip.offsetWidth - 4))}px`;
+    tip.style.top = `${e.clientY - r.top + 14}px`;
+  }
+
+  tick(t) {
+    const p = this.pair;
+    const flags = p.frame(t);
+    const dpr = dprOf();
+    for (const side of [0, 1]) {
+      p.strip_update(side, t);
+      const n = p.strip_len(side);
+      const v = new Float32Array(this.wasm.memory.buffer, p.strip_ptr(side), n);
+      paintStrip(this.ctxs[side], v, n, p.strip_meta(side), this.sc, dpr);
+    }
+    if (flags & 2 || !this.status) {
+      const s = p.status();
+      this.status = s;
+      const set = (node, text) => node.textContent !== text && (node.textContent = text);
+      set(this.caption, s.busy || s.caption);
+      set(this.notes[0], s.stock.summary);
+      set(this.notes[1], s.patched.summary);
+      const playing = s.mode === "playing";
+      set(this.playBtn.querySelector(".bf-lbl"), playing ? "Pause" : "Play");
+      this.playBtn.setAttribute("aria-pressed", String(playing));
+      this.fig.dataset.eventsStock = s.stock.events;
+      this.fig.dataset.eventsPatched = s.patched.events;
+      this.fig.dataset.mode = s.mode;
+    }
+  }
+}
+
+// ---- the scale curve -----------------------------------------------------------------------
+
+async function scaleFigure(fig) {
+  const scale = await data("scale");
+  const canvas = fig.querySelector("canvas");
+  fig.querySelector("[data-provenance]").textContent = mp.data_provenance("scale", scale);
+  const draw = () => {
+    const w = canvas.parentElement.clientWidth || 360;
+    const h = Math.round(Math.min(400, Math.max(320, w * 0.55)));
+    const dpr = size(canvas, w, h);
+    canvas.dataset.points = mp.draw_scale(canvas, dpr, scale, dark.matches);
+  };
+  draw();
+  new ResizeObserver(() => draw()).observe(canvas.parentElement);
+  dark.addEventListener("change", draw);
+}
+
+// ---- the phase heat map --------------------------------------------------------------------
+
+async function phaseFigure(fig, lab) {
+  const view = new mp.PhaseView(await data("phase"));
+  const canvas = fig.querySelector("canvas");
+  const tip = fig.querySelector("[data-tip]");
+  const live = fig.querySelector("[data-cell]");
+  fig.querySelector("[data-provenance]").textContent = view.provenance();
+  let w = 0;
+  let h = 0;
+  const draw = () => {
+    w = canvas.parentElement.clientWidth || 360;
+    h = Math.round(Math.min(480, Math.max(340, w * 0.6)));
+    const dpr = size(canvas, w, h);
+    view.draw(canvas, dpr, dark.matches);
+  };
+  const at = (e) => {
+    const r = canvas.getBoundingClientRect();
+    return view.cell_at(w, h, e.clientX - r.left, e.clientY - r.top);
+  };
+  const run = ([i, j]) => {
+    view.select(i, j);
+    draw();
+    const q = view.query(i, j);
+    fig.dataset.ran = q;
+    if (!lab) {
+      live.textContent = "The lab is not on this page.";
+      return;
+    }
+    lab.applyQuery(q);
+    live.textContent = `Running in the lab below: ${view.describe(i, j).replace(/ Click or press Enter.*$/, "")}`;
+    lab.root.scrollIntoView({ behavior: reduced.matches ? "auto" : "smooth", block: "start" });
+  };
+  canvas.addEventListener("pointermove", (e) => {
+    const c = at(e);
+    if (c.length !== 2) {
+      tip.hidden = true;
+      canvas.style.cursor = "default";
+      return;
+    }
+    canvas.style.cursor = "pointer";
+    tip.textContent = view.describe(c[0], c[1]);
+    tip.hidden = false;
+    const r = canvas.getBoundingClientRect();
+    tip.style.left = `${Math.max(0, Math.min(e.clientX - r.left + 12, r.width - tip.offsetWidth - 4))}px`;
+    tip.style.top = `${e.clientY - r.top + 14}px`;
+  });
+  canvas.addEventListener("pointerleave", () => (tip.hidden = true));
+  canvas.addEventListener("click", (e) => {
+    const c = at(e);
+    if (c.length === 2) run(c);
+  });
+  canvas.addEventListener("keydown", (e) => {
+    const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+    if (d) {
+      e.preventDefault();
+      const [i, j] = view.move_selection(d[0], d[1]);
+      draw();
+      live.textContent = view.describe(i, j);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      const s = view.selected();
+      run(s.length === 2 ? s : view.move_selection(0, 0));
+    }
+  });
+  canvas.addEventListener("focus", () => {
+    if (view.selected().length !== 2) {
+      const [i, j] = view.move_selection(0, 0);
+      draw();
+      live.textContent = view.describe(i, j);
+    }
+  });
+  draw();
+  new ResizeObserver(() => draw()).observe(canvas.parentElement);
+  dark.addEventListener("change", draw);
+}
+
+/** Starts the figures of every [data-beyond] element; `lab` is the widget a heat-map click runs. */
+export function startBeyond(env, lab) {
+  for (const fig of document.querySelectorAll("[data-beyond]")) {
+    const kind = fig.dataset.beyond;
+    const fail = (e) => {
+      console.error(e);
+      showError(fig, `This figure could not load: ${e?.message ?? e}`);
+    };
+    whenNear(fig, () => {
+      const p =
+        kind === "pair" ? new PairFigure(fig, env.wasm).start() : kind === "scale" ? scaleFigure(fig) : phaseFigure(fig, lab);
+      p.catch(fail);
+    });
+  }
+}
