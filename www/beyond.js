@@ -181,6 +181,8 @@ class PairFigure {
       set(this.notes[0], s.stock.summary);
       set(this.notes[1], s.patched.summary);
       const playing = s.mode === "playing";
+      // Announce the comparison when the runs stop, not at every frame of play.
+      this.caption.setAttribute("aria-live", s.mode === "paused" ? "polite" : "off");
       set(this.playBtn.querySelector(".bf-lbl"), playing ? "Pause" : "Play");
       this.playBtn.setAttribute("aria-pressed", String(playing));
       this.fig.dataset.eventsStock = s.stock.events;

@@ -174,7 +174,7 @@ impl Pair {
     }
 
     /// One animation frame: the leader advances in its mode, the follower catches up to its
-    /// event count (not while the leader looks ahead for a batch: its count jumps back).
+    /// event count (not while the leader looks ahead for a batch: its count jumps back then).
     /// Returns `F_DIRTY | F_STATUS` bits.
     pub fn frame(&mut self, now_ms: f64) -> u32 {
         let mut f = self.stock.frame(now_ms) | self.patched.frame(now_ms);
@@ -188,7 +188,7 @@ impl Pair {
                 Opening::Done => {}
             }
         }
-        if !self.stock.is_seeking() && !self.in_step() {
+        if !self.stock.is_looking_ahead() && !self.in_step() {
             self.patched.follow(self.stock.events() as u64);
             f |= F_DIRTY | F_STATUS;
         }
