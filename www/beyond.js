@@ -71,11 +71,10 @@ class PairFigure {
   async start() {
     const c = mp.whatif_choices(await data("whatifs"));
     this.choices = c.choices;
-    const pct = (k) => (k === null || k === undefined ? "" : `${Math.round(k * 100)} %`);
     for (const [i, ch] of c.choices.entries()) {
       const o = document.createElement("option");
       o.value = ch.name;
-      o.textContent = ch.kept_patched === null ? ch.name : `${ch.name} (kept ${pct(ch.kept_stock)} → ${pct(ch.kept_patched)})`;
+      o.textContent = ch.label;
       this.select.append(o);
       if (i === c.default) o.selected = true;
     }
@@ -117,7 +116,7 @@ class PairFigure {
       return;
     }
     const ch = this.choices.find((c) => c.name === name);
-    this.desc.textContent = ch ? ch.description : "";
+    this.desc.textContent = ch ? ch.summary : "";
     this.patchedName.textContent = `Patched: ${name}`;
     this.recolour();
     this.pair.set_reduced_motion(reduced.matches);
@@ -181,6 +180,8 @@ class PairFigure {
       set(this.notes[0], s.stock.summary);
       set(this.notes[1], s.patched.summary);
       const playing = s.mode === "playing";
+      // Announce the comparison when the runs stop, not at every frame of play.
+      this.caption.setAttribute("aria-live", s.mode === "paused" ? "polite" : "off");
       set(this.playBtn.querySelector(".bf-lbl"), playing ? "Pause" : "Play");
       this.playBtn.setAttribute("aria-pressed", String(playing));
       this.fig.dataset.eventsStock = s.stock.events;

@@ -2,6 +2,7 @@
 //! `www/data/` (a study's `--json` output with the command and the commit it came from), the
 //! phase heat map's hover text, and the setting a click on one of its cells runs in the lab.
 
+use super::narrate::n;
 use super::query::pairs_query;
 use crate::scenario::{fmt_num, preset};
 use crate::study::charts::heatmap_cell_at;
@@ -99,12 +100,17 @@ impl PhaseFigure {
         )
     }
 
-    /// One axis value in words.
+    /// One axis value in words (whole numbers with thousands separators).
     fn axis(name: &str, v: f64) -> String {
+        let num = if v.fract() == 0.0 && (0.0..1e15).contains(&v) {
+            n(v as u64)
+        } else {
+            fmt_num(v)
+        };
         match name {
-            "idle_lookups_per_s" => format!("{} idle lookups/s", fmt_num(v)),
-            phase::REFILL_INTERVAL => format!("refills every {} s", fmt_num(v)),
-            _ => format!("{name} = {}", fmt_num(v)),
+            "idle_lookups_per_s" => format!("{num} idle lookups/s"),
+            phase::REFILL_INTERVAL => format!("refills every {num} s"),
+            _ => format!("{name} = {num}"),
         }
     }
 
@@ -118,11 +124,11 @@ impl PhaseFigure {
         let c = m.at(i, j);
         let seeds: Vec<String> = c.kept.iter().map(|k| format!("{:.0}", k * 100.0)).collect();
         format!(
-            "{}, {} (≈ {:.0} lookups/s during the scans): the {}-page hot set kept {:.0} % on average (seeds: {} %){}. Click or press Enter to run this setting in the lab.",
+            "{}, {} (≈ {} lookups/s during the scans): the {}-page hot set kept {:.0} % on average (seeds: {} %){}. Click or press Enter to run this setting in the lab.",
             Self::axis(&m.x, xv),
             Self::axis(&m.y, yv),
-            c.lookups_per_s,
-            preset(&m.preset).map(|p| p.params.hot_pages).unwrap_or(0),
+            n(c.lookups_per_s.max(0.0).round() as u64),
+            n(preset(&m.preset).map(|p| p.params.hot_pages).unwrap_or(0)),
             c.kept_mean * 100.0,
             seeds.join(", "),
             if c.split {
@@ -200,7 +206,7 @@ mod tests {
         assert_eq!(p.idle_lookups_per_s, 2000.0);
         let d = f.describe(i, j);
         assert!(
-            d.starts_with("2000 idle lookups/s, refills every 4 s"),
+            d.starts_with("2,000 idle lookups/s, refills every 4 s"),
             "{d}"
         );
         assert!(f.query(99, 0).is_err());

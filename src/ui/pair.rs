@@ -24,25 +24,43 @@ pub struct Choice {
     /// comparison has the row.
     pub kept_stock: Option<f64>,
     pub kept_patched: Option<f64>,
+    /// The menu's text: the name and kept with the patch.
+    pub label: String,
+    /// A sentence under the menu: kept stock and patched, then the patch in words.
+    pub summary: String,
 }
 
 /// Every what-if, with its kept on `cell` from the comparison's rows (`midpoint what-ifs
 /// --compare --json`), and the index of the default: the one that moves kept the most (the
 /// first on a tie, and the first if no row is there).
 pub fn choices(rows: &[ReadRow], cell: &str) -> (Vec<Choice>, usize) {
-    let kept = |w: &str| {
-        rows.iter()
-            .find(|r| r.preset == cell && r.what_if == w)
-            .map(|r| r.kept)
-    };
-    let stock = kept("none");
+    let row = |w: &str| rows.iter().find(|r| r.preset == cell && r.what_if == w);
+    let stock = row("none");
+    let pct = |k: f64| format!("{:.0} %", k * 100.0);
     let v: Vec<Choice> = WhatIf::ALL
         .iter()
-        .map(|w| Choice {
-            name: w.name().into(),
-            description: w.description().into(),
-            kept_stock: stock,
-            kept_patched: kept(w.name()),
+        .map(|w| {
+            let patched = row(w.name());
+            let (label, kept) = match (stock, patched) {
+                (Some(s), Some(p)) => (
+                    format!("{} ({})", w.name(), pct(p.kept)),
+                    format!(
+                        "Kept on {cell}: {} in stock, {} patched (mean of {} seeds). ",
+                        pct(s.kept),
+                        pct(p.kept),
+                        p.seeds
+                    ),
+                ),
+                _ => (w.name().to_string(), String::new()),
+            };
+            Choice {
+                name: w.name().into(),
+                description: w.description().into(),
+                kept_stock: stock.map(|r| r.kept),
+                kept_patched: patched.map(|r| r.kept),
+                label,
+                summary: format!("{kept}The patch: {}.", w.description()),
+            }
         })
         .collect();
     let gain = |c: &Choice| match (c.kept_stock, c.kept_patched) {
@@ -174,7 +192,7 @@ impl Pair {
     }
 
     /// One animation frame: the leader advances in its mode, the follower catches up to its
-    /// event count (not while the leader looks ahead for a batch: its count jumps back).
+    /// event count (not while the leader looks ahead for a batch: its count jumps back then).
     /// Returns `F_DIRTY | F_STATUS` bits.
     pub fn frame(&mut self, now_ms: f64) -> u32 {
         let mut f = self.stock.frame(now_ms) | self.patched.frame(now_ms);
@@ -188,7 +206,7 @@ impl Pair {
                 Opening::Done => {}
             }
         }
-        if !self.stock.is_seeking() && !self.in_step() {
+        if !self.stock.is_looking_ahead() && !self.in_step() {
             self.patched.follow(self.stock.events() as u64);
             f |= F_DIRTY | F_STATUS;
         }
@@ -339,6 +357,14 @@ mod tests {
         assert_eq!(v.len(), WhatIf::ALL.len());
         assert_eq!(v[best].name, "free-frames-count-as-old");
         assert_eq!(v[best].kept_stock, Some(0.40));
+        assert_eq!(v[best].label, "free-frames-count-as-old (99 %)");
+        assert!(
+            v[best]
+                .summary
+                .starts_with("Kept on seed000-hot4485-b2b: 40 % in stock, 99 % patched (mean of 2 seeds). The patch: calculate_desired_LRU_old_size"),
+            "{}",
+            v[best].summary
+        );
         // No rows: every what-if is offered, the first by default.
         let (v, best) = choices(&[], PAIR_PRESET);
         assert_eq!((v.len(), best, v[0].kept_patched), (3, 0, None));

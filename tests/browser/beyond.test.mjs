@@ -108,7 +108,7 @@ test("phase heat map: hovering describes a cell, clicking one runs its setting i
   await canvas.hover({ position: { x, y } });
   const tip = fig.locator("[data-tip]");
   await tip.waitFor({ state: "visible" });
-  assert.match(await tip.textContent(), /^2000 idle lookups\/s, refills every 4 s/);
+  assert.match(await tip.textContent(), /^2,000 idle lookups\/s, refills every 4 s/);
   await canvas.click({ position: { x, y } });
   await page.waitForFunction(() => location.search.includes("idle_lookups_per_s=2000"), null, { timeout: 10_000 });
   const url = new URL(page.url());

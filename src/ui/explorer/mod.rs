@@ -579,10 +579,13 @@ impl Explorer {
         self.mode == Mode::Paused
     }
 
-    /// Whether it is running ahead in chunks to an event, a time or the next batch (where its
-    /// event count may jump back and forth).
-    pub fn is_seeking(&self) -> bool {
-        matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking))
+    /// Whether it is looking ahead for the next LRU batch (its event count runs ahead from a
+    /// snapshot, then jumps back to just before the batch).
+    pub fn is_looking_ahead(&self) -> bool {
+        matches!(
+            self.mode,
+            Mode::Seeking(Seek::Batch) | Mode::Watching(Watch::Seeking)
+        )
     }
 
     /// Events processed so far.
