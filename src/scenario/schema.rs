@@ -140,6 +140,15 @@ impl Spec {
         )
     }
 
+    /// The error for a word that is not one of this parameter's choices.
+    pub fn not_a_choice(&self, value: &str) -> String {
+        format!(
+            "{} = '{value}' is not one of: {}",
+            self.name,
+            self.choices().join(", ")
+        )
+    }
+
     fn parse_int(&self, t: &str) -> Result<u64, String> {
         let Allowed::Int(lo, hi) = self.allowed else {
             return Err(format!("{} is not a whole-number parameter", self.name));
@@ -303,7 +312,7 @@ impl Value for bool {
         match text.to_ascii_lowercase().as_str() {
             "true" | "1" | "yes" | "on" => Ok(true),
             "false" | "0" | "no" | "off" => Ok(false),
-            _ => Err(spec.refuse(text, "is not a yes or no")),
+            _ => Err(spec.not_a_choice(text)),
         }
     }
     fn text(&self, spec: &Spec) -> String {
@@ -322,7 +331,7 @@ impl Value for String {
         if spec.choices().contains(&text) {
             Ok(text.to_string())
         } else {
-            Err(spec.refuse(text, "is not one of the choices"))
+            Err(spec.not_a_choice(text))
         }
     }
     fn text(&self, _: &Spec) -> String {
@@ -340,7 +349,7 @@ macro_rules! word_value {
                     .zip([$($v),+])
                     .find(|(w, _)| **w == text)
                     .map(|(_, v)| v)
-                    .ok_or_else(|| spec.refuse(text, "is not one of the choices"))
+                    .ok_or_else(|| spec.not_a_choice(text))
             }
             fn text(&self, spec: &Spec) -> String {
                 let i = [$($v),+].iter().position(|v| v == self).expect("a variant");
@@ -627,7 +636,10 @@ mod tests {
         let yes_no = Spec::choice("doublewrite", &["on", "off"]);
         assert_eq!(bool::parse(&yes_no, "OFF"), Ok(false));
         assert_eq!(true.text(&yes_no), "on");
-        assert!(bool::parse(&yes_no, "maybe").is_err());
+        assert_eq!(
+            bool::parse(&yes_no, "maybe"),
+            Err("doublewrite = 'maybe' is not one of: on, off".into())
+        );
         assert_eq!(LookupDist::Special.text(&LOOKUP_DIST), "special");
         assert_eq!(
             LookupDist::parse(&LOOKUP_DIST, "uniform"),
