@@ -25,7 +25,7 @@ let ready = null;
 let live = null;
 let liveId = 0;
 const SLICE_MS = 12;
-const POST_MS = 50;
+const POST_MS = 80;
 const yielder = new MessageChannel();
 let resume = null;
 yielder.port1.onmessage = () => {
