@@ -167,6 +167,64 @@ fn worker_entry_points_run() {
     assert!((0.0..=1.0).contains(&k));
 }
 
+/// The live runs as the worker and the page use them: samples streamed in triplets, a run of the
+/// scan's settings continuing the snapshot, and a plot that keeps the previous curve, dimmed,
+/// until the new one is finished.
+#[wasm_bindgen_test]
+fn live_runs_stream_and_the_plot_keeps_the_previous_curve() {
+    let p = small();
+    let mut live = worker::LiveRunner::new();
+    assert!(live.result(10).is_err(), "no run yet");
+    assert!(!live.start(js(&p)).unwrap());
+    let mut points = Vec::new();
+    while live.advance(20_000) < 1.0 {
+        points.extend(live.take_points());
+    }
+    points.extend(live.take_points());
+    assert_eq!(points.len() % 3, 0);
+    assert!(points.len() / 3 >= 25, "{} samples", points.len() / 3);
+    let first = live.result(1500).unwrap();
+    let paused = Params {
+        scan_pause_ms: 300,
+        ..p.clone()
+    };
+    assert!(live.start(js(&paused)).unwrap(), "continues the snapshot");
+    assert!(live
+        .start(js(&Params {
+            lru_scan_depth: 256,
+            ..p.clone()
+        }))
+        .is_ok());
+
+    let (c, ctx) = canvas(640, 320);
+    let mut old = Explorer::new(js(&p)).unwrap();
+    old.set_run(first).unwrap();
+    assert_eq!(old.residency_info()[0], 0.0, "final");
+    let mut ex = Explorer::new(js(&paused)).unwrap();
+    ex.draw_residency(&c, 1.0, false).unwrap();
+    let blank = pixels(&c, &ctx);
+    ex.follow(&old);
+    ex.draw_residency(&c, 1.0, false).unwrap();
+    let ghost = pixels(&c, &ctx);
+    assert!(changed(&blank, &ghost) > 500, "the previous curve is drawn");
+    assert!(
+        ex.add_run_points(&[1.0, 2.0]).is_err(),
+        "a ragged list is refused"
+    );
+    ex.add_run_points(&points[..30]).unwrap();
+    let info = ex.residency_info();
+    assert_eq!(
+        (info[0], info[1]),
+        (1.0, 10.0),
+        "partial, ten streamed samples"
+    );
+    ex.draw_residency(&c, 1.0, false).unwrap();
+    assert!(
+        changed(&ghost, &pixels(&c, &ctx)) > 50,
+        "the new curve grows over it"
+    );
+}
+
 fn get(v: &wasm_bindgen::JsValue, key: &str) -> wasm_bindgen::JsValue {
     js_sys::Reflect::get(v, &key.into()).unwrap()
 }

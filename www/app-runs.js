@@ -96,7 +96,7 @@ export class RunMethods {
       this.runSkipped();
       return;
     }
-    this.liveRun(params, key, (m) => {
+    this.liveRun(params, key, token, (m) => {
       if (token !== this.runToken || this.dead) return;
       this.ex.add_run_points(m.points);
       this.dirtyResidency = true;
@@ -106,8 +106,10 @@ export class RunMethods {
     });
   }
 
-  /** Runs `params` in the run worker; resolves with the "done" message (cached) or null. */
-  liveRun(params, key, onPartial) {
+  /** Runs `params` in the run worker; resolves with the "done" message (cached) or null. A
+   *  failure is shown if the run is still the page's current one (`token`; null: a skipped
+   *  value computed in the background). */
+  liveRun(params, key, token, onPartial) {
     this.runWorker ??= this.workers.spawn();
     const job = this.workers.run(this.runWorker, { kind: "live", params, maxPoints: 1500 }, null, onPartial);
     this.liveJob = { id: job.id, key, params };
@@ -123,7 +125,7 @@ export class RunMethods {
       },
       (err) => {
         if (this.liveJob?.id === job.id) this.liveJob = null;
-        if (!this.dead) this.el.runcap.textContent = `The full run failed: ${err.message}`;
+        if (token === this.runToken && !this.dead) this.el.runcap.textContent = `The full run failed: ${err.message}`;
         return null;
       },
     );
@@ -134,7 +136,7 @@ export class RunMethods {
     if (this.liveJob || this.dead) return;
     let j;
     while ((j = this.skipped.pop()) && this.runCache.has(j.key));
-    if (j) this.liveRun(j.params, j.key, null);
+    if (j) this.liveRun(j.params, j.key, null, null);
   }
 
   showRun(m) {
@@ -158,7 +160,8 @@ export class RunMethods {
         `Scan pages turned young: ${r.slid_young_per_s.toFixed(1)}/s by the slide, ${r.promoted_per_s.toFixed(1)}/s by promotion; ` +
         `${fmt.format(r.refills_during_scan)} refills during the scan (mean ${fmt.format(Math.round(r.mean_refill_pages))} pages); ` +
         `lookups ${fmt.format(Math.round(r.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(r.lookups_per_s))}/s during it. ` +
-        `(${fmt.format(r.page_accesses)} page accesses, computed in ${(m.ms / 1000).toFixed(1)} s in a worker.)`,
+        `(${fmt.format(r.page_accesses)} page accesses, computed in ${(m.ms / 1000).toFixed(1)} s in a worker` +
+        `${m.reused ? ", continuing the last run from the scan's start" : ""}.)`,
     );
     this.showRunRates();
     this.fillTables();

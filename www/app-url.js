@@ -148,7 +148,9 @@ export class UrlMethods {
     this.showRunRates();
     this.runCsv = null;
     if (this.el.csvRun) this.el.csvRun.disabled = true;
-    this.layout();
+    // The first explorer lays the whole widget out; a later one only its own part.
+    if (this.plotScale === undefined) this.layout();
+    else this.layoutExplorer();
     if (t > 0) this.ex.seek_time(t);
     this.lastSeq = -1;
     this.dirtyResidency = true;

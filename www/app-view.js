@@ -7,18 +7,10 @@ export class ViewMethods {
   // ---- layout and drawing ----------------------------------------------------------------
 
   layout() {
-    const dpr = Math.min(window.devicePixelRatio || 1, 3);
-    const css = this.el.stage.clientWidth || 800;
-    const figure = this.viewName && this.viewName !== "lab";
-    const maxCss = figure && this.embedView ? 300 : figure ? Math.max(220, Math.min(window.innerHeight * 0.5, 420)) : Math.max(220, Math.min(window.innerHeight * 0.62, 560));
-    const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
-    const c = this.el.pool;
-    c.width = Math.round(css * dpr);
-    c.height = h;
-    c.style.width = `${css}px`;
-    c.style.height = `${h / dpr}px`;
+    this.layoutExplorer();
     // The plots lay out at least 500 CSS pixels wide and scale down below that, so that their
     // labels never collide on a phone.
+    const dpr = this.dpr;
     const w = this.el.residency.parentElement.clientWidth || 500;
     const logical = Math.max(w, 500);
     this.plotScale = (dpr * w) / logical;
@@ -29,12 +21,27 @@ export class ViewMethods {
       cv.style.width = `${w}px`;
       cv.style.height = `${hh}px`;
     }
-    this.dpr = dpr;
-    this.layoutStrip();
     this.dirtyResidency = true;
     this.drawSweep();
     this.layoutPolicies();
     this.write?.drawAll();
+  }
+
+  /** Lays out what belongs to the explorer: the pool grid and the close-up. */
+  layoutExplorer() {
+    const dpr = Math.min(window.devicePixelRatio || 1, 3);
+    const css = this.el.stage.clientWidth || 800;
+    const figure = this.viewName && this.viewName !== "lab";
+    const maxCss = figure && this.embedView ? 300 : figure ? Math.max(220, Math.min(window.innerHeight * 0.5, 420)) : Math.max(220, Math.min(window.innerHeight * 0.62, 560));
+    const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
+    const c = this.el.pool;
+    c.width = Math.round(css * dpr);
+    c.height = h;
+    c.style.width = `${css}px`;
+    c.style.height = `${h / dpr}px`;
+    this.dpr = dpr;
+    this.layoutStrip();
+    this.dirtyResidency = true;
   }
 
   drawResidency() {

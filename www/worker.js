@@ -25,7 +25,7 @@ let ready = null;
 let live = null;
 let liveId = 0;
 const SLICE_MS = 12;
-const POST_MS = 50;
+const POST_MS = 80;
 const yielder = new MessageChannel();
 let resume = null;
 yielder.port1.onmessage = () => {
@@ -33,9 +33,12 @@ yielder.port1.onmessage = () => {
   resume = null;
   r?.();
 };
+// A loop still waiting when a newer one yields is let go at once: it sees it is stale and ends.
 const yieldToEvents = () =>
   new Promise((r) => {
+    const stale = resume;
     resume = r;
+    stale?.();
     yielder.port2.postMessage(0);
   });
 

@@ -1,7 +1,9 @@
 // The live residency plot in headless Chromium (run by scripts/test.sh): dragging the
 // innodb_lru_scan_depth slider with the mouse through several stops redraws the plot with
-// partial curves (`midpoint-residency` events with partial: true) before the final one, and the
-// plot is never blank in between (its canvas is sampled every animation frame).
+// partial curves (`midpoint-residency` events with partial: true) before the final one, the
+// plot is never blank in between (its canvas is sampled every animation frame), and the stops
+// skipped on the way are computed afterwards. While the animation plays, the sweep leaves the
+// page a core.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useBrowser, pageReady, openPage } from "./helpers.mjs";
@@ -91,6 +93,21 @@ describe("live residency plot", () => {
       assert.ok(rec.frames.length > 10, `frames sampled: ${rec.frames.length}`);
       assert.ok(Math.min(...inks) > floor, `least ink ${Math.min(...inks)} ≤ ${floor} (blank ${before.blank}, full ${before.full})`);
       assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get("lru_scan_depth")), depth);
+
+      // The stops the drag skipped are computed afterwards, in the background; going back to
+      // one then shows its final curve without a new run.
+      await page.waitForFunction(() => {
+        const app = window.__midpoint.apps[0];
+        return !app.liveJob && app.skipped.length === 0;
+      }, null, { timeout: 90_000, polling: 100 });
+      const cached = await page.evaluate(() => window.__midpoint.apps[0].runCache.size);
+      assert.ok(cached >= stops.length + 1, `runs cached: ${cached} (the first, and each stop)`);
+      await page.evaluate(() => (window.__live.events = []));
+      await slider.focus();
+      await page.keyboard.press("ArrowRight");
+      await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 5_000, polling: 20 });
+      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].liveJob), null, "no run started");
+      assert.equal(String(await slider.evaluate((s) => s.value)), String(stops[stops.length - 2]));
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
