@@ -203,7 +203,7 @@ fn live_runs_stream_and_the_plot_keeps_the_previous_curve() {
     let mut ex = Explorer::new(js(&paused)).unwrap();
     ex.draw_residency(&c, 1.0, false).unwrap();
     let blank = pixels(&c, &ctx);
-    ex.follow(&old);
+    ex.keep_curve_of(&old);
     ex.draw_residency(&c, 1.0, false).unwrap();
     let ghost = pixels(&c, &ctx);
     assert!(changed(&blank, &ghost) > 500, "the previous curve is drawn");
