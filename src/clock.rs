@@ -23,8 +23,8 @@ pub fn secs_f(v: f64) -> Micros {
 /// which the scan paid once per page.
 #[inline]
 pub fn cost_us(x: f64) -> Micros {
-    if !(x >= 1.5) {
-        // Rounds to 1 or below (or is NaN).
+    if x.is_nan() || x < 1.5 {
+        // Rounds to 1 or below.
         return 1;
     }
     if x >= 4_503_599_627_370_496.0 {

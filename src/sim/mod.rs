@@ -479,7 +479,7 @@ impl Simulation {
     }
 
     /// The scan's event at `at` (seed-000 model): one page, or the end of a pause (`None`).
-    #[inline]
+    #[inline(always)]
     fn scan_event(&mut self, at: Micros) -> Option<crate::workload::OpResult> {
         if self.scan_mark.is_none() {
             self.scan_mark = Some(self.mark());
