@@ -13,6 +13,19 @@ export class Explorer {
         wasm.__wbg_explorer_free(ptr, 0);
     }
     /**
+     * Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
+     * computes the full run.
+     * @param {Float64Array | number[]} points
+     */
+    add_run_points(points) {
+        const ptr0 = passArrayF64ToWasm0(points, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.explorer_add_run_points(this.__wbg_ptr, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
      * Number of cell bytes.
      * @returns {number}
      */
@@ -104,7 +117,8 @@ export class Explorer {
     }
     /**
      * Draws the residency plot with a cursor at the current time: the full run if the worker
-     * has sent it, else the samples so far.
+     * has sent it, else the samples streamed so far (or the explorer's own) over the previous
+     * parameters' curve, dimmed.
      * @param {HTMLCanvasElement} canvas
      * @param {number} dpr
      * @param {boolean} dark
@@ -153,6 +167,15 @@ export class Explorer {
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
+    }
+    /**
+     * Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
+     * this one's full run arrives.
+     * @param {Explorer} prev
+     */
+    keep_curve_of(prev) {
+        _assertClass(prev, Explorer);
+        wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
     /**
      * A run with these parameters (a `Params` object), paused at the start of the warm-up.
@@ -286,6 +309,15 @@ export class Explorer {
         wasm.explorer_set_speed(this.__wbg_ptr, i);
     }
     /**
+     * Keeps at most the snapshot memory a widget showing `view` may use for stepping back.
+     * @param {string} view
+     */
+    set_view_budget(view) {
+        const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.explorer_set_view_budget(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
      * The speed labels, slowest first.
      * @returns {string[]}
      */
@@ -399,6 +431,249 @@ export class Explorer {
     }
 }
 if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
+
+/**
+ * The page's live runs for the residency plot (`ui::live`): one at a time, each new one
+ * replacing the last, its samples handed out as they come, continuing the last run's
+ * snapshot at the scan's start when only the scan's parameters changed.
+ */
+export class LiveRunner {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        LiveRunnerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_liverunner_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.liverunner_advance(this.__wbg_ptr, max_events);
+        return ret;
+    }
+    /**
+     * No run yet.
+     */
+    constructor() {
+        const ret = wasm.liverunner_new();
+        this.__wbg_ptr = ret;
+        LiveRunnerFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The summary, with at most `max_points` points of the time series.
+     * @param {number} max_points
+     * @returns {any}
+     */
+    result(max_points) {
+        const ret = wasm.liverunner_result(this.__wbg_ptr, max_points);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The whole time series as CSV (see [`Runner::samples_csv`]); empty without a run.
+     * @returns {string}
+     */
+    samples_csv() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.liverunner_samples_csv(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Starts a run with these parameters (a `Params` object), dropping the current one;
+     * returns true if it continues the snapshot at the scan's start.
+     * @param {any} params
+     * @returns {boolean}
+     */
+    start(params) {
+        const ret = wasm.liverunner_start(this.__wbg_ptr, params);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0] !== 0;
+    }
+    /**
+     * The samples not handed out yet, as `[t_s, hot, scan_young]` triplets.
+     * @returns {Float64Array}
+     */
+    take_points() {
+        const ret = wasm.liverunner_take_points(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+}
+if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
+
+/**
+ * The phase heat map: the committed map and the selected cell.
+ */
+export class PhaseView {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        PhaseViewFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_phaseview_free(ptr, 0);
+    }
+    /**
+     * The cell [i, j] under CSS pixel (x, y) of a drawing `width` × `height`, or [].
+     * @param {number} width
+     * @param {number} height
+     * @param {number} x
+     * @param {number} y
+     * @returns {Uint32Array}
+     */
+    cell_at(width, height, x, y) {
+        const ret = wasm.phaseview_cell_at(this.__wbg_ptr, width, height, x, y);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * A sentence about cell (i, j).
+     * @param {number} i
+     * @param {number} j
+     * @returns {string}
+     */
+    describe(i, j) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.phaseview_describe(this.__wbg_ptr, i, j);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Cells across and down.
+     * @returns {Uint32Array}
+     */
+    dims() {
+        const ret = wasm.phaseview_dims(this.__wbg_ptr);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Draws it on `canvas` (device pixels = CSS pixels × `dpr`), framing the selected cell.
+     * @param {HTMLCanvasElement} canvas
+     * @param {number} dpr
+     * @param {boolean} dark
+     */
+    draw(canvas, dpr, dark) {
+        const ret = wasm.phaseview_draw(this.__wbg_ptr, canvas, dpr, dark);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Moves the selection by (di, dj) (arrow keys; from the bottom-left cell if none);
+     * returns it as [i, j].
+     * @param {number} di
+     * @param {number} dj
+     * @returns {Uint32Array}
+     */
+    move_selection(di, dj) {
+        const ret = wasm.phaseview_move_selection(this.__wbg_ptr, di, dj);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * From `www/data/phase.json` (parsed).
+     * @param {any} data
+     */
+    constructor(data) {
+        const ret = wasm.phaseview_new(data);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        PhaseViewFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * "computed by `…` at commit …".
+     * @returns {string}
+     */
+    provenance() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.phaseview_provenance(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * The lab's URL query for cell (i, j).
+     * @param {number} i
+     * @param {number} j
+     * @returns {string}
+     */
+    query(i, j) {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const ret = wasm.phaseview_query(this.__wbg_ptr, i, j);
+            var ptr1 = ret[0];
+            var len1 = ret[1];
+            if (ret[3]) {
+                ptr1 = 0; len1 = 0;
+                throw takeFromExternrefTable0(ret[2]);
+            }
+            deferred2_0 = ptr1;
+            deferred2_1 = len1;
+            return getStringFromWasm0(ptr1, len1);
+        } finally {
+            wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+        }
+    }
+    /**
+     * Selects cell (i, j) (clamped to the grid).
+     * @param {number} i
+     * @param {number} j
+     */
+    select(i, j) {
+        wasm.phaseview_select(this.__wbg_ptr, i, j);
+    }
+    /**
+     * The selected cell as [i, j], or [].
+     * @returns {Uint32Array}
+     */
+    selected() {
+        const ret = wasm.phaseview_selected(this.__wbg_ptr);
+        var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+}
+if (Symbol.dispose) PhaseView.prototype[Symbol.dispose] = PhaseView.prototype.free;
 
 /**
  * Every replacement policy on these parameters (`midpoint policies`), one policy per
@@ -568,11 +843,13 @@ export class SweepView {
         return v1;
     }
     /**
-     * An empty sweep over these scan depths and old_blocks_time values (ms).
+     * An empty sweep of the run `params` over these scan depths and old_blocks_time values
+     * (ms).
      * @param {Uint32Array | number[]} depths
      * @param {Uint32Array | number[]} times
+     * @param {any} params
      */
-    constructor(depths, times) {
+    constructor(depths, times, params) {
         let ptr0, len0, ptr1, len1;
         try {
             ptr0 = passArray32ToWasm0(depths, wasm.__wbindgen_malloc);
@@ -584,7 +861,7 @@ export class SweepView {
             if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
             throw e;
         }
-        const ret = wasm.sweepview_new(ptr0, len0, ptr1, len1);
+        const ret = wasm.sweepview_new(ptr0, len0, ptr1, len1, params);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }
@@ -637,6 +914,205 @@ export class SweepView {
     }
 }
 if (Symbol.dispose) SweepView.prototype[Symbol.dispose] = SweepView.prototype.free;
+
+/**
+ * Stock MySQL 8.4 and one what-if side by side.
+ */
+export class WhatIfPair {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        WhatIfPairFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_whatifpair_free(ptr, 0);
+    }
+    /**
+     * A sentence about frame `f` of side `side`.
+     * @param {number} side
+     * @param {number} f
+     * @returns {string}
+     */
+    describe_frame(side, f) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.whatifpair_describe_frame(this.__wbg_ptr, side, f);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * One animation frame of both; returns `F_DIRTY | F_STATUS` bits.
+     * @param {number} now_ms
+     * @returns {number}
+     */
+    frame(now_ms) {
+        const ret = wasm.whatifpair_frame(this.__wbg_ptr, now_ms);
+        return ret >>> 0;
+    }
+    /**
+     * Both runs of `PAIR_PRESET`, the patched one with `what_if`, opening just before the scan
+     * phase's first LRU batch.
+     * @param {string} what_if
+     */
+    constructor(what_if) {
+        const ptr0 = passStringToWasm0(what_if, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.whatifpair_new(ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        WhatIfPairFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The preset both run.
+     * @returns {string}
+     */
+    static preset() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.whatifpair_preset();
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Both back to the start.
+     */
+    reset() {
+        wasm.whatifpair_reset(this.__wbg_ptr);
+    }
+    /**
+     * Uses the dark palette in both.
+     * @param {boolean} dark
+     */
+    set_dark(dark) {
+        wasm.whatifpair_set_dark(this.__wbg_ptr, dark);
+    }
+    /**
+     * Turns highlights off in both (prefers-reduced-motion).
+     * @param {boolean} on
+     */
+    set_reduced_motion(on) {
+        wasm.whatifpair_set_reduced_motion(this.__wbg_ptr, on);
+    }
+    /**
+     * Both sides' figures, the mode and the caption.
+     * @returns {any}
+     */
+    status() {
+        const ret = wasm.whatifpair_status(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * One event in each.
+     */
+    step() {
+        wasm.whatifpair_step(this.__wbg_ptr);
+    }
+    /**
+     * One event back in each.
+     */
+    step_back() {
+        wasm.whatifpair_step_back(this.__wbg_ptr);
+    }
+    /**
+     * The frame under CSS pixel (x, y) of side `side`'s close-up, or −1.
+     * @param {number} side
+     * @param {number} x
+     * @param {number} y
+     * @returns {number}
+     */
+    strip_frame_at(side, x, y) {
+        const ret = wasm.whatifpair_strip_frame_at(this.__wbg_ptr, side, x, y);
+        return ret;
+    }
+    /**
+     * Number of f32 in side `side`'s close-up cells.
+     * @param {number} side
+     * @returns {number}
+     */
+    strip_len(side) {
+        const ret = wasm.whatifpair_strip_len(this.__wbg_ptr, side);
+        return ret >>> 0;
+    }
+    /**
+     * What side `side`'s close-up draws besides its cells.
+     * @param {number} side
+     * @returns {any}
+     */
+    strip_meta(side) {
+        const ret = wasm.whatifpair_strip_meta(this.__wbg_ptr, side);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Address of side `side`'s close-up cells in WASM memory (`strip_stride()` f32 each).
+     * @param {number} side
+     * @returns {number}
+     */
+    strip_ptr(side) {
+        const ret = wasm.whatifpair_strip_ptr(this.__wbg_ptr, side);
+        return ret >>> 0;
+    }
+    /**
+     * Lays side `side`'s close-up out (0: stock, 1: patched); returns its height.
+     * @param {number} side
+     * @param {number} width
+     * @param {number} max_height
+     * @returns {number}
+     */
+    strip_resize(side, width, max_height) {
+        const ret = wasm.whatifpair_strip_resize(this.__wbg_ptr, side, width, max_height);
+        return ret;
+    }
+    /**
+     * Numbers per close-up cell.
+     * @returns {number}
+     */
+    static strip_stride() {
+        const ret = wasm.whatifpair_strip_stride();
+        return ret >>> 0;
+    }
+    /**
+     * Builds side `side`'s close-up for wall time `now_ms`.
+     * @param {number} side
+     * @param {number} now_ms
+     */
+    strip_update(side, now_ms) {
+        wasm.whatifpair_strip_update(this.__wbg_ptr, side, now_ms);
+    }
+    /**
+     * Play or pause both.
+     */
+    toggle() {
+        wasm.whatifpair_toggle(this.__wbg_ptr);
+    }
+    /**
+     * Watch the next refill and drain (stock leads, the patched run follows).
+     */
+    watch() {
+        wasm.whatifpair_watch(this.__wbg_ptr);
+    }
+}
+if (Symbol.dispose) WhatIfPair.prototype[Symbol.dispose] = WhatIfPair.prototype.free;
 
 /**
  * A write-path run, advanced in slices, taking periodic snapshots of instance 0.
@@ -908,6 +1384,33 @@ export function controls(params) {
 }
 
 /**
+ * A committed data file's provenance ("computed by `…` at commit …"), from the parsed file.
+ * @param {string} name
+ * @param {any} data
+ * @returns {string}
+ */
+export function data_provenance(name, data) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.data_provenance(ptr0, len0, data);
+        var ptr2 = ret[0];
+        var len2 = ret[1];
+        if (ret[3]) {
+            ptr2 = 0; len2 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred3_0 = ptr2;
+        deferred3_1 = len2;
+        return getStringFromWasm0(ptr2, len2);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
+/**
  * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
  * `Policies::rows` returns them); the InnoDB group is outlined.
  * @param {HTMLCanvasElement} canvas
@@ -920,6 +1423,22 @@ export function draw_policies(canvas, dpr, rows, dark) {
     if (ret[1]) {
         throw takeFromExternrefTable0(ret[0]);
     }
+}
+
+/**
+ * Draws the scale curve from `www/data/scale.json` (parsed); returns the rows drawn.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} dpr
+ * @param {any} data
+ * @param {boolean} dark
+ * @returns {number}
+ */
+export function draw_scale(canvas, dpr, data, dark) {
+    const ret = wasm.draw_scale(canvas, dpr, data, dark);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return ret[0] >>> 0;
 }
 
 /**
@@ -1089,6 +1608,20 @@ export function version() {
     } finally {
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
+}
+
+/**
+ * The what-ifs the pair offers, from `www/data/whatifs.json` (parsed), with the default (the
+ * one that moves kept the most on the pair's preset).
+ * @param {any} data
+ * @returns {any}
+ */
+export function whatif_choices(data) {
+    const ret = wasm.whatif_choices(data);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
 }
 
 /**
@@ -1583,6 +2116,12 @@ function __wbg_get_imports() {
 const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_explorer_free(ptr, 1));
+const LiveRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_liverunner_free(ptr, 1));
+const PhaseViewFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_phaseview_free(ptr, 1));
 const PoliciesFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_policies_free(ptr, 1));
@@ -1592,6 +2131,9 @@ const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
 const SweepViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_sweepview_free(ptr, 1));
+const WhatIfPairFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_whatifpair_free(ptr, 1));
 const WriteRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_writerunner_free(ptr, 1));
@@ -1603,6 +2145,12 @@ function addToExternrefTable0(obj) {
     const idx = wasm.__externref_table_alloc();
     wasm.__wbindgen_externrefs.set(idx, obj);
     return idx;
+}
+
+function _assertClass(instance, klass) {
+    if (!(instance instanceof klass)) {
+        throw new Error(`expected instance of ${klass.name}`);
+    }
 }
 
 function debugString(val) {
@@ -1762,6 +2310,13 @@ function passArray32ToWasm0(arg, malloc) {
 function passArray8ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 1, 1) >>> 0;
     getUint8ArrayMemory0().set(arg, ptr / 1);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}
+
+function passArrayF64ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 8, 8) >>> 0;
+    getFloat64ArrayMemory0().set(arg, ptr / 8);
     WASM_VECTOR_LEN = arg.length;
     return ptr;
 }

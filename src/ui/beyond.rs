@@ -39,9 +39,9 @@ pub fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<Com
     serde_json::from_str(text).map_err(|e| format!("www/data/{name}.json: {e}"))
 }
 
-/// "computed by `command` at commit `commit`", for a caption.
+/// "computed by running “command” at commit …", for a caption (plain text: the page sets it as text).
 pub fn provenance<T>(c: &Committed<T>) -> String {
-    format!("computed by `{}` at commit {}", c.command, c.commit)
+    format!("computed by running “{}” at commit {}", c.command, c.commit)
 }
 
 /// No data: a committed file read for its provenance alone.
