@@ -498,7 +498,7 @@ impl BufferPool {
     /// times), with nothing else happening in between: the scan's further cursor restores on the
     /// page it has just read. The result is exactly that of the `n` fetches in turn; once the
     /// page is resident, accessed and not io-fixed, and no remaining access could move it
-    /// ([`Instance::repeat_hits_in_place`]), the remaining accesses are counted at once
+    /// (`Instance::repeat_hits_in_place`), the remaining accesses are counted at once
     /// (`tests/fast_paths.rs` compares this with the fetches one by one).
     pub fn fetch_repeated(
         &mut self,
