@@ -498,7 +498,7 @@ impl BufferPool {
     /// times), with nothing else happening in between: the scan's further cursor restores on the
     /// page it has just read. The result is exactly that of the `n` fetches in turn; once the
     /// page is resident, accessed and not io-fixed, and no remaining access could move it
-    /// ([`Instance::repeat_hits_in_place`]), the remaining accesses are counted at once
+    /// (`Instance::repeat_hits_in_place`), the remaining accesses are counted at once
     /// (`tests/fast_paths.rs` compares this with the fetches one by one).
     pub fn fetch_repeated(
         &mut self,
@@ -651,11 +651,12 @@ impl BufferPool {
             .count() as u32
     }
 
-    /// Per-tag counts of young and old pages, over all instances, by walking the LRU lists.
+    /// Per-tag counts of young and old pages, over all instances. (The frames in the LRU lists,
+    /// visited in frame order rather than list order: the same counts, without chasing links.)
     pub fn young_old_by_tag(&self, n_tags: usize) -> Vec<(u32, u32)> {
         let mut v = vec![(0u32, 0u32); n_tags];
         for inst in &self.instances {
-            for f in inst.lru.iter() {
+            for f in (0..inst.lru.capacity()).filter(|&f| inst.lru.contains(f)) {
                 let t = inst.lru.tag(f) as usize;
                 if t < n_tags {
                     if inst.lru.is_old(f) {

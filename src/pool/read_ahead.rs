@@ -14,19 +14,34 @@ use std::cmp::Ordering;
 impl BufferPool {
     /// `buf_read_ahead_linear`, called on the first access of `page` at time `now`. Returns the
     /// number of pages read.
+    #[inline]
     pub fn read_ahead_linear(&mut self, page: PageId, now: Micros) -> u32 {
-        let threshold_cfg = self.config().read_ahead_threshold;
-        if threshold_cfg == 0 {
+        if self.config().read_ahead_threshold == 0 {
             return 0;
         }
         let i = self.instance_of(page);
         let area = self.instances[i].read_ahead_area();
-        let n_pages = self.spaces()[page.space as usize].n_pages;
         let low = page.page_no / area * area;
         let high = low + area;
         if page.page_no != low && page.page_no != high - 1 {
+            // Only an area's first or last page can trigger it: the common case, kept inline.
             return 0;
         }
+        self.read_ahead_at_border(page, now, i, area, low, high)
+    }
+
+    /// The rest of `buf_read_ahead_linear` for a page at its area's border (`low` or `high - 1`).
+    fn read_ahead_at_border(
+        &mut self,
+        page: PageId,
+        now: Micros,
+        i: usize,
+        area: u32,
+        low: u32,
+        high: u32,
+    ) -> u32 {
+        let threshold_cfg = self.config().read_ahead_threshold;
+        let n_pages = self.spaces()[page.space as usize].n_pages;
         if high > n_pages {
             return 0;
         }
