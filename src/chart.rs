@@ -235,10 +235,11 @@ where
         } else {
             (9, Pos::new(HPos::Left, VPos::Center))
         };
-        // On a plate of the background, so that a curve under it does not cross the text.
+        // On a half-clear plate of the background: a curve under it stays visible, dimmed,
+        // and does not cross the text at full strength.
         let plate = Rectangle::new(
             [(x0 - 2, -h / 2 - 2), (x0 + w + 2, h / 2 + 2)],
-            theme.background.mix(0.85).filled(),
+            theme.background.mix(0.6).filled(),
         );
         let anchor = if near_edge { -9 } else { 9 };
         chart
