@@ -71,6 +71,8 @@ pub(crate) enum Key {
     Tick(RGBColor),
     /// A published measurement: a diamond on a short vertical bar.
     Measured(RGBColor),
+    /// A line drawn faded (a previous result kept while the new one computes).
+    Faded(RGBColor),
 }
 
 /// Text and stroke of one legend entry.
@@ -138,6 +140,12 @@ pub(crate) fn titled_with_legend<DB: DrawingBackend>(
                     c.mix(0.6).stroke_width(1),
                 ))
                 .map_err(e)?,
+            Key::Faded(c) => band
+                .draw(&PathElement::new(
+                    vec![(x, y), (x + 16, y)],
+                    c.mix(0.3).stroke_width(2),
+                ))
+                .map_err(e)?,
             Key::Measured(c) => {
                 band.draw(&PathElement::new(
                     vec![(x + 8, y - 6), (x + 8, y + 6)],
@@ -172,6 +180,9 @@ pub struct Published {
     /// The value as the source states it ("41 %", "7-15 %").
     pub label: String,
 }
+
+/// Legend text of the previous setting's curves, kept faded while a new run computes.
+pub const GHOST_LEGEND: &str = "previous setting (until this run ends)";
 
 /// Legend text of the published marks.
 pub const PUBLISHED_LEGEND: &str = "measured on a real server (seed 000)";
@@ -301,6 +312,9 @@ pub fn draw_residency<DB: DrawingBackend>(
             PUBLISHED_LEGEND.to_string(),
             Key::Measured(published_color(theme)),
         ));
+    }
+    if !ghost.is_empty() {
+        entries.push((GHOST_LEGEND.to_string(), Key::Faded(HOT)));
     }
     let area = titled_with_legend(
         root,
@@ -611,6 +625,37 @@ mod tests {
         assert!(sa.contains("hot set resident"));
         assert!(sa.matches("<polyline").count() >= 2, "{sa}");
         assert_ne!(sa, sb);
+    }
+
+    #[test]
+    fn a_previous_curve_is_drawn_faded_and_named_in_the_legend() {
+        let now = vec![sample(0.0, 100, 0), sample(1.0, 90, 10)];
+        let before = vec![sample(0.0, 100, 0), sample(2.0, 20, 30)];
+        let draw = |ghost: &[Sample]| {
+            let mut out = String::new();
+            {
+                let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+                draw_residency(
+                    &root,
+                    &now,
+                    ghost,
+                    &[],
+                    &[],
+                    100,
+                    1000,
+                    1.0,
+                    2.0,
+                    None,
+                    LIGHT,
+                )
+                .unwrap();
+            }
+            out
+        };
+        let (alone, over) = (draw(&[]), draw(&before));
+        assert!(!alone.contains(GHOST_LEGEND));
+        assert!(over.contains(GHOST_LEGEND), "{over}");
+        assert!(over.matches("<polyline").count() >= alone.matches("<polyline").count() + 2);
     }
 
     #[test]
