@@ -358,48 +358,9 @@ pub fn draw_residency<DB: DrawingBackend>(
         .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
-    if !ghost.is_empty() {
-        chart
-            .draw_series(LineSeries::new(
-                ghost
-                    .iter()
-                    .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
-                HOT.mix(0.3).stroke_width(2),
-            ))
-            .map_err(e)?;
-        chart
-            .draw_series(DashedLineSeries::new(
-                ghost
-                    .iter()
-                    .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
-                6,
-                4,
-                SCAN.mix(0.3).stroke_width(2),
-            ))
-            .map_err(e)?;
-    }
-    chart
-        .draw_series(LineSeries::new(
-            samples
-                .iter()
-                .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
-            HOT.stroke_width(2),
-        ))
-        .map_err(e)?
-        .label("hot set resident (% of hot set)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], HOT.stroke_width(2)));
-    chart
-        .draw_series(DashedLineSeries::new(
-            samples
-                .iter()
-                .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
-            6,
-            4,
-            SCAN.stroke_width(2),
-        ))
-        .map_err(e)?
-        .label("scanned table young (% of pool)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], SCAN.stroke_width(2)));
+    // The previous setting's curves first, faded, then this run's over them.
+    draw_curves(&mut chart, ghost, hot, pool, 0.3)?;
+    draw_curves(&mut chart, samples, hot, pool, 1.0)?;
     let marks: Vec<&Published> = published.iter().filter(|m| m.x[0] <= x_max).collect();
     draw_published(&mut chart, &marks, theme)?;
     if let Some(c) = cursor_s {
@@ -411,6 +372,40 @@ pub fn draw_residency<DB: DrawingBackend>(
             .map_err(e)?;
     }
     root.present().map_err(e)
+}
+
+/// Hot-set residency (solid, % of `hot` pages) and the scanned table's young pages (dashed, %
+/// of `pool` pages) of `samples`, at opacity `alpha`.
+fn draw_curves<DB: DrawingBackend>(
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    samples: &[Sample],
+    hot: f64,
+    pool: f64,
+    alpha: f64,
+) -> Result<(), String> {
+    chart
+        .draw_series(LineSeries::new(
+            samples
+                .iter()
+                .map(|s| (s.t_s, s.hot_resident as f64 * 100.0 / hot)),
+            HOT.mix(alpha).stroke_width(2),
+        ))
+        .map_err(e)?;
+    chart
+        .draw_series(DashedLineSeries::new(
+            samples
+                .iter()
+                .map(|s| (s.t_s, s.scan_young as f64 * 100.0 / pool)),
+            6,
+            4,
+            SCAN.mix(alpha).stroke_width(2),
+        ))
+        .map_err(e)?;
+    Ok(())
 }
 
 /// Tick values for a log axis of `innodb_lru_scan_depth` over `lo..=hi` drawn `width_px` wide:
