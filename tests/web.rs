@@ -126,7 +126,12 @@ fn residency_chart_draws_and_moves_its_cursor() {
 #[wasm_bindgen_test]
 fn sweep_chart_draws_points_as_they_arrive() {
     let (c, ctx) = canvas(640, 320);
-    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000]).unwrap();
+    // Parameters the seed never measured: no published marks on this sweep.
+    let p = Params {
+        hot_pages: 1000,
+        ..Params::default()
+    };
+    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000], js(&p)).unwrap();
     v.draw(&c, 2.0, 1024, 1000, false).unwrap();
     let empty = pixels(&c, &ctx);
     assert!(inked(&empty) > 1_000);
@@ -288,7 +293,7 @@ fn csv_exports_list_every_parameter() {
     for (k, v) in p.to_pairs() {
         assert!(csv.contains(&format!("# {k}={v}\n")), "{k}");
     }
-    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000]).unwrap();
+    let mut v = SweepView::new(vec![100, 1024], vec![0, 1000], js(&p)).unwrap();
     let pt = worker::sweep_point(js(&p), 100, 0).unwrap();
     v.set_point(pt).unwrap();
     assert_eq!(v.done(), 1);
