@@ -86,7 +86,7 @@ enum Opening {
 }
 
 /// One side's figures at the current event.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Side {
     /// "stock MySQL 8.4" or the what-if's name.
     pub label: String,
@@ -305,8 +305,15 @@ fn caption(a: &Side, b: &Side, in_step: bool) -> String {
             n(a.events as u64)
         )
     };
+    // The close-ups' marks restart at each run's own batches; before any, they count from the
+    // start (the list growing into free frames).
+    let since = if a.refills == 0 && b.refills == 0 {
+        "Before any LRU batch, as the list grew into free frames,"
+    } else {
+        "Since each run's last LRU batch (or its start, before its first)"
+    };
     format!(
-        "{when} LRU batches that evicted so far: {} in stock, {} patched. Since its last one the boundary turned {} young in stock 8.4 and {} with {}; scanned-table pages turned young by the slide since the start: {} against {}. Hot set in the pool: {} in stock, {} patched.",
+        "{when} LRU batches that evicted so far: {} in stock, {} patched. {since} the boundary turned {} young in stock 8.4 and {} with {}; scanned-table pages turned young by the slide since the start: {} against {}. Hot set in the pool: {} in stock, {} patched.",
         n(a.refills),
         n(b.refills),
         pages_word(a.slid_cycle as u64),
@@ -326,6 +333,23 @@ fn pages_word(k: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caption_counts_from_the_start_until_a_batch_has_run() {
+        let side = |refills, slid_cycle| Side {
+            label: "free-frames-count-as-old".into(),
+            refills,
+            slid_cycle,
+            hot_pages: 4485,
+            ..Side::default()
+        };
+        let before = caption(&side(0, 607), &side(0, 0), true);
+        assert!(before.contains("Before any LRU batch"), "{before}");
+        assert!(!before.contains("last LRU batch"), "{before}");
+        let after = caption(&side(2, 361), &side(1, 0), true);
+        assert!(after.contains("Since each run's last LRU batch"), "{after}");
+        assert!(after.contains("turned 361 pages young in stock"), "{after}");
+    }
 
     fn clock() -> f64 {
         0.0
