@@ -229,7 +229,7 @@ pub fn parse_reader(mut input: impl std::io::BufRead, limits: Limits) -> Result<
                     line,
                     raw,
                     format!(
-                        "pages = {pages} is out of range: allowed 1 ..= {MAX_TRACE_POOL_PAGES}"
+                        "pages = {pages} is out of range: allowed from 1 to {MAX_TRACE_POOL_PAGES}"
                     ),
                 ));
             }
@@ -237,7 +237,7 @@ pub fn parse_reader(mut input: impl std::io::BufRead, limits: Limits) -> Result<
                 let c = v.clamp(lo, hi);
                 if c != v {
                     warnings.push(format!(
-                        "line {line}: {k} = {v} is outside {lo} ..= {hi}; using {c}, as the server would"
+                        "line {line}: {k} = {v} is outside {lo} to {hi}; using {c}, as the server would"
                     ));
                 }
                 c as u32
@@ -306,14 +306,20 @@ pub fn parse_reader(mut input: impl std::io::BufRead, limits: Limits) -> Result<
                 err(
                     line,
                     raw,
-                    format!("space '{}' is not a number 0 ..= 2^32-1", quote(words[2])),
+                    format!(
+                        "space '{}' is not a whole number from 0 to 4,294,967,295",
+                        quote(words[2])
+                    ),
                 )
             })?;
             let page = words[3].parse().map_err(|_| {
                 err(
                     line,
                     raw,
-                    format!("page '{}' is not a number 0 ..= 2^32-1", quote(words[3])),
+                    format!(
+                        "page '{}' is not a whole number from 0 to 4,294,967,295",
+                        quote(words[3])
+                    ),
                 )
             })?;
             Ok((space, page))

@@ -174,7 +174,7 @@ pub fn markdown(rows: &[Seed001Row]) -> String {
             c.figure.what.clone(),
             c.figure.seed_value.clone(),
             c.simulated.clone(),
-            format!("{lo:.2} ..= {hi:.2}"),
+            format!("{lo:.2} to {hi:.2}"),
             if c.holds == Some(true) { "yes" } else { "no" }.to_string(),
         ]);
     }
