@@ -64,3 +64,48 @@ fn the_committed_scale_data_is_what_the_simulator_computes_now() {
     let json = |r: &scale::ScaleRow| serde_json::to_value(r).unwrap();
     assert_eq!(json(&now), json(committed));
 }
+
+/// The heat map draws committed data (`www/data/phase.json`): its first cell, recomputed now with
+/// the file's seeds, must equal the file. Regenerate the file with the command in it when this
+/// fails.
+#[test]
+fn the_committed_phase_data_is_what_the_simulator_computes_now() {
+    use midpoint::scenario::preset;
+    use midpoint::study::phase::{self, PhaseMap};
+    use midpoint::ui::beyond::parse;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/data/phase.json"))
+        .unwrap();
+    let file = parse::<PhaseMap>("phase", &text).unwrap();
+    let m = &file.data;
+    let committed = &m.cells[0];
+    let base = preset(&m.preset).unwrap().params;
+    let p = phase::cell_params(&base, &m.x, committed.x, &m.y, committed.y).unwrap();
+    let now = phase::run_cell(&p, committed.x, committed.y, m.seeds).unwrap();
+    let json = |c: &phase::Cell| serde_json::to_value(c).unwrap();
+    assert_eq!(json(&now), json(committed));
+}
+
+/// The side-by-side figure's menu shows committed what-if figures (`www/data/whatifs.json`): the
+/// stock row, recomputed now, must equal the file.
+#[test]
+fn the_committed_what_if_data_is_what_the_simulator_computes_now() {
+    use midpoint::scenario::{preset, WhatIfs};
+    use midpoint::study::whatif;
+    use midpoint::ui::beyond::{parse, WhatIfData};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/data/whatifs.json"
+    ))
+    .unwrap();
+    let file = parse::<WhatIfData>("whatifs", &text).unwrap();
+    let committed = file
+        .data
+        .read
+        .iter()
+        .find(|r| r.what_if == "none")
+        .expect("a stock row");
+    let base = preset(&committed.preset).unwrap().params;
+    let now = whatif::read_row(&committed.preset, &base, WhatIfs::NONE, committed.seeds).unwrap();
+    let json = |r: &whatif::ReadRow| serde_json::to_value(r).unwrap();
+    assert_eq!(json(&now), json(committed));
+}
