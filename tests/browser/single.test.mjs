@@ -41,8 +41,11 @@ test("dist/midpoint.html works from file:// with no network: draws, steps, runs 
       return n;
     });
     assert.ok(inked > 50_000, "the pool is drawn");
+    // One step from where the lab is now (read just before the click: bringing it on screen
+    // lets it start its work).
+    const before = (await debug()).events;
     await page.click('.mp-lab [data-act="step"]');
-    await page.waitForFunction((ev) => window.__midpoint.debug().events === ev + 1, d0.events);
+    await page.waitForFunction((ev) => window.__midpoint.debug().events === ev + 1, before);
     // The full run comes back from a Blob-URL worker.
     await page.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 20_000 });
     assert.match(await page.textContent(".mp-lab .mp-runcap"), /Kept: \d+ %/);
