@@ -1,6 +1,7 @@
 //! The hot set's phase diagram: kept on a grid of two parameters, several seeds per cell, to show
 //! where the outcome splits; and the check of a setting against seed 000's other kept bands.
 
+use crate::experiments::table::{Align, Table};
 use crate::scenario::{fmt_num, preset, Params};
 use crate::seed000;
 use crate::sim;
@@ -191,34 +192,33 @@ pub fn band_check(
 
 /// Markdown: kept % per cell (mean, and min-max when the seeds split).
 pub fn markdown(m: &PhaseMap) -> String {
-    let mut s = format!(
-        "{}: kept % of the hot set, mean of {} seed(s); cells marked * split (one seed keeps more than half, another less)\n\n| {} \\ {} |",
-        m.preset, m.seeds, m.y, m.x
+    let mut t = Table::new(
+        std::iter::once((format!("{} \\ {}", m.y, m.x), Align::Left))
+            .chain(m.x_values.iter().map(|x| (fmt_num(*x), Align::Right))),
     );
-    for x in &m.x_values {
-        s.push_str(&format!(" {} |", fmt_num(*x)));
-    }
-    s.push_str("\n|---|");
-    s.push_str(&"---:|".repeat(m.x_values.len()));
-    s.push('\n');
     for (j, y) in m.y_values.iter().enumerate() {
-        s.push_str(&format!("| {} |", fmt_num(*y)));
-        for i in 0..m.x_values.len() {
-            let c = m.at(i, j);
-            if c.split {
-                s.push_str(&format!(
-                    " {:.0}* ({:.0}-{:.0}) |",
-                    c.kept_mean * 100.0,
-                    c.kept_min * 100.0,
-                    c.kept_max * 100.0
-                ));
-            } else {
-                s.push_str(&format!(" {:.0} |", c.kept_mean * 100.0));
-            }
-        }
-        s.push('\n');
+        t.row(
+            std::iter::once(fmt_num(*y)).chain((0..m.x_values.len()).map(|i| {
+                let c = m.at(i, j);
+                if c.split {
+                    format!(
+                        "{:.0}* ({:.0}-{:.0})",
+                        c.kept_mean * 100.0,
+                        c.kept_min * 100.0,
+                        c.kept_max * 100.0
+                    )
+                } else {
+                    format!("{:.0}", c.kept_mean * 100.0)
+                }
+            })),
+        );
     }
-    s
+    format!(
+        "{}: kept % of the hot set, mean of {} seed(s); cells marked * split (one seed keeps more than half, another less)\n\n{}",
+        m.preset,
+        m.seeds,
+        t.markdown()
+    )
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! the page-cleaner cadence as calibrated (a refill after each activity event, one batch per
 //! instance). Every instance is modelled in full: its own LRU list, free list and batch.
 
+use crate::experiments::table::{Align, Table};
 use crate::scenario::{preset, Params};
 use crate::sim;
 use serde::{Deserialize, Serialize};
@@ -144,31 +145,53 @@ pub fn plan(preset_name: &str, sizes: &[u32], vcpus: u32) -> Result<Vec<Params>,
 
 /// Markdown for the rows (`wall_s`: the CLI's measured seconds per row, if any).
 pub fn markdown(rows: &[ScaleRow], wall_s: &[f64]) -> String {
-    let mut s = String::from("| pool | instances | frames/instance | hot pages | kept % (range) | leak/s pool | leak/s instance | leak ‰ of young/s | refills/s pool | refills/s instance | pages/refill | scan pages/s | passes | lookups/s | memory MiB | wall s |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut t = Table::new(
+        [
+            "pool",
+            "instances",
+            "frames/instance",
+            "hot pages",
+            "kept % (range)",
+            "leak/s pool",
+            "leak/s instance",
+            "leak ‰ of young/s",
+            "refills/s pool",
+            "refills/s instance",
+            "pages/refill",
+            "scan pages/s",
+            "passes",
+            "lookups/s",
+            "memory MiB",
+            "wall s",
+        ]
+        .map(|h| (h, Align::Right)),
+    );
     for (k, r) in rows.iter().enumerate() {
-        s.push_str(&format!(
-            "| {} MiB | {} | {} | {} | {:.1} ({:.0}-{:.0}) | {:.1} | {:.1} | {:.3} | {:.3} | {:.3} | {:.0} | {:.0} | {:.2} | {:.0} | {:.0} | {} |\n",
-            r.pool_mb,
-            r.instances,
-            r.frames_per_instance,
-            r.hot_pages,
-            r.kept * 100.0,
-            r.kept_min * 100.0,
-            r.kept_max * 100.0,
-            r.leak_per_s_pool,
-            r.leak_per_s_instance,
-            r.leak_per_mille_of_young_per_s,
-            r.refills_per_s_pool,
-            r.refills_per_s_instance,
-            r.mean_refill_pages,
-            r.scan_pages_per_s,
-            r.scan_passes,
-            r.lookups_per_s,
-            r.memory_mb,
-            wall_s.get(k).map_or("-".into(), |w| format!("{w:.1}"))
-        ));
+        t.row([
+            format!("{} MiB", r.pool_mb),
+            r.instances.to_string(),
+            r.frames_per_instance.to_string(),
+            r.hot_pages.to_string(),
+            format!(
+                "{:.1} ({:.0}-{:.0})",
+                r.kept * 100.0,
+                r.kept_min * 100.0,
+                r.kept_max * 100.0
+            ),
+            format!("{:.1}", r.leak_per_s_pool),
+            format!("{:.1}", r.leak_per_s_instance),
+            format!("{:.3}", r.leak_per_mille_of_young_per_s),
+            format!("{:.3}", r.refills_per_s_pool),
+            format!("{:.3}", r.refills_per_s_instance),
+            format!("{:.0}", r.mean_refill_pages),
+            format!("{:.0}", r.scan_pages_per_s),
+            format!("{:.2}", r.scan_passes),
+            format!("{:.0}", r.lookups_per_s),
+            format!("{:.0}", r.memory_mb),
+            wall_s.get(k).map_or("-".into(), |w| format!("{w:.1}")),
+        ]);
     }
-    s
+    t.markdown()
 }
 
 #[cfg(test)]

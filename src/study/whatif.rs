@@ -1,6 +1,7 @@
 //! The what-if patches against stock MySQL 8.4: kept on seed 000's cells, the scan's throughput,
 //! and the write-heavy presets' transactions and free-list waits.
 
+use crate::experiments::table::{Align, Table};
 use crate::metrics::WriteReport;
 use crate::pool::{WhatIf, WhatIfs};
 use crate::scenario::write as write_presets;
@@ -178,60 +179,71 @@ pub fn side_by_side(
 /// Markdown: kept per cell (one column per variant), the scan's throughput, the write rows.
 pub fn markdown(c: &Comparison) -> String {
     let vs = variants();
-    let mut s = String::from("| cell | ");
-    s.push_str(
-        &vs.iter()
-            .map(|w| format!("{} kept %", w.label()))
-            .collect::<Vec<_>>()
-            .join(" | "),
+    let mut kept = Table::new(
+        std::iter::once(("cell".to_string(), Align::Left)).chain(
+            vs.iter()
+                .map(|w| (format!("{} kept %", w.label()), Align::Right)),
+        ),
     );
-    s.push_str(" |\n|---|");
-    s.push_str(&"---:|".repeat(vs.len()));
-    s.push('\n');
     let mut cells: Vec<&str> = c.read.iter().map(|r| r.preset.as_str()).collect();
     cells.dedup();
     for cell in &cells {
-        s.push_str(&format!("| {cell} |"));
-        for w in &vs {
-            if let Some(r) = c
+        let row = vs.iter().filter_map(|w| {
+            let r = c
                 .read
                 .iter()
-                .find(|r| r.preset == *cell && r.what_if == w.label())
-            {
-                if r.seeds > 1 {
-                    s.push_str(&format!(
-                        " {:.1} ({:.0}-{:.0}) |",
-                        r.kept * 100.0,
-                        r.kept_min * 100.0,
-                        r.kept_max * 100.0
-                    ));
-                } else {
-                    s.push_str(&format!(" {:.1} |", r.kept * 100.0));
-                }
-            }
+                .find(|r| r.preset == *cell && r.what_if == w.label())?;
+            Some(if r.seeds > 1 {
+                format!(
+                    "{:.1} ({:.0}-{:.0})",
+                    r.kept * 100.0,
+                    r.kept_min * 100.0,
+                    r.kept_max * 100.0
+                )
+            } else {
+                format!("{:.1}", r.kept * 100.0)
+            })
+        });
+        kept.row(std::iter::once(cell.to_string()).chain(row));
+    }
+    let mut scan = Table::new([
+        ("cell", Align::Left),
+        ("what-if", Align::Left),
+        ("scan pages/s", Align::Right),
+        ("lookups/s", Align::Right),
+        ("slid young/s", Align::Right),
+    ]);
+    for r in c.read.iter().filter(|r| r.preset.ends_with("hot4485-b2b")) {
+        scan.row([
+            r.preset.clone(),
+            r.what_if.clone(),
+            format!("{:.0}", r.scan_pages_per_s),
+            format!("{:.0}", r.lookups_per_s),
+            format!("{:.1}", r.slid_young_per_s),
+        ]);
+    }
+    let mut s = format!("{}\n{}", kept.markdown(), scan.markdown());
+    if !c.write.is_empty() {
+        let mut write = Table::new([
+            ("write-heavy preset", Align::Left),
+            ("what-if", Align::Left),
+            ("tps (no scan)", Align::Right),
+            ("tps (scan)", Align::Right),
+            ("wait_free/s", Align::Right),
+            ("hot kept %", Align::Right),
+        ]);
+        for r in &c.write {
+            write.row([
+                r.preset.clone(),
+                r.what_if.clone(),
+                format!("{:.0}", r.tps),
+                format!("{:.0}", r.tps_with_scan),
+                format!("{:.1}", r.wait_free_per_s),
+                format!("{:.1}", r.hot_kept * 100.0),
+            ]);
         }
         s.push('\n');
-    }
-    s.push_str("\n| cell | what-if | scan pages/s | lookups/s | slid young/s |\n|---|---|---:|---:|---:|\n");
-    for r in c.read.iter().filter(|r| r.preset.ends_with("hot4485-b2b")) {
-        s.push_str(&format!(
-            "| {} | {} | {:.0} | {:.0} | {:.1} |\n",
-            r.preset, r.what_if, r.scan_pages_per_s, r.lookups_per_s, r.slid_young_per_s
-        ));
-    }
-    if !c.write.is_empty() {
-        s.push_str("\n| write-heavy preset | what-if | tps (no scan) | tps (scan) | wait_free/s | hot kept % |\n|---|---|---:|---:|---:|---:|\n");
-        for r in &c.write {
-            s.push_str(&format!(
-                "| {} | {} | {:.0} | {:.0} | {:.1} | {:.1} |\n",
-                r.preset,
-                r.what_if,
-                r.tps,
-                r.tps_with_scan,
-                r.wait_free_per_s,
-                r.hot_kept * 100.0
-            ));
-        }
+        s.push_str(&write.markdown());
     }
     s
 }
