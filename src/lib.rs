@@ -10,6 +10,8 @@ pub mod clock;
 pub mod cost;
 pub mod cpu;
 pub mod engine;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod experiment;
 pub mod experiments;
 pub mod io;
 pub mod metrics;
