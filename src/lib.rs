@@ -21,6 +21,7 @@ pub mod scenario;
 // The seed modules' old paths, which the page uses.
 pub use experiments::{seed000, seed001, seed002, seed003};
 pub mod sim;
+pub mod status;
 pub mod study;
 pub mod sweep;
 pub mod trace;
