@@ -362,15 +362,15 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
-        let bars: Vec<midpoint_lab::chart::PolicyBar> = rows
+        let bars: Vec<midpoint_lab::chart::policies::PolicyBar> = rows
             .iter()
-            .map(|r| midpoint_lab::chart::PolicyBar {
+            .map(|r| midpoint_lab::chart::policies::PolicyBar {
                 policy: r.policy.clone(),
                 kept: r.kept,
                 miss_ratio: r.miss_ratio,
             })
             .collect();
-        let svg = midpoint_lab::chart::policies_svg(&bars, Some("innodb"))?;
+        let svg = midpoint_lab::chart::policies::policies_svg(&bars, Some("innodb"))?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     if a.get_flag("json") {
