@@ -5,8 +5,8 @@
 //! from the pool's numbers), and every value not read is listed as assumed with its reason.
 
 use super::Reading;
-use crate::engine::Engine;
-use crate::scenario::Params;
+use midpoint_core::engine::Engine;
+use midpoint_core::scenario::Params;
 use serde::Serialize;
 
 /// What the user enters beside the paste.
@@ -252,7 +252,7 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
     match rate {
         Some((x, what)) if x >= MIN_SCAN_READS_PER_S => {
             p.set("idle_scan_pages_per_s", &format!("{:.0}", x.min(1e6)))?;
-            if let Err(e) = crate::sim::rates::derived(&p) {
+            if let Err(e) = midpoint_core::sim::rates::derived(&p) {
                 notes.push(format!("the scan's rate from {what}: {e}; {default_rate} is used"));
                 p.set("idle_scan_pages_per_s", "0")?;
             } else {

@@ -210,7 +210,7 @@ fn a_mix_in_one_paste() {
         },
     )
     .unwrap();
-    assert_eq!(s.params.engine, crate::engine::Engine::Mariadb1011);
+    assert_eq!(s.params.engine, midpoint_core::engine::Engine::Mariadb1011);
     assert_eq!(s.params.hot_pages, 300);
     assert!(!s.assumed.iter().any(|a| a.name == "innodb_lru_scan_depth"));
     assert!(!s.assumed.iter().any(|a| a.name == "hot_pages"));
@@ -345,7 +345,7 @@ fn the_scenario_says_what_it_assumed() {
             s.assumed
         );
     }
-    assert_eq!(s.params.engine, crate::engine::Engine::Mysql84);
+    assert_eq!(s.params.engine, midpoint_core::engine::Engine::Mysql84);
 }
 
 #[test]
