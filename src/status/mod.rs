@@ -12,6 +12,7 @@
 //!
 //! [`scenario`] turns a reading into the simulator's parameters.
 
+pub mod risk;
 pub mod scenario;
 
 use serde::Serialize;
@@ -817,7 +818,15 @@ impl Parser {
             if n.trim().bytes().all(|b| b.is_ascii_digit()) {
                 self.section = Section::Instance;
                 if self.cur.instances.len() < MAX_INSTANCES {
-                    self.cur.instances.push(BTreeMap::new());
+                    let mut b = BTreeMap::new();
+                    b.insert(
+                        "block".to_string(),
+                        Value {
+                            value: Num::Int(self.cur.instances.len() as u64),
+                            from: origin(self.input, l.no, l.raw),
+                        },
+                    );
+                    self.cur.instances.push(b);
                 } else if self.cur.instances.len() == MAX_INSTANCES {
                     self.out.note(format!(
                         "line {}: more than {MAX_INSTANCES} buffer pool instances; the blocks after the {MAX_INSTANCES}th are not read",
@@ -975,9 +984,9 @@ impl Parser {
             }
             if !blocks.is_empty() {
                 let first = blocks[0]
-                    .values()
+                    .get("block")
+                    .or_else(|| blocks[0].values().next())
                     .map(|v| v.from.clone())
-                    .min_by_key(|o| o.line)
                     .unwrap_or(Origin {
                         input: 0,
                         line: 0,
