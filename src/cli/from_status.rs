@@ -8,7 +8,6 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint::status::risk::{self, RunRow};
 use midpoint::status::scenario::{scenario, Inputs, Scenario};
 use midpoint::status::{self, Reading};
-use serde_json::{json, Map, Value as Json};
 use std::io::Read;
 
 /// The exit status of input that cannot be used.
@@ -140,57 +139,11 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
     }
     if a.get_flag("json") {
-        print_json(&to_json(&r, &s, &rows, want_risk))
+        print_json(&status::report::to_json(&r, &s, &rows, want_risk))
     } else {
         print_text(&r, &s, &rows, want_risk);
         Ok(())
     }
-}
-
-/// The JSON object: `read`, `lines`, `sources`, `assumed`, `assumed_values`, `warnings`,
-/// `notes`, `snapshots`, `interval`, `scenario`, `suggested`, and with a run `result` (and
-/// `runs`, `advice` with `--risk`).
-pub fn to_json(r: &Reading, s: &Scenario, rows: &[RunRow], with_risk: bool) -> Json {
-    let mut o = Map::new();
-    o.insert("read".into(), json!(r.read_map()));
-    o.insert("lines".into(), json!(r.lines_map()));
-    o.insert("sources".into(), json!(r.sources));
-    o.insert(
-        "assumed".into(),
-        json!(s.assumed.iter().map(|a| a.name.clone()).collect::<Vec<_>>()),
-    );
-    o.insert("assumed_values".into(), json!(s.assumed));
-    o.insert("warnings".into(), json!(r.warnings));
-    let mut notes = r.notes.clone();
-    notes.extend(s.notes.iter().cloned());
-    o.insert("notes".into(), json!(notes));
-    o.insert("snapshots".into(), json!(r.snapshots));
-    if let Some(i) = &r.interval {
-        o.insert("interval".into(), json!(i));
-    }
-    if !r.instance_pool_pages.is_empty() {
-        o.insert("instance_pool_pages".into(), json!(r.instance_pool_pages));
-    }
-    o.insert("scenario".into(), json!(s.params));
-    o.insert(
-        "suggested".into(),
-        json!({ "hot_pages": s.suggested_hot_pages }),
-    );
-    if let Some(base) = rows.first() {
-        let (y, n) = risk::pasted_rates(r);
-        let mut res = serde_json::to_value(base).unwrap_or(Json::Null);
-        if let Json::Object(m) = &mut res {
-            m.insert("kept_percent".into(), json!(base.kept.map(|k| k * 100.0)));
-            m.insert("your_youngs_per_s".into(), json!(y));
-            m.insert("your_non_youngs_per_s".into(), json!(n));
-        }
-        o.insert("result".into(), res);
-        if with_risk {
-            o.insert("runs".into(), json!(rows));
-            o.insert("advice".into(), json!(risk::advice(rows)));
-        }
-    }
-    Json::Object(o)
 }
 
 fn show(v: &status::Num) -> String {

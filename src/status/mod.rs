@@ -12,6 +12,7 @@
 //!
 //! [`scenario`] turns a reading into the simulator's parameters.
 
+pub mod report;
 pub mod risk;
 pub mod scenario;
 

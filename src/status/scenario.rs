@@ -256,7 +256,7 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
                 notes.push(format!("the scan's rate from {what}: {e}; {default_rate} is used"));
                 p.set("idle_scan_pages_per_s", "0")?;
             } else {
-                notes.push(format!("the scan reads {x:.0} pages/s: {what}"));
+                notes.push(format!("the scan reads {x:.0} pages/s, your {what}"));
             }
         }
         Some((x, what)) => assumed.push(Assumed {
