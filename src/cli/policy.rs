@@ -397,13 +397,13 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
         params.hot_pages,
         params.scan_table_pages()
     );
-    let lookups = |r: &midpoint::policy::compare::PolicyRow| {
+    let lookups = |r: &midpoint_lab::policy::compare::PolicyRow| {
         r.lookups_per_s
             .map(|v| format!("{v:.0}"))
             .unwrap_or_else(|| "—".into())
     };
     if a.get_flag("markdown") {
-        use midpoint::experiments::table::{Align, Table};
+        use midpoint_lab::experiments::table::{Align, Table};
         let mut table = Table::new([
             ("policy", Align::Left),
             ("hot set kept", Align::Right),
