@@ -673,7 +673,7 @@ impl Parser {
             return Ok(false);
         }
         let upper = k.to_ascii_uppercase();
-        if POOL_STATS_COLUMNS.contains(&upper.as_str()) && k == upper {
+        if POOL_STATS_COLUMNS.contains(&upper.as_str()) {
             if upper == "POOL_ID" {
                 self.pool_rows.push(BTreeMap::new());
                 self.in_pool_row_g = true;
@@ -716,7 +716,9 @@ impl Parser {
             }
             return Ok(false);
         };
-        if cells.iter().any(|c| c == "POOL_ID") && cells.iter().any(|c| c == "POOL_SIZE") {
+        if cells.iter().any(|c| c.eq_ignore_ascii_case("POOL_ID"))
+            && cells.iter().any(|c| c.eq_ignore_ascii_case("POOL_SIZE"))
+        {
             self.pool_header = Some(cells.iter().map(|c| c.to_ascii_uppercase()).collect());
             return Ok(true);
         }

@@ -151,6 +151,16 @@ fn pool_stats_every_format() {
 }
 
 #[test]
+fn pool_stats_columns_in_lower_case() {
+    // `SELECT pool_id, pool_size, ... FROM INNODB_BUFFER_POOL_STATS\G` prints the names as given.
+    let g = read("*************************** 1. row ***************************\n             pool_id: 0\n           pool_size: 8191\n    pages_made_young: 12\n").unwrap();
+    assert_eq!(n(&g, "pool_pages"), 8191);
+    assert_eq!(n(&g, "pages_made_young"), 12);
+    let t = read("+---------+-----------+\n| pool_id | pool_size |\n+---------+-----------+\n|       0 |      8191 |\n+---------+-----------+\n").unwrap();
+    assert_eq!(n(&t, "pool_pages"), 8191);
+}
+
+#[test]
 fn two_pool_rows_are_summed() {
     let text = "POOL_ID\tPOOL_SIZE\tFREE_BUFFERS\tDATABASE_PAGES\n0\t100\t10\t80\n1\t100\t20\t70\n";
     let r = read(text).unwrap();
