@@ -10,6 +10,7 @@ mod cells;
 mod cursor;
 mod narration;
 mod playback;
+mod steps;
 mod strip;
 #[cfg(test)]
 mod tests;
@@ -46,8 +47,15 @@ const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×",
 const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
-/// Wall time a watched drain lasts, ms (paced by events).
-const DRAIN_MS: f64 = 6500.0;
+/// A watched drain's pace, reads per wall second: its first reads and the boundary's first
+/// steps (slow, one by one), the dead band between them, and the fast part (growing from
+/// DRAIN_FAST by (1 + s)² over s seconds, up to DRAIN_FAST_MAX).
+const DRAIN_SLOW: f64 = 2.5;
+const DRAIN_FIRST_READS: u32 = 3;
+const DRAIN_SLOW_READS: u32 = 6;
+const DRAIN_BAND: f64 = 45.0;
+const DRAIN_FAST: f64 = 60.0;
+const DRAIN_FAST_MAX: f64 = 900.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
 /// A follower this many events behind or fewer replays them with highlights and narration.
@@ -203,8 +211,15 @@ pub struct Explorer {
     /// The boundary close-up, and the frame selected in it or in the grid.
     strip: strip::Strip,
     selected: Option<u32>,
-    /// Events owed to a watched drain (fractions carried between frames).
+    /// Reads owed to a watched drain (fractions carried between frames).
     drain_acc: f64,
+    /// A watched drain's choreography: the reads taken when the boundary first stepped (the
+    /// slow beat after the dead band starts there), and when the fast part began (wall ms).
+    drain_slow_from: Option<u32>,
+    drain_fast_at: Option<f64>,
+    /// While a watched drain slides the boundary: the rule that moves what is on screen (the
+    /// shrink step), shown in the code panel instead of the frame's last incidental event.
+    watch_code: Option<super::code::CodeAt>,
     /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
     achieved: f64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
@@ -263,6 +278,9 @@ impl Explorer {
             strip: strip::Strip::new(frames),
             selected: None,
             drain_acc: 0.0,
+            drain_slow_from: None,
+            drain_fast_at: None,
+            watch_code: None,
             achieved: 0.0,
             clock,
             params,
@@ -617,8 +635,12 @@ impl Explorer {
     /// The code panel's state: the lines the last event ran (none after a jump) and the
     /// variables now.
     pub fn code_state(&self) -> CodeState {
+        let watched = match (&self.mode, &self.watch_code) {
+            (Mode::Watching(Watch::Drain), Some(c)) => Some(c.clone()),
+            _ => None,
+        };
         CodeState {
-            at: self.cur.code.clone(),
+            at: watched.or_else(|| self.cur.code.clone()),
             vars: super::code::vars(&self.cur.sim),
         }
     }

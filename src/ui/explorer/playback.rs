@@ -5,6 +5,7 @@
 use super::cursor::{Cursor, Stepped};
 use super::*;
 use crate::clock::to_secs;
+use crate::ui::code;
 
 impl Explorer {
     /// Advances the current mode by one animation frame at wall time `now_ms`; returns
@@ -68,6 +69,10 @@ impl Explorer {
                                 self.mode = Mode::Watching(Watch::Evict { start: now_ms });
                                 if self.reduced_motion {
                                     self.mode = Mode::Watching(Watch::Drain);
+                                    self.drain_acc = 0.0;
+                                    self.drain_slow_from = None;
+                                    self.drain_fast_at = None;
+                                    self.watch_code = None;
                                     let t = self.batch_narration();
                                     self.set_narration(t, true);
                                 }
@@ -82,6 +87,9 @@ impl Explorer {
                         if now_ms - start >= EVICT_MS {
                             self.mode = Mode::Watching(Watch::Drain);
                             self.drain_acc = 0.0;
+                            self.drain_slow_from = None;
+                            self.drain_fast_at = None;
+                            self.watch_code = None;
                             let t = self.batch_narration();
                             self.set_narration(t, true);
                             self.speed = WATCH_SPEED;
@@ -95,20 +103,24 @@ impl Explorer {
                             .map(|b| self.cur.sim.now().saturating_sub(b.at))
                             .unwrap_or(0);
                         let stop = if self.cur.sim.scan_running() {
-                            // Paced by events, not virtual time: a drain takes a few tens of
-                            // milliseconds of virtual time whatever the pool, and should take
-                            // about DRAIN_MS of wall time to watch.
-                            let frames = self
-                                .cur
-                                .batch
-                                .as_ref()
-                                .map(|b| b.free_before + b.evicted)
-                                .unwrap_or(1)
-                                .max(1) as f64;
-                            self.drain_acc += dt * frames / DRAIN_MS;
+                            // Paced by reads, not virtual time (a drain takes a few tens of
+                            // milliseconds of virtual time whatever the pool): the first reads
+                            // slowly, the dead band briskly, the boundary's first steps slowly
+                            // again, then faster and faster to the end.
+                            let rate = self.drain_rate(now_ms);
+                            self.drain_acc += dt * rate / 1000.0;
                             let k = self.drain_acc.floor();
                             self.drain_acc -= k;
-                            self.drain_events(k as u32, deadline)
+                            let moves0 = self.slide_count();
+                            let free0 = self.cur.sim.pool.free_len();
+                            let stop = self.drain_reads(k as u32, deadline);
+                            let moved = self.slide_count() - moves0;
+                            if moved > 0 {
+                                self.watch_code = Some(code::shrink_step(moved));
+                            } else if self.cur.sim.pool.free_len() < free0 {
+                                self.watch_code = None;
+                            }
+                            stop
                         } else {
                             // Nothing to watch while the scan pauses: skip ahead.
                             self.play_for(
@@ -289,11 +301,40 @@ impl Explorer {
         false
     }
 
-    /// Processes up to `k` events (or until the deadline). Returns true at the end of the run
-    /// or when a drain completes.
-    pub(super) fn drain_events(&mut self, k: u32, deadline: f64) -> bool {
+    /// Pages the boundary has turned young so far (the drain's shrink steps).
+    fn slide_count(&self) -> u64 {
+        self.cur.sim.pool.instances[0].lru.slides.total_young()
+    }
+
+    /// Reads per wall second of a watched drain at this moment of its choreography.
+    fn drain_rate(&mut self, now_ms: f64) -> f64 {
+        let Some(b) = &self.cur.batch else {
+            return DRAIN_FAST_MAX;
+        };
+        let taken = (b.free_before + b.evicted).saturating_sub(self.cur.sim.pool.free_len());
+        let slid = self.slide_count() > b.slid_young_after;
+        if taken < DRAIN_FIRST_READS {
+            return DRAIN_SLOW;
+        }
+        if !slid {
+            return DRAIN_BAND;
+        }
+        let from = *self.drain_slow_from.get_or_insert(taken);
+        if taken < from + DRAIN_SLOW_READS {
+            return DRAIN_SLOW;
+        }
+        let at = *self.drain_fast_at.get_or_insert(now_ms);
+        let s = ((now_ms - at) / 1000.0).max(0.0);
+        (DRAIN_FAST * (1.0 + s) * (1.0 + s)).min(DRAIN_FAST_MAX)
+    }
+
+    /// Processes events until `k` more reads have taken free frames (or until the deadline).
+    /// Returns true at the end of the run or when a drain completes.
+    pub(super) fn drain_reads(&mut self, k: u32, deadline: f64) -> bool {
         let track = self.tracked();
-        for i in 0..k {
+        let target = self.cur.sim.pool.free_len().saturating_sub(k);
+        let mut i = 0u32;
+        while k > 0 && self.cur.sim.pool.free_len() > target {
             let s = self.fwd(track);
             if s.ev == Event::End {
                 self.notice(&s);
@@ -302,6 +343,7 @@ impl Explorer {
             if self.notice(&s) && !s.refill {
                 return true;
             }
+            i += 1;
             if i % 64 == 63 && (self.clock)() > deadline {
                 break;
             }
