@@ -13,15 +13,8 @@ pub mod engine;
 pub mod experiments;
 pub mod io;
 pub mod metrics;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod output;
 pub mod policy;
-// The CLI of the policies, traces and exports (native: it uses clap).
-#[cfg(not(target_arch = "wasm32"))]
-pub mod policy_cli;
 pub mod pool;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod progress;
 pub mod replay;
 pub mod rng;
 pub mod scenario;

@@ -12,7 +12,7 @@ use std::path::Path;
 const FLOORS: &[(&str, &[&str])] = &[
     (
         "faces",
-        &["main", "web", "ui", "output", "progress", "policy_cli"],
+        &["main", "web", "ui", "cli"],
     ),
     (
         "reports and reproductions",

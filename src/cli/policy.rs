@@ -1,12 +1,12 @@
 //! The `replay --format`, `export` and `policies` subcommands. Wall-clock time is measured
 //! here, in the CLI, never in the core.
 
-use crate::policy::innodb::{Innodb, InnodbConfig};
-use crate::policy::Policy;
-use crate::trace::oracle::OracleReader;
-use crate::trace::text::{Layout, TextReader};
-use crate::trace::{next_positions, Remap, Request};
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint::policy::innodb::{Innodb, InnodbConfig};
+use midpoint::policy::Policy;
+use midpoint::trace::oracle::OracleReader;
+use midpoint::trace::text::{Layout, TextReader};
+use midpoint::trace::{next_positions, Remap, Request};
 use std::fs::File;
 use std::io::BufReader;
 use std::time::Instant;
@@ -138,7 +138,8 @@ pub fn replay_file(
             let len = std::fs::metadata(path)
                 .map_err(|e| format!("cannot open '{path}': {e}"))?
                 .len();
-            let universe = (len / crate::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
+            let universe =
+                (len / midpoint::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
             let mut p = Innodb::new(pages, universe as u32, InnodbConfig::default())?;
             stream(&mut Reader::open(path, format, layout)?, &mut remap, &mut p)
         }
@@ -164,7 +165,7 @@ pub fn replay_file(
                 ids.push(remap.dense(q.id)?);
             }
             let next = next_positions(&ids, remap.len());
-            let mut p = crate::policy::belady::Belady::new(pages);
+            let mut p = midpoint::policy::belady::Belady::new(pages);
             let mut misses = 0;
             for (i, (&id, &n)) in ids.iter().zip(&next).enumerate() {
                 if !p.access(id, i as u64, n) {
@@ -177,7 +178,7 @@ pub fn replay_file(
             })
         }
         _ => {
-            let mut p = crate::policy::by_name(name, pages)?;
+            let mut p = midpoint::policy::by_name(name, pages)?;
             stream(
                 &mut Reader::open(path, format, layout)?,
                 &mut remap,
@@ -285,8 +286,8 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
         .get_one::<String>("format")
         .map(String::as_str)
         .unwrap_or("oracle-general");
-    let params = crate::scenario::preset(name)?.params;
-    let (rec, _) = crate::policy::record::record(&params)?;
+    let params = midpoint::scenario::preset(name)?.params;
+    let (rec, _) = midpoint::policy::record::record(&params)?;
     let mut f = File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?;
     let io = |e: std::io::Error| format!("writing '{path}': {e}");
     if format == "txt" {
@@ -303,7 +304,7 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
             .zip(&rec.ids)
             .map(|(&t, &id)| ((t / 1_000_000) as u32, id as u64))
             .collect();
-        crate::trace::oracle::write(&mut f, &reqs).map_err(io)?;
+        midpoint::trace::oracle::write(&mut f, &reqs).map_err(io)?;
     }
     eprintln!(
         "wrote {} requests to {path}: ids 0..{} are the hot table, {}..{} the scanned table{}; the first {} requests are the preload, the scan starts at request {}",
@@ -347,7 +348,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let name = a
         .get_one::<String>("preset")
         .ok_or("policies needs --preset")?;
-    let params = crate::scenario::preset(name)?.params;
+    let params = midpoint::scenario::preset(name)?.params;
     let touches = match a.get_one::<String>("touches") {
         None => None,
         Some(s) => Some(
@@ -357,19 +358,19 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
                 .ok_or_else(|| format!("--touches = '{s}' is not a whole number 1..64"))?,
         ),
     };
-    let rows = crate::policy::compare::policy_rows(&params, touches)?;
+    let rows = midpoint::policy::compare::policy_rows(&params, touches)?;
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
-        let bars: Vec<crate::chart::PolicyBar> = rows
+        let bars: Vec<midpoint::chart::PolicyBar> = rows
             .iter()
-            .map(|r| crate::chart::PolicyBar {
+            .map(|r| midpoint::chart::PolicyBar {
                 policy: r.policy.clone(),
                 kept: r.kept,
                 miss_ratio: r.miss_ratio,
             })
             .collect();
-        let svg = crate::chart::policies_svg(&bars, Some("innodb"))?;
+        let svg = midpoint::chart::policies_svg(&bars, Some("innodb"))?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     if a.get_flag("json") {
