@@ -47,12 +47,13 @@ const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×",
 const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
-/// A watched drain's pace, reads per wall second: its first reads and the boundary's first
-/// steps (slow, one by one), the dead band between them, and the fast part (growing from
-/// DRAIN_FAST by (1 + s)² over s seconds, up to DRAIN_FAST_MAX).
-const DRAIN_SLOW: f64 = 2.5;
-const DRAIN_FIRST_READS: u32 = 3;
-const DRAIN_SLOW_READS: u32 = 6;
+/// A watched drain's pace: its first DRAIN_FIRST_READS reads and the boundary's first
+/// DRAIN_SLOW_READS steps one read at a time, DRAIN_BEAT_MS apart; the dead band between them
+/// at DRAIN_BAND frames per wall second; then the fast part, from DRAIN_FAST frames a second
+/// growing by (1 + s)² over s seconds, up to DRAIN_FAST_MAX.
+const DRAIN_BEAT_MS: f64 = 700.0;
+const DRAIN_FIRST_READS: u32 = 2;
+const DRAIN_SLOW_READS: u32 = 2;
 const DRAIN_BAND: f64 = 45.0;
 const DRAIN_FAST: f64 = 60.0;
 const DRAIN_FAST_MAX: f64 = 900.0;
@@ -165,6 +166,19 @@ pub struct CodeState {
     pub vars: Vec<super::code::Var>,
 }
 
+/// Where a watched drain is in its choreography.
+#[derive(Clone, Copy, Debug, Default)]
+struct DrainPace {
+    /// 0: the first reads, 1: the dead band, 2: the boundary's first steps, 3: the fast part.
+    phase: u8,
+    /// Reads in this phase, and when the last one ran (wall ms).
+    count: u32,
+    last_ms: f64,
+    /// When the fast part began (wall ms), and the frames due (negative: owed).
+    fast_at: f64,
+    acc: f64,
+}
+
 /// One run of the simulator under the page's control.
 pub struct Explorer {
     params: Params,
@@ -213,10 +227,8 @@ pub struct Explorer {
     selected: Option<u32>,
     /// Reads owed to a watched drain (fractions carried between frames).
     drain_acc: f64,
-    /// A watched drain's choreography: the reads taken when the boundary first stepped (the
-    /// slow beat after the dead band starts there), and when the fast part began (wall ms).
-    drain_slow_from: Option<u32>,
-    drain_fast_at: Option<f64>,
+    /// A watched drain's choreography (see `playback::drain_due`).
+    pace: DrainPace,
     /// While a watched drain slides the boundary: the rule that moves what is on screen (the
     /// shrink step), shown in the code panel instead of the frame's last incidental event.
     watch_code: Option<super::code::CodeAt>,
@@ -278,8 +290,7 @@ impl Explorer {
             strip: strip::Strip::new(frames),
             selected: None,
             drain_acc: 0.0,
-            drain_slow_from: None,
-            drain_fast_at: None,
+            pace: DrainPace::default(),
             watch_code: None,
             achieved: 0.0,
             clock,

@@ -70,8 +70,10 @@ impl Explorer {
                                 if self.reduced_motion {
                                     self.mode = Mode::Watching(Watch::Drain);
                                     self.drain_acc = 0.0;
-                                    self.drain_slow_from = None;
-                                    self.drain_fast_at = None;
+                                    self.pace = DrainPace {
+                                        last_ms: f64::NEG_INFINITY,
+                                        ..DrainPace::default()
+                                    };
                                     self.watch_code = None;
                                     let t = self.batch_narration();
                                     self.set_narration(t, true);
@@ -87,8 +89,10 @@ impl Explorer {
                         if now_ms - start >= EVICT_MS {
                             self.mode = Mode::Watching(Watch::Drain);
                             self.drain_acc = 0.0;
-                            self.drain_slow_from = None;
-                            self.drain_fast_at = None;
+                            self.pace = DrainPace {
+                                last_ms: f64::NEG_INFINITY,
+                                ..DrainPace::default()
+                            };
                             self.watch_code = None;
                             let t = self.batch_narration();
                             self.set_narration(t, true);
@@ -107,13 +111,10 @@ impl Explorer {
                             // milliseconds of virtual time whatever the pool): the first reads
                             // slowly, the dead band briskly, the boundary's first steps slowly
                             // again, then faster and faster to the end.
-                            let rate = self.drain_rate(now_ms);
-                            self.drain_acc += dt * rate / 1000.0;
-                            let k = self.drain_acc.floor();
-                            self.drain_acc -= k;
+                            let k = self.drain_due(now_ms, dt);
                             let moves0 = self.slide_count();
                             let free0 = self.cur.sim.pool.free_len();
-                            let stop = self.drain_reads(k as u32, deadline);
+                            let stop = self.drain_reads(k, deadline);
                             let moved = self.slide_count() - moves0;
                             if moved > 0 {
                                 self.watch_code = Some(code::shrink_step(moved));
@@ -306,33 +307,64 @@ impl Explorer {
         self.cur.sim.pool.instances[0].lru.slides.total_young()
     }
 
-    /// Reads per wall second of a watched drain at this moment of its choreography.
-    fn drain_rate(&mut self, now_ms: f64) -> f64 {
+    /// Free frames a watched drain should take in this frame, by its choreography: its first
+    /// reads one at a time, DRAIN_BEAT_MS apart; the dead band at DRAIN_BAND frames a second;
+    /// the boundary's first steps one read at a time again; then faster and faster. A read
+    /// may take several frames at once (linear read-ahead takes 64): frames taken beyond what
+    /// was due are a debt the next frames pay.
+    fn drain_due(&mut self, now_ms: f64, dt: f64) -> u32 {
         let Some(b) = &self.cur.batch else {
-            return DRAIN_FAST_MAX;
+            return u32::MAX;
         };
-        let taken = (b.free_before + b.evicted).saturating_sub(self.cur.sim.pool.free_len());
         let slid = self.slide_count() > b.slid_young_after;
-        if taken < DRAIN_FIRST_READS {
-            return DRAIN_SLOW;
+        let p = &mut self.pace;
+        let beat = |p: &mut DrainPace| {
+            if now_ms - p.last_ms >= DRAIN_BEAT_MS {
+                p.last_ms = now_ms;
+                p.count += 1;
+                1
+            } else {
+                0
+            }
+        };
+        match p.phase {
+            0 if p.count < DRAIN_FIRST_READS => return beat(p),
+            0 | 1 if !slid => {
+                p.phase = 1;
+                p.acc += dt * DRAIN_BAND / 1000.0;
+            }
+            0 | 1 => {
+                p.phase = 2;
+                p.count = 0;
+                p.last_ms = now_ms;
+                return 0;
+            }
+            2 if p.count < DRAIN_SLOW_READS => return beat(p),
+            2 => {
+                p.phase = 3;
+                p.fast_at = now_ms;
+                p.acc = 0.0;
+            }
+            _ => {
+                let s = ((now_ms - p.fast_at) / 1000.0).max(0.0);
+                p.acc += dt * (DRAIN_FAST * (1.0 + s) * (1.0 + s)).min(DRAIN_FAST_MAX) / 1000.0;
+            }
         }
-        if !slid {
-            return DRAIN_BAND;
+        if p.acc >= 1.0 {
+            let k = p.acc.floor();
+            p.acc -= k;
+            k as u32
+        } else {
+            0
         }
-        let from = *self.drain_slow_from.get_or_insert(taken);
-        if taken < from + DRAIN_SLOW_READS {
-            return DRAIN_SLOW;
-        }
-        let at = *self.drain_fast_at.get_or_insert(now_ms);
-        let s = ((now_ms - at) / 1000.0).max(0.0);
-        (DRAIN_FAST * (1.0 + s) * (1.0 + s)).min(DRAIN_FAST_MAX)
     }
 
     /// Processes events until `k` more reads have taken free frames (or until the deadline).
     /// Returns true at the end of the run or when a drain completes.
     pub(super) fn drain_reads(&mut self, k: u32, deadline: f64) -> bool {
         let track = self.tracked();
-        let target = self.cur.sim.pool.free_len().saturating_sub(k);
+        let free0 = self.cur.sim.pool.free_len();
+        let target = free0.saturating_sub(k);
         let mut i = 0u32;
         while k > 0 && self.cur.sim.pool.free_len() > target {
             let s = self.fwd(track);
@@ -348,6 +380,9 @@ impl Explorer {
                 break;
             }
         }
+        // A read that took more frames than were due (read-ahead): the rest is owed.
+        let over = (free0 - self.cur.sim.pool.free_len()).saturating_sub(k);
+        self.pace.acc -= over as f64;
         self.playhead = self.cur.sim.now();
         false
     }

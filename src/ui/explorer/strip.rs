@@ -578,7 +578,13 @@ mod caption_tests {
         let grow = strip_caption(&m, 0);
         assert!(grow.starts_with("No LRU batch yet") && grow.contains("1 page turned young"));
         assert!(!grow.contains("demoted"), "{grow}");
-        let refill = strip_caption(&StripMeta { demoted: 607, ..m.clone() }, 2);
+        let refill = strip_caption(
+            &StripMeta {
+                demoted: 607,
+                ..m.clone()
+            },
+            2,
+        );
         assert!(refill.contains("it turned 607 pages old"), "{refill}");
         assert!(refill.contains("3 of them hot pages"), "{refill}");
         let refill = strip_caption(&StripMeta { slid: 1204, ..m }, 2);
