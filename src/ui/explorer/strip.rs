@@ -70,7 +70,7 @@ impl StripLayout {
     /// A layout for `width` × at most `max_height` CSS pixels.
     pub fn new(width: f32, max_height: f32) -> StripLayout {
         let width = width.clamp(200.0, 4000.0);
-        let pitch = (width / 34.0).clamp(11.0, 22.0).floor();
+        let pitch = (width / 31.0).clamp(11.0, 22.0).floor();
         let cell = (pitch - (pitch / 7.0).max(2.0)).floor();
         let cols = (((width - 8.0) / pitch).floor() as u32).max(8);
         let x0 = ((width - cols as f32 * pitch) / 2.0).floor();
