@@ -93,10 +93,10 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
 /// The height an embedded figure of `view` takes at 800 CSS px wide, px (at most 520).
 pub fn figure_height(view: &str) -> u32 {
     match view {
-        "strip" => 500,
-        "grid" => 480,
-        "residency" => 400,
-        "sweep" => 420,
+        "strip" => 520,
+        "grid" => 520,
+        "residency" => 500,
+        "sweep" => 520,
         _ => 520,
     }
 }
