@@ -39,7 +39,7 @@ export class ViewMethods {
     const css = this.el.stage.clientWidth || 800;
     const figure = this.viewName && this.viewName !== "lab";
     const narrow = window.innerWidth < 760;
-    const maxCss = figure && this.embedView ? (narrow ? 190 : 290) : figure ? Math.max(200, Math.min(window.innerHeight * (narrow ? 0.34 : 0.5), 420)) : Math.max(220, Math.min(window.innerHeight * (narrow ? 0.45 : 0.62), 560));
+    const maxCss = figure && this.embedView ? (narrow ? 150 : 210) : figure ? Math.max(200, Math.min(window.innerHeight * (narrow ? 0.34 : 0.5), 420)) : Math.max(220, Math.min(window.innerHeight * (narrow ? 0.45 : 0.62), 560));
     const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
     const c = this.el.pool;
     c.width = Math.round(css * dpr);

@@ -142,7 +142,7 @@ class PairFigure {
     if (!this.pair) return;
     for (const [side, c] of this.canvases.entries()) {
       const w = c.parentElement.clientWidth || 320;
-      const h = this.pair.strip_resize(side, w, w < 500 ? 200 : 260);
+      const h = this.pair.strip_resize(side, w, w < 500 ? 180 : 260);
       size(c, w, h);
     }
   }

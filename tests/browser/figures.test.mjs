@@ -183,7 +183,7 @@ describe("one figure, one screen", () => {
           const root = document.querySelector(".mp-lab");
           return { cap: root.querySelector(".mp-stripcap").textContent, narr: root.querySelector("[data-testid=narration]").textContent };
         });
-        const young = (s) => Number((s.match(/([\d,]+) pages? turned young|turned ([\d,]+) young/) ?? []).slice(1).find(Boolean)?.replaceAll(",", ""));
+        const young = (s) => Number((s.match(/([\d,]+) pages? turned young|turned ([\d,]+) (?:pages? )?young/) ?? []).slice(1).find(Boolean)?.replaceAll(",", ""));
         assert.equal(young(agree.cap), young(agree.narr), JSON.stringify(agree));
         await screenshot(page, `watch-end-${vp.width}`);
         assert.deepEqual(errors, []);
