@@ -240,7 +240,7 @@ export class StripMethods {
     // projector shows text of 24 px and more.
     const zoom = present ? Math.min(3, Math.max(1, w / 620)) : 1;
     this.zoom = zoom;
-    const maxH = embedStrip ? (w < 500 ? 160 : 250) : window.innerWidth < 760 ? 200 : present ? Math.max(300, window.innerHeight * 0.52) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
+    const maxH = embedStrip ? (w < 500 ? 140 : 250) : window.innerWidth < 760 ? 200 : present ? Math.max(300, window.innerHeight * 0.52) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
     const h = this.ex.strip_resize(w / zoom, maxH / zoom) * zoom;
     const dpr = this.dpr || 1;
     c.width = Math.round(w * dpr);
