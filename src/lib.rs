@@ -10,6 +10,7 @@ pub mod clock;
 pub mod cost;
 pub mod cpu;
 pub mod engine;
+pub mod ensemble;
 pub mod experiments;
 pub mod io;
 pub mod metrics;
