@@ -1,11 +1,11 @@
 //! The two plots on a canvas, with the core's `chart::draw_residency` / `chart::draw_sweep`
 //! over plotters-canvas, scaled for the screen's density by [`HiDpi`].
 
-use crate::chart::{self, Published, DARK, LIGHT};
-use crate::experiments::seed000;
-use crate::scenario::Params;
 use crate::ui::charts::{HiDpi, PointIn, SweepModel};
 use crate::ui::explorer::Explorer;
+use midpoint_core::scenario::Params;
+use midpoint_lab::chart::{self, Published, DARK, LIGHT};
+use midpoint_lab::experiments::seed000;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;

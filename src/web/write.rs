@@ -3,10 +3,10 @@
 //! canvases. The logic (presets, the run's snapshots and summary, the trade-off's points, the
 //! pool's pixels) is in [`crate::ui::write`].
 
-use crate::chart;
 use crate::ui::charts::HiDpi;
 use crate::ui::grid::Layout;
 use crate::ui::write::{self as page, WritePage, WriteRun, WriteSummary};
+use midpoint_lab::chart;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;

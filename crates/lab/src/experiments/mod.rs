@@ -94,7 +94,11 @@ mod tests {
     #[test]
     fn seed000_rows_name_real_presets_and_have_reasons() {
         for r in seed000::rows(true) {
-            assert!(crate::scenario::preset(&r.preset).is_ok(), "{}", r.preset);
+            assert!(
+                midpoint_core::scenario::preset(&r.preset).is_ok(),
+                "{}",
+                r.preset
+            );
             if let Some((lo, hi)) = r.band() {
                 assert!(lo < hi, "{}", r.what);
                 assert!(!r.reason.is_empty(), "{}: a band needs its reason", r.what);

@@ -10,8 +10,8 @@
 //! <t_ms> lru_batch               one page-cleaner LRU batch
 //! ```
 
-use crate::clock::Micros;
-use crate::pool::{BufferPool, FetchMode, PageId, PoolConfig};
+use midpoint_core::clock::Micros;
+use midpoint_core::pool::{BufferPool, FetchMode, PageId, PoolConfig};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -422,7 +422,7 @@ pub fn replay_with(
                 None
             }
         };
-        if let Some(crate::pool::Fetch::NoFreeFrame { .. }) = outcome {
+        if let Some(midpoint_core::pool::Fetch::NoFreeFrame { .. }) = outcome {
             return Err(format!("line {line}: no free frame could be found"));
         }
         after_each(&pool, *line)?;

@@ -7,9 +7,9 @@
 //! global pool has), on wasm32 one after another. Results come back in input order and every
 //! reduction works on that order, so the answer is the same whatever the thread count.
 
-use crate::metrics::{RunReport, Sample, Summary};
-use crate::scenario::Params;
-use crate::sim;
+use midpoint_core::metrics::{RunReport, Sample, Summary};
+use midpoint_core::scenario::Params;
+use midpoint_core::sim;
 use serde::Serialize;
 
 /// The largest ensemble the faces accept.

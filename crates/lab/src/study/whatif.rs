@@ -2,12 +2,12 @@
 //! and the write-heavy presets' transactions and free-list waits.
 
 use crate::experiments::table::{Align, Table};
-use crate::metrics::WriteReport;
-use crate::pool::{WhatIf, WhatIfs};
-use crate::scenario::write as write_presets;
-use crate::scenario::{preset, presets, Params};
-use crate::sim;
-use crate::sim::run_write;
+use midpoint_core::metrics::WriteReport;
+use midpoint_core::pool::{WhatIf, WhatIfs};
+use midpoint_core::scenario::write as write_presets;
+use midpoint_core::scenario::{preset, presets, Params};
+use midpoint_core::sim;
+use midpoint_core::sim::run_write;
 use serde::{Deserialize, Serialize};
 
 /// Stock 8.4, then each what-if alone.
@@ -164,7 +164,13 @@ pub fn compare(
 pub fn side_by_side(
     p: &Params,
     w: WhatIfs,
-) -> Result<(crate::metrics::RunReport, crate::metrics::RunReport), String> {
+) -> Result<
+    (
+        midpoint_core::metrics::RunReport,
+        midpoint_core::metrics::RunReport,
+    ),
+    String,
+> {
     let stock = sim::run(&Params {
         what_if: WhatIfs::NONE,
         ..p.clone()

@@ -6,16 +6,16 @@
 //!
 //! "Default" there is the InnoDB Plugin 1.0's: `old_blocks_pct` 37 and `old_blocks_time` **0**
 //! (MySQL 5.6.6 changed the default to 1000). MySQL 8.4's defaults are shown beside them. The
-//! setup ([`crate::scenario::seed003_params`]) is the simulator's choice; the seed gives no sizes
+//! setup ([`midpoint_core::scenario::seed003_params`]) is the simulator's choice; the seed gives no sizes
 //! and nothing is fitted. Each run measures the throughput without the scan in its warm-up and
 //! with it over the last `kept_window_s` seconds.
 
 use super::figure::{check, Check, Figure, Measured};
 use super::seed002::{checks_markdown, qps_with_scan};
 use super::table::{Align, Table};
-use crate::metrics::{RunReport, Summary};
-use crate::scenario::preset;
-use crate::sim;
+use midpoint_core::metrics::{RunReport, Summary};
+use midpoint_core::scenario::preset;
+use midpoint_core::sim;
 use serde::Serialize;
 
 /// The experiment's title.

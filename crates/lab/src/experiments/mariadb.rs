@@ -3,7 +3,7 @@
 //! so this report compares the two engines' simulations and checks nothing.
 
 use super::table::{Align, Table};
-use crate::metrics::{mean, RunReport};
+use midpoint_core::metrics::{mean, RunReport};
 use serde::Serialize;
 
 /// The report's title.
@@ -12,11 +12,11 @@ pub const TITLE: &str = "Scan leak on MariaDB 10.11 beside MySQL 8.4 (seed 000's
 // ---- Runs: every call into the simulation, in one place. ----
 
 fn simulate(preset: &str, seed: u64) -> RunReport {
-    let mut p = crate::scenario::preset(preset)
+    let mut p = midpoint_core::scenario::preset(preset)
         .expect("comparison presets exist")
         .params;
     p.seed = seed;
-    crate::sim::run(&p).expect("valid preset")
+    midpoint_core::sim::run(&p).expect("valid preset")
 }
 
 /// One experiment on both engines.

@@ -1,8 +1,8 @@
 //! Charts, drawn with plotters over any `DrawingBackend`: the same code renders on a canvas in
 //! the page and to SVG in the CLI and the tests.
 
-use crate::metrics::Sample;
 use crate::sweep::SweepResult;
+use midpoint_core::metrics::Sample;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -687,7 +687,7 @@ mod tests {
             }
         }
         let s = SweepResult {
-            base: crate::scenario::Params::default(),
+            base: midpoint_core::scenario::Params::default(),
             depths: vec![100, 1024],
             times: vec![0, 1000],
             points,
@@ -1222,7 +1222,7 @@ mod glance_tests {
             }
         }
         SweepResult {
-            base: crate::scenario::Params::default(),
+            base: midpoint_core::scenario::Params::default(),
             depths: depths.to_vec(),
             times,
             points,

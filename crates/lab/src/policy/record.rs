@@ -4,10 +4,10 @@
 //! microseconds apart) are one request here; the preload of a warm or cold start comes first,
 //! in the order the simulation loads it.
 
-use crate::metrics::RunReport;
-use crate::pool::PageId;
-use crate::scenario::{Params, Start};
-use crate::sim::{Event, Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
+use midpoint_core::metrics::RunReport;
+use midpoint_core::pool::PageId;
+use midpoint_core::scenario::{Params, Start};
+use midpoint_core::sim::{Event, Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
 
 /// A scenario's page requests as dense ids: the hot table's pages first, then the scanned
 /// table's, then the filler table's.
@@ -102,7 +102,7 @@ pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {
         while sample_at <= now.min(w1) {
             let (y, o) = sim.pool.resident(SCAN_SPACE);
             r.scan_share_samples.push((y + o) as f64 / frames);
-            sample_at += crate::clock::SEC;
+            sample_at += midpoint_core::clock::SEC;
         }
         if scan_from.is_none() && now >= scan_start {
             scan_from = Some(r.ids.len());
@@ -134,7 +134,7 @@ pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {
 /// the scan phase (µs, from and to).
 pub fn window(p: &Params, scan_start: u64, end: u64) -> (u64, u64) {
     let from = end
-        .saturating_sub(p.kept_window_s as u64 * crate::clock::SEC)
+        .saturating_sub(p.kept_window_s as u64 * midpoint_core::clock::SEC)
         .max(scan_start.min(end));
     (from, end)
 }

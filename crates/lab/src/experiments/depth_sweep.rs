@@ -4,7 +4,7 @@
 //! (`wait_free`, single-page flushes).
 
 use super::table::{Align, Table};
-use crate::metrics::WriteReport;
+use midpoint_core::metrics::WriteReport;
 use serde::Serialize;
 
 /// The report's title.
@@ -16,7 +16,8 @@ pub const DEPTHS: &[u32] = &[128, 256, 512, 1024, 2048, 4096];
 // ---- Runs: every call into the simulation, in one place. ----
 
 fn simulate(depth: u32) -> WriteReport {
-    crate::sim::run_write(&crate::scenario::write::depth_params(depth)).expect("valid depth")
+    midpoint_core::sim::run_write(&midpoint_core::scenario::write::depth_params(depth))
+        .expect("valid depth")
 }
 
 /// One depth of the trade-off.

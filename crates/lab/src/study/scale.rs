@@ -4,8 +4,8 @@
 //! instance). Every instance is modelled in full: its own LRU list, free list and batch.
 
 use crate::experiments::table::{Align, Table};
-use crate::scenario::{preset, Params};
-use crate::sim;
+use midpoint_core::scenario::{preset, Params};
+use midpoint_core::sim;
 use serde::{Deserialize, Serialize};
 
 /// The default pool sizes, MiB: 256 MiB (the seed's) to 32 GiB.
@@ -86,7 +86,7 @@ pub fn run_row(p: &Params, seeds: u32) -> Result<ScaleRow, String> {
     let (mut scan, mut passes, mut look) = (0.0, 0.0, 0.0);
     let inst = p.buffer_pool_instances.max(1) as f64;
     let scan_s = p.scan_s.max(1) as f64;
-    let start_us = crate::sim::EPOCH + p.warmup_s as u64 * 1_000_000;
+    let start_us = midpoint_core::sim::EPOCH + p.warmup_s as u64 * 1_000_000;
     for s in 1..=seeds as u64 {
         let q = Params {
             seed: s,

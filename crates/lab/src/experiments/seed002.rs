@@ -1,7 +1,7 @@
 //! **A dump against point selects (seed 002).** A mysqldump-like one-pass scan against sysbench
 //! point selects at 1-19 client threads, `innodb_old_blocks_time` 0 vs 1000, and
 //! `innodb_old_blocks_pct` 60 moving the peak of its benefit. Shapes and ratios, not absolute QPS:
-//! the seed gives no sizes, so the setup ([`crate::scenario::seed002_params`]) is the
+//! the seed gives no sizes, so the setup ([`midpoint_core::scenario::seed002_params`]) is the
 //! simulator's choice, and nothing here is fitted.
 //!
 //! Each run measures the throughput without the dump in its warm-up (the seed's "OPT" column)
@@ -11,9 +11,9 @@
 
 use super::figure::{check, Check, Figure, Measured};
 use super::table::{Align, Table};
-use crate::metrics::{mean_over, RunReport, Summary};
-use crate::scenario::{preset, Params};
-use crate::sim;
+use midpoint_core::metrics::{mean_over, RunReport, Summary};
+use midpoint_core::scenario::{preset, Params};
+use midpoint_core::sim;
 use serde::Serialize;
 
 /// The experiment's title.
@@ -30,7 +30,7 @@ fn base(pct: u32, time: u32) -> Params {
     };
     preset(&name)
         .map(|p| p.params)
-        .unwrap_or_else(|_| crate::scenario::seed002_params(pct, time))
+        .unwrap_or_else(|_| midpoint_core::scenario::seed002_params(pct, time))
 }
 
 /// One run at `threads` client threads; `shrink` shortens it (1 = the presets' durations).

@@ -10,10 +10,10 @@
 use super::figure::{check, Check, Figure, Measured, Role, COUNT_TOLERANCE, SHARE_TOLERANCE};
 use super::table::{Align, Table};
 use crate::chart::Published;
-use crate::metrics::{mean, RunReport, Summary};
-use crate::pool::page_cleaner::Cadence;
-use crate::scenario::{preset, Params, Start};
-use crate::sim;
+use midpoint_core::metrics::{mean, RunReport, Summary};
+use midpoint_core::pool::page_cleaner::Cadence;
+use midpoint_core::scenario::{preset, Params, Start};
+use midpoint_core::sim;
 use serde::Serialize;
 use std::ops::Deref;
 

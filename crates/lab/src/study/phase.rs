@@ -1,10 +1,10 @@
 //! The hot set's phase diagram: kept on a grid of two parameters, several seeds per cell, to show
 //! where the outcome splits; and the check of a setting against seed 000's other kept bands.
 
+use crate::experiments::seed000;
 use crate::experiments::table::{Align, Table};
-use crate::scenario::{fmt_num, preset, Params};
-use crate::seed000;
-use crate::sim;
+use midpoint_core::scenario::{fmt_num, preset, Params};
+use midpoint_core::sim;
 use serde::{Deserialize, Serialize};
 
 /// The axis names beyond the scenario's own parameters: `refill_interval_s` is the page-cleaner
@@ -231,12 +231,17 @@ mod tests {
         set_axis(&mut p, "refill-interval-s", 4.0).unwrap();
         assert_eq!(
             p.cleaner,
-            crate::pool::page_cleaner::Cadence::AfterActivity {
+            midpoint_core::pool::page_cleaner::Cadence::AfterActivity {
                 mean_interval_ms: 4000
             }
         );
         set_axis(&mut p, "idle-lookups-per-s", 2500.0).unwrap();
-        assert_eq!(crate::sim::rates::derived(&p).unwrap().lookup_cpu_us, 400.0);
+        assert_eq!(
+            midpoint_core::sim::rates::derived(&p)
+                .unwrap()
+                .lookup_cpu_us,
+            400.0
+        );
         set_axis(&mut p, "hot_pages", 897.0).unwrap();
         assert_eq!(p.hot_pages, 897);
         assert!(set_axis(&mut p, "nope", 1.0).unwrap_err().contains("nope"));

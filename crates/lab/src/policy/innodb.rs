@@ -1,4 +1,4 @@
-//! InnoDB 8.4's midpoint LRU as a policy: the project's real buffer pool ([`crate::pool`]),
+//! InnoDB 8.4's midpoint LRU as a policy: the project's real buffer pool ([`midpoint_core::pool`]),
 //! driven by the trace's clock.
 //!
 //! Every object is one page of one tablespace. A miss reads the page into the midpoint
@@ -14,8 +14,8 @@
 //! 1000 ms), one in the next second does, and the batch runs between two seconds.
 
 use super::Policy;
-use crate::clock::SEC;
-use crate::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use midpoint_core::clock::SEC;
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 
 /// Settings of the InnoDB policy.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,7 +68,7 @@ impl Innodb {
             read_ahead_threshold: 0,
             read_latency_us: 0,
             page_transfer_us: 0,
-            what_ifs: crate::pool::WhatIfs::NONE,
+            what_ifs: midpoint_core::pool::WhatIfs::NONE,
         };
         Ok(Innodb {
             pool: BufferPool::new(pc, &[universe.max(1)]),

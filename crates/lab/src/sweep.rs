@@ -1,7 +1,7 @@
 //! The sweep: "kept" against `innodb_lru_scan_depth`, one line per `innodb_old_blocks_time`.
 
-use crate::scenario::Params;
-use crate::sim;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim;
 use serde::Serialize;
 
 /// Scan depths of the page's sweep (log axis, 100..8192).

@@ -44,7 +44,7 @@ pub fn why(policy: &str) -> &'static str {
 /// Every policy on one scenario, one policy per [`Comparison::step`], so a caller (the page's
 /// worker) can report progress: the InnoDB run first (recorded), then the others.
 pub struct Comparison {
-    params: crate::scenario::Params,
+    params: midpoint_core::scenario::Params,
     touches: u32,
     frames: u32,
     rec: Option<super::record::Recording>,
@@ -63,7 +63,7 @@ fn ratio(m: u64, r: u64) -> f64 {
 impl Comparison {
     /// A comparison on `params` (scanned pages touched `touches` times; default: the scenario's).
     pub fn new(
-        params: &crate::scenario::Params,
+        params: &midpoint_core::scenario::Params,
         touches: Option<u32>,
     ) -> Result<Comparison, String> {
         if params.cpus > 0 {
@@ -159,7 +159,7 @@ impl Comparison {
 /// Every policy on the scenario `params`: InnoDB from the simulation itself, the others
 /// closed loop against the same clients, Belady open loop on the InnoDB run's stream.
 pub fn policy_rows(
-    params: &crate::scenario::Params,
+    params: &midpoint_core::scenario::Params,
     touches: Option<u32>,
 ) -> Result<Vec<PolicyRow>, String> {
     let mut c = Comparison::new(params, touches)?;

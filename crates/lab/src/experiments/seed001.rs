@@ -10,11 +10,11 @@
 //! 1,500 s), `innodb_io_capacity` 20000 as the bug set it, `innodb_lru_scan_depth` scaled with the
 //! instance size (20000 × 8192 / 524288 = 312), and the redo capacity scaled with the pool
 //! (8 GiB / 64 = 128 MiB). The rates (transactions, pages flushed per second) are not scaled: the
-//! device is the same NVMe drive. See [`crate::scenario::write::seed001_params`].
+//! device is the same NVMe drive. See [`midpoint_core::scenario::write::seed001_params`].
 
 use super::figure::{check, Check, Figure, Measured, COUNT_TOLERANCE};
 use super::table::{Align, Table};
-use crate::metrics::WriteReport;
+use midpoint_core::metrics::WriteReport;
 use serde::Serialize;
 
 /// The experiment's title.
@@ -28,8 +28,10 @@ pub use super::depth_sweep::DEPTHS;
 
 /// One cell: `threads` sysbench threads, `innodb_doublewrite_pages = pages`.
 fn simulate(threads: u32, pages: u32) -> WriteReport {
-    crate::sim::run_write(&crate::scenario::write::seed001_params(threads, pages))
-        .expect("valid preset")
+    midpoint_core::sim::run_write(&midpoint_core::scenario::write::seed001_params(
+        threads, pages,
+    ))
+    .expect("valid preset")
 }
 
 // ---- The figures. ----

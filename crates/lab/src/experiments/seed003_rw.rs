@@ -4,7 +4,7 @@
 
 use super::figure::{check, Check, Figure, Measured, SHARE_TOLERANCE};
 use super::table::{Align, Table};
-use crate::metrics::WriteReport;
+use midpoint_core::metrics::WriteReport;
 use serde::Serialize;
 
 /// The experiment's title.
@@ -13,7 +13,7 @@ pub const TITLE: &str = "A full scan against read-write sysbench (seed 003, read
 // ---- Runs: every call into the simulation, in one place. ----
 
 fn simulate(old_blocks_pct: u32, old_blocks_time: u32) -> WriteReport {
-    crate::sim::run_write(&crate::scenario::write::seed003_rw_params(
+    midpoint_core::sim::run_write(&midpoint_core::scenario::write::seed003_rw_params(
         old_blocks_pct,
         old_blocks_time,
     ))

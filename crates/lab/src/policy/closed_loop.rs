@@ -1,5 +1,5 @@
 //! The scenario's clients against any policy, closed loop: the point-lookup threads and the
-//! table scan of [`crate::workload`] issue their requests to a [`Policy`] instead of the
+//! table scan of [`midpoint_core::workload`] issue their requests to a [`Policy`] instead of the
 //! buffer pool, and each request costs what it costs in the InnoDB run, so a policy that keeps
 //! the hot set gets more lookups per second, as the pool does.
 //!
@@ -14,11 +14,11 @@
 
 use super::record::{window, Recording};
 use super::Policy;
-use crate::clock::SEC;
-use crate::rng::Rng;
-use crate::scenario::Params;
-use crate::sim::EPOCH;
-use crate::workload::PointLookups;
+use midpoint_core::clock::SEC;
+use midpoint_core::rng::Rng;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::EPOCH;
+use midpoint_core::workload::PointLookups;
 
 /// What one closed-loop run measured over the scan phase.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,7 +71,7 @@ pub fn run(
         policy.access(rec.ids[i], rec.t_us[i], super::NEVER);
     }
     let lookups = PointLookups {
-        space: crate::sim::HOT_SPACE,
+        space: midpoint_core::sim::HOT_SPACE,
         pages: p.hot_pages,
         cpu_us: p.lookup_cpu_us,
     };

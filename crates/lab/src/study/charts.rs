@@ -14,9 +14,9 @@ fn e<E: std::fmt::Debug>(x: E) -> String {
 /// A pool size in MiB as the axis shows it: "256 MiB", "4 GiB".
 pub fn size_label(mb: f64) -> String {
     if mb >= 1024.0 {
-        format!("{} GiB", crate::scenario::fmt_num(mb / 1024.0))
+        format!("{} GiB", midpoint_core::scenario::fmt_num(mb / 1024.0))
     } else {
-        format!("{} MiB", crate::scenario::fmt_num(mb))
+        format!("{} MiB", midpoint_core::scenario::fmt_num(mb))
     }
 }
 
@@ -272,7 +272,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     }
     for (i, x) in m.x_values.iter().enumerate() {
         root.draw(&Text::new(
-            crate::scenario::fmt_num(*x),
+            midpoint_core::scenario::fmt_num(*x),
             (x0 + i as i32 * cw + cw / 2 - 12, y1 + 6),
             font.clone(),
         ))
@@ -286,7 +286,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     .map_err(e)?;
     for (j, y) in m.y_values.iter().enumerate() {
         root.draw(&Text::new(
-            crate::scenario::fmt_num(*y),
+            midpoint_core::scenario::fmt_num(*y),
             (x0 - 40, y0 + (ny - 1 - j as i32) * ch + ch / 2 - 6),
             font.clone(),
         ))

@@ -1,6 +1,6 @@
 //! The one-run summary printed by `midpoint run --preset <write-path preset>`.
 
-use crate::metrics::WriteReport;
+use midpoint_core::metrics::WriteReport;
 
 /// A one-run summary for `run --preset <write preset>`.
 pub fn report_text(name: &str, r: &WriteReport) -> String {

@@ -1,5 +1,5 @@
 //! Replacement policies side by side: LRU, FIFO, CLOCK, 2Q, ARC, SIEVE, S3-FIFO, Belady's OPT
-//! and InnoDB 8.4's midpoint LRU (the real [`crate::pool`], with time, the free list and the
+//! and InnoDB 8.4's midpoint LRU (the real [`midpoint_core::pool`], with time, the free list and the
 //! page cleaner's one-second LRU batches).
 //!
 //! Every policy caches whole objects of one page each, identified by dense ids `0..n` (sparse
