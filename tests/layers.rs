@@ -10,10 +10,7 @@ use std::path::Path;
 
 /// Floors, top first. A module may refer to its own floor and those below.
 const FLOORS: &[(&str, &[&str])] = &[
-    (
-        "faces",
-        &["main", "web", "ui", "cli"],
-    ),
+    ("faces", &["main", "web", "ui", "cli"]),
     (
         "reports and reproductions",
         &[
