@@ -91,3 +91,52 @@ proptest! {
         }
     }
 }
+
+fn midpoint(args: &[&str], file: Option<&[u8]>) -> (bool, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_midpoint"));
+    c.args(args);
+    if let Some(bytes) = file {
+        let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("replay_gaps");
+        std::fs::create_dir_all(&d).unwrap();
+        let p = d.join(format!("strict-{}.bin", bytes.len() ^ bytes[16] as usize));
+        std::fs::write(&p, bytes).unwrap();
+        c.arg(p);
+    }
+    let out = c.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_readers_and_the_what_if_list_refuse_what_is_not_defined() {
+    let replay = [
+        "replay",
+        "--format",
+        "oracle-general",
+        "--policy",
+        "lru",
+        "--cache-pages",
+        "4",
+    ];
+    let (ok, e) = midpoint(&replay, Some(&record(1, 1, 1, -5)));
+    assert!(!ok && e.contains("record 0: next access -5"), "{e}");
+    let back = [record(9, 1, 1, -1), record(8, 2, 1, -1)].concat();
+    let (ok, e) = midpoint(&replay, Some(&back));
+    assert!(
+        !ok && e.contains("record 1: timestamp 8 s is before"),
+        "{e}"
+    );
+    let allowed = [&replay[..], &["--allow-decreasing-time"]].concat();
+    let (ok, e) = midpoint(&allowed, Some(&back));
+    assert!(ok, "{e}");
+    for bad in [
+        "",
+        "none,slide-spares-fresh,none",
+        "slide-spares-fresh,slide-spares-fresh",
+    ] {
+        let (ok, e) = midpoint(&["run", "--what-if", bad, "--scan-s", "1"], None);
+        assert!(!ok && e.contains("what_if"), "{bad:?}: {e}");
+    }
+}
