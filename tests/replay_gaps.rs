@@ -3,10 +3,10 @@
 //! InnoDB policy's executed LRU batches are bounded by the number of requests (a count, not a
 //! timer) and every other policy's hits do not depend on the timestamps at all.
 
-use midpoint::policy::innodb::{Innodb, InnodbConfig};
-use midpoint::policy::{by_name, Policy, NAMES};
-use midpoint::trace::oracle::{write, OracleReader};
-use midpoint::trace::Remap;
+use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
+use midpoint_lab::policy::{by_name, Policy, NAMES};
+use midpoint_lab::trace::oracle::{write, OracleReader};
+use midpoint_lab::trace::Remap;
 use proptest::prelude::*;
 use std::process::Command;
 

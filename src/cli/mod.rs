@@ -17,9 +17,9 @@ mod sweep;
 mod what_ifs;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::scenario::schema::Spec;
-use midpoint::scenario::write::WriteParams;
-use midpoint::scenario::{preset, Params};
+use midpoint_core::scenario::schema::Spec;
+use midpoint_core::scenario::write::WriteParams;
+use midpoint_core::scenario::{preset, Params};
 
 /// Every subcommand, in the order `--help` lists them.
 pub fn cli() -> Command {

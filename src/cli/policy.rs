@@ -2,11 +2,11 @@
 //! here, in the CLI, never in the core.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::policy::innodb::{Innodb, InnodbConfig};
-use midpoint::policy::Policy;
-use midpoint::trace::oracle::OracleReader;
-use midpoint::trace::text::{Layout, TextReader};
-use midpoint::trace::{next_positions, Remap, Request};
+use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
+use midpoint_lab::policy::Policy;
+use midpoint_lab::trace::oracle::OracleReader;
+use midpoint_lab::trace::text::{Layout, TextReader};
+use midpoint_lab::trace::{next_positions, Remap, Request};
 use std::fs::File;
 use std::io::BufReader;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,7 +71,7 @@ impl Reader {
                     .len();
                 Reader::Oracle(
                     OracleReader::new(f)
-                        .with_records(len / midpoint::trace::oracle::RECORD as u64)
+                        .with_records(len / midpoint_lab::trace::oracle::RECORD as u64)
                         .allow_decreasing_time(ALLOW_DECREASING.load(Ordering::Relaxed)),
                 )
             }
@@ -157,7 +157,7 @@ pub fn replay_file(
                 .map_err(|e| format!("cannot open '{path}': {e}"))?
                 .len();
             let universe =
-                (len / midpoint::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
+                (len / midpoint_lab::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
             let mut p = Innodb::new(pages, universe as u32, InnodbConfig::default())?;
             stream(&mut Reader::open(path, format, layout)?, &mut remap, &mut p)
         }
@@ -183,7 +183,7 @@ pub fn replay_file(
                 ids.push(remap.dense(q.id)?);
             }
             let next = next_positions(&ids, remap.len());
-            let mut p = midpoint::policy::belady::Belady::new(pages);
+            let mut p = midpoint_lab::policy::belady::Belady::new(pages);
             let mut misses = 0;
             for (i, (&id, &n)) in ids.iter().zip(&next).enumerate() {
                 if !p.access(id, i as u64, n) {
@@ -196,7 +196,7 @@ pub fn replay_file(
             })
         }
         _ => {
-            let mut p = midpoint::policy::by_name(name, pages)?;
+            let mut p = midpoint_lab::policy::by_name(name, pages)?;
             stream(
                 &mut Reader::open(path, format, layout)?,
                 &mut remap,
@@ -305,8 +305,8 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
         .get_one::<String>("format")
         .map(String::as_str)
         .unwrap_or("oracle-general");
-    let params = midpoint::scenario::preset(name)?.params;
-    let (rec, _) = midpoint::policy::record::record(&params)?;
+    let params = midpoint_core::scenario::preset(name)?.params;
+    let (rec, _) = midpoint_lab::policy::record::record(&params)?;
     let mut f = File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?;
     let io = |e: std::io::Error| format!("writing '{path}': {e}");
     if format == "txt" {
@@ -323,7 +323,7 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
             .zip(&rec.ids)
             .map(|(&t, &id)| ((t / 1_000_000) as u32, id as u64))
             .collect();
-        midpoint::trace::oracle::write(&mut f, &reqs).map_err(io)?;
+        midpoint_lab::trace::oracle::write(&mut f, &reqs).map_err(io)?;
     }
     eprintln!(
         "wrote {} requests to {path}: ids 0..{} are the hot table, {}..{} the scanned table{}; the first {} requests are the preload, the scan starts at request {}",
@@ -367,7 +367,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let name = a
         .get_one::<String>("preset")
         .ok_or("policies needs --preset")?;
-    let params = midpoint::scenario::preset(name)?.params;
+    let params = midpoint_core::scenario::preset(name)?.params;
     let touches = match a.get_one::<String>("touches") {
         None => None,
         Some(s) => Some(
@@ -377,19 +377,19 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
                 .ok_or_else(|| format!("--touches = '{s}' is not a whole number 1..64"))?,
         ),
     };
-    let rows = midpoint::policy::compare::policy_rows(&params, touches)?;
+    let rows = midpoint_lab::policy::compare::policy_rows(&params, touches)?;
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
-        let bars: Vec<midpoint::chart::PolicyBar> = rows
+        let bars: Vec<midpoint_lab::chart::policies::PolicyBar> = rows
             .iter()
-            .map(|r| midpoint::chart::PolicyBar {
+            .map(|r| midpoint_lab::chart::policies::PolicyBar {
                 policy: r.policy.clone(),
                 kept: r.kept,
                 miss_ratio: r.miss_ratio,
             })
             .collect();
-        let svg = midpoint::chart::policies_svg(&bars, Some("innodb"))?;
+        let svg = midpoint_lab::chart::policies::policies_svg(&bars, Some("innodb"))?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     if a.get_flag("json") {

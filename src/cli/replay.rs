@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint::replay;
+use midpoint_lab::replay;
 
 pub fn command() -> Command {
     Command::new("replay")

@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::experiments::{self, mariadb, seed000, seed001, seed002, seed003, seed003_rw};
+use midpoint_lab::experiments::{self, mariadb, seed000, seed001, seed002, seed003, seed003_rw};
 
 pub fn command() -> Command {
     Command::new("reproduce")

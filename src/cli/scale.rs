@@ -19,7 +19,7 @@ pub fn command() -> Command {
 
 /// `scale`: seed 000's experiment in big pools, one row per size, with the cost printed first.
 pub fn run(a: &ArgMatches) -> Result<(), String> {
-    use midpoint::study::scale;
+    use midpoint_lab::study::scale;
     let sizes = parse_list(a, "sizes", scale::DEFAULT_SIZES_MB, 16, 65536)?;
     let vcpus = parse_count(a, "vcpus", 1, 4096)?;
     let seeds = parse_count(a, "seeds", 1, 20)?;
@@ -59,7 +59,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     }
     eprintln!("total {:.1} s", t_all.elapsed().as_secs_f64());
     if let Some(path) = a.get_one::<String>("svg") {
-        write_file(path, &midpoint::study::charts::scale_svg(&rows)?)?;
+        write_file(path, &midpoint_lab::study::charts::scale_svg(&rows)?)?;
     }
     if a.get_flag("json") {
         let rows: Vec<serde_json::Value> = rows

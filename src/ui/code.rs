@@ -3,8 +3,8 @@
 //! written in its own words, not copied from InnoDB. As the user steps, the line the current
 //! event executed is highlighted, and the variables it reads are shown live.
 
-use crate::pool::lru::OLD_TOLERANCE;
-use crate::sim::Simulation;
+use midpoint_core::pool::lru::OLD_TOLERANCE;
+use midpoint_core::sim::Simulation;
 use serde::Serialize;
 
 /// One routine: InnoDB's name for it, and its lines.

@@ -3,7 +3,7 @@
 //! every parameter written out.
 
 use super::query;
-use crate::scenario::Params;
+use midpoint_core::scenario::Params;
 use serde::Serialize;
 
 /// Attributes of the element that are HTML's own, not parameters: ignored.
@@ -104,7 +104,7 @@ pub fn snippets(
     let mut pairs: Vec<(String, String)> = Vec::new();
     let base = match preset
         .filter(|n| !n.is_empty())
-        .and_then(|n| crate::scenario::preset(n).ok())
+        .and_then(|n| midpoint_core::scenario::preset(n).ok())
     {
         Some(pr) => {
             pairs.push(("preset".into(), pr.name.clone()));
@@ -177,7 +177,9 @@ mod tests {
 
     #[test]
     fn snippets_write_the_preset_and_only_what_differs() {
-        let mut p = crate::scenario::preset("small-demo").unwrap().params;
+        let mut p = midpoint_core::scenario::preset("small-demo")
+            .unwrap()
+            .params;
         p.lru_scan_depth = 256;
         let s = snippets(
             &p,

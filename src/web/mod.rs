@@ -16,8 +16,8 @@ pub mod explorer;
 pub mod worker;
 pub mod write;
 
-use crate::scenario::Params;
 use crate::ui::{controls, embed, presets as page_presets, query, tour};
+use midpoint_core::scenario::Params;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

@@ -4,7 +4,7 @@
 
 use super::cursor::{Cursor, Stepped};
 use super::*;
-use crate::clock::to_secs;
+use midpoint_core::clock::to_secs;
 
 impl Explorer {
     /// Advances the current mode by one animation frame at wall time `now_ms`; returns

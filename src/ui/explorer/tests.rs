@@ -1,6 +1,6 @@
 use super::*;
-use crate::scenario::preset;
 use crate::ui::query::MAX_SAFE_INTEGER;
+use midpoint_core::scenario::preset;
 
 /// The clock the explorer reads to bound each frame's work.
 fn clock() -> f64 {
@@ -309,7 +309,7 @@ fn narration_before_and_after_a_batch_and_mid_drain_matches_the_state() {
             .iter()
             .filter(|&&f| {
                 ex.cur.mark_page[f as usize] == super::cursor::pack(inst.page(f))
-                    && inst.page(f).space == crate::sim::HOT_SPACE
+                    && inst.page(f).space == midpoint_core::sim::HOT_SPACE
                     && inst.page(f).page_no < ex.params.hot_pages
             })
             .filter(|&&f| {
