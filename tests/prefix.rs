@@ -3,9 +3,9 @@
 //! for every parameter of `sim::prefix::AFTER_SCAN_START`, on random values and random
 //! warm-ups (both server models: the seed-000 one and processor sharing).
 
-use midpoint::scenario::{preset, Params, Start};
-use midpoint::sim::prefix::{shares_prefix, AFTER_SCAN_START};
-use midpoint::sim::Simulation;
+use midpoint_core::scenario::{preset, Params, Start};
+use midpoint_core::sim::prefix::{shares_prefix, AFTER_SCAN_START};
+use midpoint_core::sim::Simulation;
 use proptest::prelude::*;
 
 /// A value for `name` drawn from `r` (a number in 0..1), within a range the small runs here

@@ -2,9 +2,9 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint::scenario::preset;
-use midpoint::scenario::write::{self as write_scenario};
-use midpoint::sim::{self, EPOCH};
+use midpoint_core::scenario::preset;
+use midpoint_core::scenario::write::{self as write_scenario};
+use midpoint_core::sim::{self, EPOCH};
 use std::time::Instant;
 
 pub fn command() -> Command {
@@ -49,7 +49,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         let wall = t0.elapsed().as_secs_f64();
         accesses = s.pool.stats().page_gets;
         events = s.events();
-        sim_s = midpoint::clock::to_secs(s.end() - EPOCH);
+        sim_s = midpoint_core::clock::to_secs(s.end() - EPOCH);
         walls.push(wall);
     }
     let mut sorted = walls.clone();

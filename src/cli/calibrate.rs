@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint::experiments::seed000;
+use midpoint_lab::experiments::seed000;
 
 pub fn command() -> Command {
     Command::new("calibrate")

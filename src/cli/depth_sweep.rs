@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint::experiments::depth_sweep;
+use midpoint_lab::experiments::depth_sweep;
 
 pub fn command() -> Command {
     Command::new("depth-sweep")

@@ -5,6 +5,7 @@ mod bench;
 mod calibrate;
 mod depth_sweep;
 mod experiment;
+mod from_status;
 pub mod output;
 mod phase;
 mod policy;
@@ -18,9 +19,9 @@ mod sweep;
 mod what_ifs;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::scenario::schema::Spec;
-use midpoint::scenario::write::WriteParams;
-use midpoint::scenario::{preset, Params};
+use midpoint_core::scenario::schema::Spec;
+use midpoint_core::scenario::write::WriteParams;
+use midpoint_core::scenario::{preset, Params};
 
 /// Every subcommand, in the order `--help` lists them.
 pub fn cli() -> Command {
@@ -43,6 +44,7 @@ pub fn cli() -> Command {
         .subcommand(phase::command())
         .subcommand(what_ifs::command())
         .subcommand(experiment::command())
+        .subcommand(from_status::command())
 }
 
 /// Runs the subcommand `m` names.
@@ -62,6 +64,7 @@ pub fn dispatch(m: &ArgMatches) -> Result<(), String> {
         Some(("phase", a)) => phase::run(a),
         Some(("presets", a)) => presets::run(a),
         Some(("experiment", a)) => experiment::run(a),
+        Some(("from-status", a)) => from_status::run(a),
         _ => Err("unknown command".into()),
     }
 }

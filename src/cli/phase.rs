@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint::scenario::preset;
+use midpoint_core::scenario::preset;
 use std::time::Instant;
 
 pub fn command() -> Command {
@@ -23,7 +23,7 @@ pub fn command() -> Command {
 
 /// `phase`: the grid (or, with `--bands`, one setting against seed 000's kept bands).
 pub fn run(a: &ArgMatches) -> Result<(), String> {
-    use midpoint::study::{charts, phase};
+    use midpoint_lab::study::{charts, phase};
     let x = a.get_one::<String>("x").expect("default").clone();
     let y = a.get_one::<String>("y").expect("default").clone();
     let seeds = parse_count(a, "seeds", 1, 50)?;

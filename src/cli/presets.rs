@@ -1,8 +1,8 @@
 //! `midpoint presets`: every preset's name and description.
 
 use clap::{ArgMatches, Command};
-use midpoint::scenario::presets;
-use midpoint::scenario::write as write_scenario;
+use midpoint_core::scenario::presets;
+use midpoint_core::scenario::write as write_scenario;
 
 pub fn command() -> Command {
     Command::new("presets").about("List the presets")

@@ -1,13 +1,13 @@
 //! Long runs on the command line (native only): the cost check before a run and a progress bar
-//! with an ETA on stderr while it runs, from [`midpoint::cost`]'s estimate.
+//! with an ETA on stderr while it runs, from [`midpoint_core::cost`]'s estimate.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use midpoint::cost::{self, Estimate};
-use midpoint::metrics::RunReport;
-use midpoint::metrics::WriteReport;
-use midpoint::scenario::write::WriteParams;
-use midpoint::scenario::Params;
-use midpoint::sim::Simulation;
+use midpoint_core::cost::{self, Estimate};
+use midpoint_core::metrics::RunReport;
+use midpoint_core::metrics::WriteReport;
+use midpoint_core::scenario::write::WriteParams;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::Simulation;
 use std::io::IsTerminal;
 
 /// Simulated time between progress-bar updates, µs.
@@ -18,7 +18,7 @@ pub fn wants_bar(e: &Estimate) -> bool {
     e.wall_s > cost::PROGRESS_THRESHOLD_S && std::io::stderr().is_terminal()
 }
 
-/// Runs one scenario like [`midpoint::sim::run`], after refusing it when its estimate is over
+/// Runs one scenario like [`midpoint_core::sim::run`], after refusing it when its estimate is over
 /// [`cost::WALL_BUDGET_S`] (unless `no_limit`), with a progress bar on stderr when it is long.
 pub fn run(p: &Params, no_limit: bool) -> Result<RunReport, String> {
     let e = cost::estimate(p);
@@ -48,7 +48,7 @@ pub fn run_drawing(p: &Params, target: ProgressDrawTarget) -> Result<RunReport, 
     Ok(sim.report())
 }
 
-/// Runs one write-path scenario like [`midpoint::sim::run_write`], with the same budget and bar.
+/// Runs one write-path scenario like [`midpoint_core::sim::run_write`], with the same budget and bar.
 pub fn run_write(p: &WriteParams, no_limit: bool) -> Result<WriteReport, String> {
     let e = cost::estimate_write(p);
     cost::check_budget(&e, "this run", no_limit)?;
@@ -100,7 +100,7 @@ mod tests {
             kept_window_s: 10,
             ..Params::default()
         };
-        let a = midpoint::sim::run(&p).unwrap();
+        let a = midpoint_core::sim::run(&p).unwrap();
         let b = run_drawing(&p, ProgressDrawTarget::hidden()).unwrap();
         assert_eq!(
             serde_json::to_string(&a).unwrap(),
@@ -110,13 +110,13 @@ mod tests {
 
     #[test]
     fn the_write_run_with_its_bar_is_the_same_run() {
-        let mut p = midpoint::scenario::write::preset("seed003-rw-default")
+        let mut p = midpoint_core::scenario::write::preset("seed003-rw-default")
             .unwrap()
             .params;
         p.warmup_s = 1;
         p.base_s = 2;
         p.scan_s = 2;
-        let a = midpoint::sim::run_write(&p).unwrap();
+        let a = midpoint_core::sim::run_write(&p).unwrap();
         let b = run_write(&p, false).unwrap();
         assert_eq!(
             serde_json::to_string(&a).unwrap(),

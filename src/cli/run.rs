@@ -2,10 +2,10 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::chart;
-use midpoint::experiments::{self};
-use midpoint::metrics::RunReport;
-use midpoint::scenario::write::{self as write_scenario, WriteParams};
+use midpoint_core::metrics::RunReport;
+use midpoint_core::scenario::write::{self as write_scenario, WriteParams};
+use midpoint_lab::chart;
+use midpoint_lab::experiments::{self};
 
 pub fn command() -> Command {
     Command::new("run")
@@ -33,9 +33,9 @@ fn print_run_table(r: &RunReport) {
         p.lru_scan_depth,
         p.cleaner.label(),
         match p.start {
-            midpoint::scenario::Start::Warm => "warm",
-            midpoint::scenario::Start::Cold => "cold",
-            midpoint::scenario::Start::Restart => "restart",
+            midpoint_core::scenario::Start::Warm => "warm",
+            midpoint_core::scenario::Start::Cold => "cold",
+            midpoint_core::scenario::Start::Restart => "restart",
         }
     );
     println!();
@@ -120,7 +120,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         let svg = chart::residency_svg(
             &r.samples,
             &midpoint::ui::charts::refill_times(&r.batches, 0.1),
-            &midpoint::experiments::seed000::residency_marks(&p),
+            &midpoint_lab::experiments::seed000::residency_marks(&p),
             r.hot_pages,
             r.frames_per_instance * p.buffer_pool_instances,
             p.warmup_s as f64,
@@ -131,7 +131,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     if a.get_flag("json") {
         print_json(&r)?;
     } else if a.get_flag("csv") {
-        print!("{}", midpoint::metrics::samples_csv(&p, &r.samples));
+        print!("{}", midpoint_core::metrics::samples_csv(&p, &r.samples));
     } else {
         print_run_table(&r);
     }

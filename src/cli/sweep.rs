@@ -2,8 +2,8 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint::chart;
-use midpoint::sweep;
+use midpoint_lab::chart;
+use midpoint_lab::sweep;
 
 pub fn command() -> Command {
     Command::new("sweep")
@@ -56,7 +56,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         let svg = chart::sweep_svg(
             &res,
             Some((p.lru_scan_depth, p.old_blocks_time)),
-            &midpoint::experiments::seed000::sweep_marks(&p),
+            &midpoint_lab::experiments::seed000::sweep_marks(&p),
         )?;
         write_file(path, &svg)?;
     }

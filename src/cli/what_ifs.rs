@@ -15,12 +15,12 @@ pub fn command() -> Command {
 
 /// `what-ifs`: the list, or with `--compare` the comparison against stock 8.4.
 pub fn run(a: &ArgMatches) -> Result<(), String> {
-    use midpoint::study::whatif;
+    use midpoint_lab::study::whatif;
     if !a.get_flag("compare") {
         if a.get_flag("quick") {
             return Err("--quick applies with --compare only".into());
         }
-        let list: Vec<_> = midpoint::pool::WhatIf::ALL
+        let list: Vec<_> = midpoint_core::pool::WhatIf::ALL
             .iter()
             .map(|w| (w.name(), w.description()))
             .collect();

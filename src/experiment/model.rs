@@ -5,9 +5,9 @@ use super::plan::{Plan, Settings};
 use super::procedure::Measured;
 use super::sample::{count_refills, kept_of, leak_rate, mean_between, tail_window};
 use super::server::ServerInfo;
-use crate::engine::Engine;
-use crate::metrics::RunReport;
-use crate::scenario::Params;
+use midpoint_core::engine::Engine;
+use midpoint_core::metrics::RunReport;
+use midpoint_core::scenario::Params;
 use serde::Serialize;
 
 /// The simulator's parameters for the live run's settings.
@@ -87,7 +87,7 @@ struct One {
 }
 
 fn one(p: &Params, times: &[f64]) -> Result<One, String> {
-    let report = crate::sim::run(p)?;
+    let report = midpoint_core::sim::run(p)?;
     let hot = p.hot_pages as u64;
     let at = |t: f64| {
         // The sample nearest to t (sampled every sample_ms from 0).

@@ -6,7 +6,7 @@
 use super::plan::{Plan, Settings, HOT_TABLE, SCAN_TABLE, SCHEMA};
 use super::sample::{parse_pool_rows, PoolSample};
 use super::server::{connect, rows, scalar_u64, status, RestoreGuard, ServerInfo, Target};
-use crate::rng::Rng;
+use midpoint_core::rng::Rng;
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use serde::Serialize;

@@ -427,7 +427,7 @@ mod tests {
     use super::super::plan::{plan, PoolFacts};
     use super::super::sample::PoolSample;
     use super::*;
-    use crate::scenario::Params;
+    use midpoint_core::scenario::Params;
 
     fn info() -> ServerInfo {
         ServerInfo {
