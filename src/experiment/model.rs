@@ -26,14 +26,14 @@ pub fn params_for(info: &ServerInfo, s: &Settings, plan: &Plan, m: &Measured) ->
     p.old_blocks_time = plan.old_blocks_time;
     p.old_blocks_pct = plan.old_blocks_pct;
     p.lru_scan_depth = plan.lru_scan_depth;
-    let hot = m.hot_pages.max(1).min(4_194_304) as u32;
+    let hot = m.hot_pages.clamp(1, 4_194_304) as u32;
     p.hot_pages = hot;
     p.hot_table_pages = hot;
     p.scan_table_mb = m.scan_pages.div_ceil(64).clamp(1, 262_144) as u32;
     p.scan_pause_ms = s.pause_ms;
     p.warmup_s = s.warmup_s;
     p.scan_s = s.scan_s;
-    p.kept_window_s = s.scan_s.min(60).max(1);
+    p.kept_window_s = s.scan_s.clamp(1, 60);
     p.sample_ms = s.free_sample_ms;
     p.cpus = s.cpus;
     if m.warmup_elapsed_s > 0.0 && m.lookups_warmup > 0 {
