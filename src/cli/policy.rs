@@ -355,6 +355,13 @@ pub fn policies_command() -> Command {
         )
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print JSON"))
         .arg(
+            Arg::new("markdown")
+                .long("markdown")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("json")
+                .help("print the table as Markdown (as docs/policies.md shows it)"),
+        )
+        .arg(
             Arg::new("svg")
                 .long("svg")
                 .value_name("FILE")
@@ -362,7 +369,7 @@ pub fn policies_command() -> Command {
         )
 }
 
-/// `midpoint policies --preset NAME [--json] [--svg FILE]`.
+/// `midpoint policies --preset NAME [--json|--markdown] [--svg FILE]`.
 pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let name = a
         .get_one::<String>("preset")
@@ -409,6 +416,34 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
         params.hot_pages,
         params.scan_table_pages()
     );
+    let lookups = |r: &midpoint_lab::policy::compare::PolicyRow| {
+        r.lookups_per_s
+            .map(|v| format!("{v:.0}"))
+            .unwrap_or_else(|| "—".into())
+    };
+    if a.get_flag("markdown") {
+        use midpoint_lab::experiments::table::{Align, Table};
+        let mut table = Table::new([
+            ("policy", Align::Left),
+            ("hot set kept", Align::Right),
+            ("miss ratio", Align::Right),
+            ("lookups/s", Align::Right),
+            ("scan's share", Align::Right),
+            ("how", Align::Left),
+        ]);
+        for r in &rows {
+            table.row([
+                r.policy.clone(),
+                format!("{:.1} %", 100.0 * r.kept),
+                format!("{:.4}", r.miss_ratio),
+                lookups(r),
+                format!("{:.1} %", 100.0 * r.scan_share),
+                r.how.to_string(),
+            ]);
+        }
+        print!("\n{}", table.markdown());
+        return Ok(());
+    }
     println!(
         "{:8} {:>9} {:>11} {:>10} {:>11}  how",
         "policy", "hot kept", "miss ratio", "lookups/s", "scan share"
@@ -419,9 +454,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
             r.policy,
             100.0 * r.kept,
             r.miss_ratio,
-            r.lookups_per_s
-                .map(|v| format!("{v:.0}"))
-                .unwrap_or_else(|| "—".into()),
+            lookups(r),
             100.0 * r.scan_share,
             r.how
         );
