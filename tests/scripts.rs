@@ -157,7 +157,10 @@ fn the_identity_check_takes_its_binary_from_cargo_target_dir() {
     let empty = temp_dir("identity-empty");
     let o = node(&empty);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let want = format!("no native binary at {}", empty.join("debug/midpoint").display());
+    let want = format!(
+        "no native binary at {}",
+        empty.join("debug/midpoint").display()
+    );
     assert!(text(&o).contains(&want), "{}", text(&o));
     // The binary there: the check runs against it and passes.
     let d = temp_dir("identity");

@@ -15,8 +15,38 @@ pub fn command() -> Command {
             .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
             .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
             .arg(no_limit_arg())
+            .arg(Arg::new("estimate").long("estimate").action(ArgAction::SetTrue).help("print the run's estimated wall time and memory without running it (with --json: {\"estimated_s\", \"estimated_mib\"})"))
             .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
             .args(param_args(true))
+}
+
+/// Runs the command would do: `--runs N` where the command has that flag, else one.
+fn runs_of(a: &ArgMatches) -> Result<usize, String> {
+    match a.try_get_one::<String>("runs") {
+        Ok(Some(_)) => Ok(parse_count(a, "runs", 1, 1000)? as usize),
+        _ => Ok(1),
+    }
+}
+
+/// `--estimate`: the cost model's figures for the whole command, nothing run.
+fn print_estimate(a: &ArgMatches, one: midpoint_core::cost::Estimate) -> Result<(), String> {
+    let e = one.times(runs_of(a)?);
+    if a.get_flag("json") {
+        println!(
+            "{}",
+            serde_json::json!({ "estimated_s": e.wall_s, "estimated_mib": e.mib })
+        );
+    } else {
+        println!(
+            "estimated {} and {:.0} MiB ({:.3e} {} over {} simulated s)",
+            midpoint_core::cost::human_duration(e.wall_s),
+            e.mib,
+            e.work,
+            e.work_unit,
+            e.simulated_s
+        );
+    }
+    Ok(())
 }
 
 fn print_run_table(r: &RunReport) {
@@ -115,6 +145,9 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         return cmd_write_run(a, wp);
     }
     let p = params_from(a)?;
+    if a.get_flag("estimate") {
+        return print_estimate(a, midpoint_core::cost::estimate(&p));
+    }
     let r = crate::cli::progress::run(&p, a.get_flag("no-limit"))?;
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::residency_svg(
@@ -199,6 +232,9 @@ fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), 
         return Err(
             "scan_cpu_us_per_page: this run has no concurrent scan (scan_table_pages = 0); set scan_table_pages and scan_s for one".into(),
         );
+    }
+    if a.get_flag("estimate") {
+        return print_estimate(a, midpoint_core::cost::estimate_write(&p));
     }
     let r = crate::cli::progress::run_write(&p, a.get_flag("no-limit"))?;
     if a.get_flag("json") {

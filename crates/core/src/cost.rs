@@ -22,12 +22,13 @@ const READ_AHEAD_PAGES: f64 = 64.0;
 /// Wall time per simulated page access natively, µs, with the fixed interference factor
 /// (`cpus` = 0). `midpoint bench` measures 105-117 million accesses per second on an idle core
 /// (0.009 µs); 0.02 µs (50 million per second) allows for a busy machine, where 40 million per
-/// second was measured.
-pub const WALL_US_PER_ACCESS: f64 = 0.02;
+/// second was measured; 0.025 µs since `scripts/check-estimates.sh` found 0.14 µs at load 21 on
+/// 2 cores (the small configuration), so that an idle and a loaded machine both stay near 3x.
+pub const WALL_US_PER_ACCESS: f64 = 0.025;
 
 /// With the processor-sharing CPU model (`cpus` > 0) each access also costs this much per
 /// lookup thread, µs (measured: 64 threads 0.41 µs per access, 256 threads 1.44 µs).
-pub const WALL_US_PER_ACCESS_PER_THREAD: f64 = 0.0055;
+pub const WALL_US_PER_ACCESS_PER_THREAD: f64 = 0.008;
 
 /// Above this estimated wall time, seconds, the CLI shows a progress bar (on a terminal).
 pub const PROGRESS_THRESHOLD_S: f64 = 2.0;
@@ -48,6 +49,8 @@ pub struct Estimate {
     pub work_unit: &'static str,
     /// Native wall time, seconds.
     pub wall_s: f64,
+    /// Peak memory, MiB.
+    pub mib: f64,
 }
 
 impl Estimate {
@@ -59,6 +62,8 @@ impl Estimate {
             work: self.work * n,
             work_unit: self.work_unit,
             wall_s: self.wall_s * n,
+            // Runs one after another: the memory of one.
+            mib: self.mib,
         }
     }
 }
@@ -82,13 +87,48 @@ pub fn estimate(p: &Params) -> Estimate {
     } else {
         WALL_US_PER_ACCESS + WALL_US_PER_ACCESS_PER_THREAD * p.lookup_threads as f64
     };
+    let frames = p.frames_per_instance() as f64 * p.buffer_pool_instances as f64;
+    let hot = p.hot_pages as f64;
+    let universe = p.hot_table_pages as f64 + p.scan_table_pages() as f64;
+    let samples = simulated_s * 1000.0 / p.sample_ms.max(1) as f64 + 1.0;
+    let setup_us = SETUP_US + SETUP_US_PER_FRAME * frames + SETUP_US_PER_HOT_PAGE * hot;
+    let sample_us = samples * (SAMPLE_US_PER_FRAME * frames + SAMPLE_US_PER_HOT_PAGE * hot);
+    let mib = BASE_MIB
+        + (BYTES_PER_FRAME * frames + BYTES_PER_TABLE_PAGE * universe + BYTES_PER_SAMPLE * samples)
+            / (1024.0 * 1024.0);
     Estimate {
         simulated_s,
         work: page_accesses,
         work_unit: "page accesses",
-        wall_s: page_accesses * us_per_access / 1e6,
+        wall_s: (setup_us + sample_us + page_accesses * us_per_access) / 1e6,
+        mib,
     }
 }
+
+// The costs besides the page accesses, profiled on `run --preset seed000-hot4485-b2b` with one
+// size changed at a time (2 cores shared, load 5-7; an idle machine is up to 2x faster):
+// a 4,194,304-frame pool took 6.9 s before its first simulated second, 11 s more for 200
+// samples; a 524,288-page hot set sampled 200 times, 18 s; RSS 425 MB and 56 MB for the pools
+// of 4,194,304 and 524,288 frames.
+
+/// Fixed set-up of a run, µs.
+pub const SETUP_US: f64 = 5_000.0;
+/// Set-up per pool frame (the arrays, the warm load that fills the pool), µs.
+pub const SETUP_US_PER_FRAME: f64 = 1.0;
+/// Set-up per hot page (its preload), µs.
+pub const SETUP_US_PER_HOT_PAGE: f64 = 1.0;
+/// Each sample walks the pool's lists: µs per frame.
+pub const SAMPLE_US_PER_FRAME: f64 = 0.008;
+/// ... and the hot set (residency, young and old): µs per hot page.
+pub const SAMPLE_US_PER_HOT_PAGE: f64 = 0.1;
+/// Memory of the program itself, MiB.
+pub const BASE_MIB: f64 = 4.0;
+/// Memory per pool frame (lists, stamps, page ids), bytes.
+pub const BYTES_PER_FRAME: f64 = 80.0;
+/// Memory per page of the hot and scanned tables (the page table), bytes.
+pub const BYTES_PER_TABLE_PAGE: f64 = 4.0;
+/// Memory per sample kept for the report, bytes.
+pub const BYTES_PER_SAMPLE: f64 = 160.0;
 
 /// Wall time per simulated event of a write-path run, µs, plus [`WRITE_WALL_US_PER_EVENT_PER_THREAD`]
 /// per client thread (its processor-sharing CPU model is linear in the threads). Measured:
@@ -119,6 +159,11 @@ pub fn estimate_write(p: &WriteParams) -> Estimate {
         work: events,
         work_unit: "events",
         wall_s: events * us_per_event / 1e6,
+        mib: BASE_MIB
+            + (BYTES_PER_FRAME * p.frames_per_instance as f64 * p.instances as f64
+                + BYTES_PER_TABLE_PAGE
+                    * (p.table_pages as f64 + p.sec_pages as f64 + p.scan_table_pages as f64))
+                / (1024.0 * 1024.0),
     }
 }
 

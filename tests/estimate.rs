@@ -1,0 +1,57 @@
+//! `run --estimate --json`: the cost model's figures, printed without running, growing with
+//! what the run's cost grows with (scripts/check-estimates.sh holds them to measured runs).
+
+use std::process::Command;
+
+fn estimate(args: &[&str]) -> (f64, f64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
+        .arg("run")
+        .args(args)
+        .args(["--estimate", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let o = v.as_object().unwrap();
+    assert_eq!(o.len(), 2, "{v}");
+    (
+        o["estimated_s"].as_f64().unwrap(),
+        o["estimated_mib"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+fn the_estimate_grows_with_the_pool_the_hot_set_and_the_sampling() {
+    let big = [
+        "--preset",
+        "seed000-hot4485-b2b",
+        "--pool-mb",
+        "65536",
+        "--scan-table-mb",
+        "262144",
+        "--hot-pages",
+        "4194304",
+        "--hot-table-pages",
+        "4194304",
+        "--warmup-s",
+        "60",
+        "--scan-s",
+        "60",
+    ];
+    let (coarse, mib) = estimate(&[&big[..], &["--sample-ms", "1000"]].concat());
+    let (fine, mib_fine) = estimate(&[&big[..], &["--sample-ms", "10"]].concat());
+    // That run was still going after 200 s and held 426 MB (issue 24): no longer "0.5 s".
+    assert!(fine > 600.0, "{fine}");
+    assert!(fine > 10.0 * coarse, "{fine} vs {coarse}");
+    assert!((300.0..1200.0).contains(&mib), "{mib}");
+    assert!(mib_fine >= mib);
+    let (small, small_mib) = estimate(&["--warmup-s", "10", "--scan-s", "20"]);
+    assert!(small < 2.0 && small_mib < mib / 10.0, "{small} {small_mib}");
+    // The default returns at once: nothing ran (a real run prints the report, not two keys).
+    let (def, _) = estimate(&[]);
+    assert!(def > 0.0);
+}
