@@ -9,10 +9,12 @@
 //! ([`trace`]: libCacheSim's oracleGeneral, txt and csv) and the midpoint trace replayed through
 //! the pool ([`replay`]).
 //!
-//! What this crate may use: [`midpoint_core`], serde and plotters. It knows nothing of the
+//! What this crate may use: [`midpoint_core`], serde and plotters, and on native builds rayon
+//! ([`ensemble::par_map`]: many runs on every core). It knows nothing of the
 //! command line or the browser (no clap, no web crates).
 
 pub mod chart;
+pub mod ensemble;
 pub mod experiments;
 pub mod policy;
 pub mod replay;
