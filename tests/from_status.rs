@@ -133,6 +133,7 @@ fn run_gives_kept_and_leak() {
     let kept = res["kept"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&kept), "{res}");
     assert!(res["leak_pages_per_s"].as_f64().unwrap() >= 0.0);
+    assert_eq!(res["leak"], res["leak_pages_per_s"]);
     assert!(res["refills_during_scan"].as_u64().unwrap() > 0);
     assert_eq!(res["your_youngs_per_s"].as_f64(), Some(0.0));
     assert_eq!(v["scenario"]["hot_pages"], 300);

@@ -40,6 +40,8 @@ pub fn to_json(r: &Reading, s: &Scenario, rows: &[RunRow], with_risk: bool) -> J
         let mut res = serde_json::to_value(base).unwrap_or(Json::Null);
         if let Json::Object(m) = &mut res {
             m.insert("kept_percent".into(), json!(base.kept.map(|k| k * 100.0)));
+            // `leak`: the leak rate, scan pages turned young a second (= leak_pages_per_s).
+            m.insert("leak".into(), json!(base.leak_pages_per_s));
             m.insert("your_youngs_per_s".into(), json!(y));
             m.insert("your_non_youngs_per_s".into(), json!(n));
         }
