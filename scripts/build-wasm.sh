@@ -9,8 +9,8 @@
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version recorded in Cargo.lock (the CLI and
 #     the library must match; the install also provides wasm-bindgen-test-runner).
 # The output is deterministic: the same sources and toolchain give byte-identical files.
-# OUT_DIR/source-hash records the SHA-256 of the sources it was built from (src/, Cargo.toml,
-# Cargo.lock): scripts/serve.sh serves the committed pkg/ without building when it matches.
+# OUT_DIR/source-hash records the SHA-256 of the sources it was built from (src/, crates/*/src/,
+# the Cargo.toml files, Cargo.lock): scripts/serve.sh serves the committed pkg/ without building when it matches.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

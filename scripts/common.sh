@@ -4,7 +4,8 @@
 #   need_rust      cargo, rustup and a rustc at least Cargo.toml's rust-version
 #   need_python3   python3 (serving, the single-file build, free ports)
 #   need_node      a Node.js >= MIN_NODE_MAJOR with npm; installs one from PyPI if needed
-#   source_hash    the SHA-256 of src/, Cargo.toml and Cargo.lock (recorded in pkg/source-hash)
+#   source_hash    the SHA-256 of the sources the WASM is built from: src/, crates/*/src/,
+#                  the Cargo.toml files and Cargo.lock (recorded in pkg/source-hash)
 #
 # The scripts cd to the repository root before sourcing this file.
 
@@ -132,10 +133,10 @@ need_node() {
     echo "node: using $(node --version) from $bin"
 }
 
-# SHA-256 over src/, Cargo.toml and Cargo.lock: what pkg/ is built from.
+# SHA-256 over src/, crates/*/src/, the Cargo.toml files and Cargo.lock: what pkg/ is built from.
 source_hash() {
     {
-        find src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-        sha256sum Cargo.toml Cargo.lock
+        find src crates/*/src -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+        sha256sum Cargo.toml crates/*/Cargo.toml Cargo.lock
     } | sha256sum | cut -c1-64
 }

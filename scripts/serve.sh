@@ -2,12 +2,12 @@
 # Serve the explainer page on loopback for local development. The page imports ../pkg/midpoint.js,
 # so the repository root (not www/) is served.
 #
-#   scripts/serve.sh            # serves at once; builds pkg/ first only if src/ changed since
+#   scripts/serve.sh            # serves at once; builds pkg/ first only if the sources changed since
 #   scripts/serve.sh --build    # always rebuild pkg/ first (scripts/build-wasm.sh)
 #   PORT=9000 scripts/serve.sh  # first port to try (default 8000); a busy one moves to the next
 #
 # The committed pkg/ records the hash of the sources it was built from (pkg/source-hash); when it
-# matches src/, Cargo.toml and Cargo.lock, no Rust toolchain is needed, only python3.
+# matches src/, crates/*/src/, the Cargo.toml files and Cargo.lock, no Rust toolchain is needed, only python3.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -31,7 +31,7 @@ have="$(cat pkg/source-hash 2>/dev/null || true)"
 if $build; then
     bash scripts/build-wasm.sh
 elif [[ "$have" != "$want" ]]; then
-    echo "serve: pkg/ does not match the current src/, Cargo.toml and Cargo.lock (pkg/source-hash)"
+    echo "serve: pkg/ does not match the current sources (src/, crates/*/src/, Cargo.toml files, Cargo.lock) (pkg/source-hash)"
     if ! (command -v cargo && command -v rustup) >/dev/null 2>&1; then
         echo "serve: no Rust toolchain to rebuild with; serving the committed pkg/, which may not" >&2
         echo "       match your changes. To build, install Rust: $RUSTUP_COMMAND" >&2

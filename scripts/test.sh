@@ -3,8 +3,9 @@
 # it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium + chromedriver, npm
 # packages) and is fast when they are already there.
 #
-#   1. cargo fmt --check, cargo clippy --all-targets -- -D warnings
-#   2. native tests: cargo test --all-targets, then the doc tests
+#   1. cargo fmt --check, cargo clippy on every crate of the workspace (-D warnings), and the
+#      core's dependency tree free of plotters, clap and the web crates (natively and for wasm32)
+#   2. native tests of every crate: cargo test --workspace --all-targets, then the doc tests
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
 #      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
@@ -91,20 +92,30 @@ echo "node:         $(node --version)"
 
 # --- 1. Formatting -----------------------------------------------------------------------------
 section "1/5 cargo fmt --check"
-cargo fmt --check
+cargo fmt --all --check
 # Lints on the wasm32 lib: the page's bindings (src/web/) compile only for that target.
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 
 # --- 1. Lints ----------------------------------------------------------------------------------
 section "1/5 cargo clippy (native targets, -D warnings)"
-cargo clippy --all-targets -- -D warnings
+cargo clippy --workspace --all-targets -- -D warnings
+# The core is a library anyone can use: its dependency tree holds no plotting, CLI or web crate.
+for target in "" "--target wasm32-unknown-unknown"; do
+    # shellcheck disable=SC2086
+    if cargo tree -p midpoint-core -e normal $target --prefix none |
+        grep -E '^(plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen) '; then
+        echo "midpoint-core's dependency tree ${target:+($target) }holds the crates above: the core must not use them" >&2
+        exit 1
+    fi
+done
+echo "midpoint-core depends on: $(cargo tree -p midpoint-core -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
 
 # --- 2. Native tests ---------------------------------------------------------------------------
-section "2/5 native tests (cargo test)"
-cargo test --all-targets
-# --all-targets does not include doc tests.
-cargo test --doc
+section "2/5 native tests (cargo test --workspace)"
+cargo test --workspace --all-targets
+# --all-targets does not include doc tests (the core's crate docs open with one).
+cargo test --workspace --doc
 
 # --- 3. Committed pkg/ is up to date ----------------------------------------------------------
 section "3/5 pkg/ matches a fresh WASM build"

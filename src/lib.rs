@@ -1,37 +1,13 @@
-//! midpoint: a simulator of the MySQL 8.4 InnoDB buffer pool's LRU list.
+//! midpoint: the explainer and the command line around the simulator.
 //!
-//! The core (`pool`, `workload`, `sim`, `metrics`, `scenario`) knows nothing of the browser or
-//! the wall clock: it runs on a virtual clock and is deterministic for a given seed. The CLI
-//! (`src/main.rs`) and the web layer (`web`, wasm32 only) are thin shells around it; the
-//! page's logic that needs no browser (`ui`) compiles and is tested natively.
+//! This package is the product. [`ui`] holds the page's logic that needs no browser (URL state,
+//! the controls' model, narration, the boundary close-up, the code panel, embeds, the tour),
+//! compiled and tested natively; `web` (wasm32 only) holds its wasm-bindgen bindings; the
+//! `midpoint` binary (`src/main.rs`, `src/cli/`) is the command line. Both faces are thin shells
+//! around [`midpoint_core`] (the simulator) and [`midpoint_lab`] (experiments, studies, charts,
+//! policies, traces): this package may use both; neither may use it.
 
-pub mod chart;
-pub mod clock;
-pub mod cost;
-pub mod cpu;
-pub mod engine;
-pub mod experiments;
-pub mod io;
-pub mod metrics;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod output;
-pub mod policy;
-// The CLI of the policies, traces and exports (native: it uses clap).
-#[cfg(not(target_arch = "wasm32"))]
-pub mod policy_cli;
-pub mod pool;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod progress;
-pub mod replay;
-pub mod rng;
-pub mod scenario;
-// The seed modules' old paths, which the page uses.
-pub use experiments::{seed000, seed001, seed002, seed003};
-pub mod sim;
-pub mod study;
-pub mod sweep;
-pub mod trace;
+pub mod status;
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-pub mod workload;

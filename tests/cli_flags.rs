@@ -1,8 +1,8 @@
 //! Every parameter flag of `midpoint run` changes the run or is refused with a message; none is
 //! silently ignored. Checked on one read-only preset and one write-path preset, with short runs.
 
-use midpoint::scenario::write::WriteParams;
-use midpoint::scenario::Params;
+use midpoint_core::scenario::write::WriteParams;
+use midpoint_core::scenario::Params;
 use std::process::Command;
 
 fn midpoint(args: &[&str]) -> (bool, String, String) {
@@ -328,7 +328,7 @@ fn what_ifs_lists_one_per_line_name_first() {
             name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
             "{name}"
         );
-        midpoint::pool::WhatIf::parse(name).unwrap();
+        midpoint_core::pool::WhatIf::parse(name).unwrap();
         assert!(l.len() > name.len() + 20, "no description: {l}");
     }
 }

@@ -11,7 +11,7 @@
 //! Cost: the 35 read-only presets at full size take about 95 s of one core in the test profile
 //! (opt-level 2); the 11 write presets about 10 s.
 
-use midpoint::scenario;
+use midpoint_core::scenario;
 
 fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -55,7 +55,7 @@ fn read_only_presets_results_are_pinned() {
     let got: Vec<(String, u64)> = scenario::presets()
         .into_iter()
         .map(|p| {
-            let r = midpoint::sim::run(&p.params).expect("valid preset");
+            let r = midpoint_core::sim::run(&p.params).expect("valid preset");
             let d = digest_without(serde_json::to_value(&r).unwrap(), "parameters");
             (p.name, d)
         })
@@ -65,10 +65,10 @@ fn read_only_presets_results_are_pinned() {
 
 #[test]
 fn write_presets_results_are_pinned() {
-    let got: Vec<(String, u64)> = midpoint::scenario::write::presets()
+    let got: Vec<(String, u64)> = midpoint_core::scenario::write::presets()
         .into_iter()
         .map(|p| {
-            let r = midpoint::sim::run_write(&p.params).expect("valid preset");
+            let r = midpoint_core::sim::run_write(&p.params).expect("valid preset");
             let d = digest_without(serde_json::to_value(&r).unwrap(), "parameters");
             (p.name, d)
         })

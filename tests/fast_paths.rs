@@ -12,12 +12,12 @@
 //! resident or never accessed, io-fixed pages, `innodb_old_blocks_time` short enough to expire
 //! between two touches, the quarter rule at tiny pools, every what-if and several instances.
 
-use midpoint::clock::Micros;
-use midpoint::engine::Engine;
-use midpoint::pool::page_cleaner::Cadence;
-use midpoint::pool::{BufferPool, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
-use midpoint::scenario::{Params, ScanMode, Start};
-use midpoint::sim::{Event, Simulation};
+use midpoint_core::clock::Micros;
+use midpoint_core::engine::Engine;
+use midpoint_core::pool::page_cleaner::Cadence;
+use midpoint_core::pool::{BufferPool, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint_core::scenario::{Params, ScanMode, Start};
+use midpoint_core::sim::{Event, Simulation};
 use proptest::prelude::*;
 
 /// One step of the random history before the compared call.

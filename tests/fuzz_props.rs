@@ -4,7 +4,7 @@
 #[path = "harness/fuzz.rs"]
 mod harness;
 
-use midpoint::scenario::Params;
+use midpoint_core::scenario::Params;
 use proptest::prelude::*;
 
 const VALID_TRACE: &str =

@@ -2,11 +2,11 @@
 //! match, and the profile is not calibrated), the validator after every event on small pools,
 //! determinism, and that the MySQL 8.4 default is untouched.
 
-use midpoint::engine::Engine;
-use midpoint::pool::page_cleaner::Cadence;
-use midpoint::pool::FetchMode;
-use midpoint::scenario::{preset, Params, ScanMode, Start};
-use midpoint::sim::{self, Event, Simulation};
+use midpoint_core::engine::Engine;
+use midpoint_core::pool::page_cleaner::Cadence;
+use midpoint_core::pool::FetchMode;
+use midpoint_core::scenario::{preset, Params, ScanMode, Start};
+use midpoint_core::sim::{self, Event, Simulation};
 use proptest::prelude::*;
 
 /// The seed-000 experiment on MariaDB, shortened: 10 s of warm-up, 30 s of back-to-back scans.
@@ -220,7 +220,7 @@ proptest! {
 /// idle rate entered, because readers free their own blocks from the tail and never wait.
 #[test]
 fn restart_with_idle_rates_reads_near_the_idle_rate_at_depth_1536() {
-    let mut p = midpoint::scenario::Params::default();
+    let mut p = midpoint_core::scenario::Params::default();
     for (k, v) in [
         ("engine", "mariadb-10.11"),
         ("start", "restart"),
@@ -237,7 +237,7 @@ fn restart_with_idle_rates_reads_near_the_idle_rate_at_depth_1536() {
     ] {
         p.set(k, v).unwrap();
     }
-    let r = midpoint::sim::run(&p).unwrap();
+    let r = midpoint_core::sim::run(&p).unwrap();
     assert_eq!(r.frames_per_instance, 4_056);
     assert!(
         (r.scan_pages_per_s - 24_500.0).abs() < 24_500.0 * 0.05,

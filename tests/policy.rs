@@ -1,17 +1,17 @@
 //! The `policies` comparison on seed 000's cell (4,485-page hot set, back-to-back scans): what the scan-resistant policies keep, with and without the scan's
 //! correlated touches, and that the InnoDB row is the simulation's own run.
 
-use midpoint::policy::compare::policy_rows;
-use midpoint::scenario::preset;
+use midpoint_core::scenario::preset;
+use midpoint_lab::policy::compare::policy_rows;
 
-fn params() -> midpoint::scenario::Params {
+fn params() -> midpoint_core::scenario::Params {
     let mut p = preset("seed000-hot4485-b2b").unwrap().params;
     p.scan_s = 60;
     p.kept_window_s = 40;
     p
 }
 
-fn kept(rows: &[midpoint::policy::compare::PolicyRow], name: &str) -> f64 {
+fn kept(rows: &[midpoint_lab::policy::compare::PolicyRow], name: &str) -> f64 {
     rows.iter().find(|r| r.policy == name).unwrap().kept
 }
 
@@ -31,7 +31,7 @@ fn with_one_request_per_scanned_page_arc_sieve_and_s3fifo_keep_the_hot_set_and_l
         assert!(kept(&rows, name) < 0.3, "{name} kept {}", kept(&rows, name));
     }
     // The InnoDB row is the simulation's own figure.
-    let run = midpoint::sim::run(&p).unwrap();
+    let run = midpoint_core::sim::run(&p).unwrap();
     assert_eq!(kept(&rows, "innodb"), run.kept);
     // Every ratio is a ratio; OPT misses least.
     let opt = rows

@@ -1,7 +1,7 @@
 //! InnoDB's rules, one test each, through the pool's public API.
 
-use midpoint::clock::{ms, Micros};
-use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use midpoint_core::clock::{ms, Micros};
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 
 const SPACE: u32 = 0;
 
@@ -312,9 +312,9 @@ fn several_instances_stay_independent_and_valid() {
 
 /// MySQL 8.4's `buf_LRU_get_free_block` on the write path, one test per rule.
 mod free_block_search {
-    use midpoint::clock::MS;
-    use midpoint::pool::flush::WriteConfig;
-    use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+    use midpoint_core::clock::MS;
+    use midpoint_core::pool::flush::WriteConfig;
+    use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 
     const FRAMES: u32 = 600;
 
@@ -335,8 +335,8 @@ mod free_block_search {
                 redo_log_capacity: 1 << 30,
                 flush: Default::default(),
             },
-            Box::new(midpoint::io::Device::new(
-                midpoint::io::DeviceModel::by_name("nvme").unwrap(),
+            Box::new(midpoint_core::io::Device::new(
+                midpoint_core::io::DeviceModel::by_name("nvme").unwrap(),
             )),
         );
         p

@@ -3,10 +3,10 @@
 //! for every parameter of `sim::prefix::AFTER_SCAN_START`, on random values and random
 //! warm-ups (both server models: the seed-000 one and processor sharing).
 
-use midpoint::scenario::{preset, Params, Start};
-use midpoint::sim::prefix::{shares_prefix, AFTER_SCAN_START};
-use midpoint::sim::Simulation;
 use midpoint::ui::controls::controls;
+use midpoint_core::scenario::{preset, Params, Start};
+use midpoint_core::sim::prefix::{shares_prefix, AFTER_SCAN_START};
+use midpoint_core::sim::Simulation;
 use proptest::prelude::*;
 use std::collections::HashMap;
 

@@ -1,10 +1,10 @@
 //! Property tests: random configurations and event sequences, with the validator
 //! (`buf_LRU_validate` and more) run after every event.
 
-use midpoint::pool::page_cleaner::Cadence;
-use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
-use midpoint::scenario::{Params, ScanMode, Start};
-use midpoint::sim::{Event, Simulation};
+use midpoint_core::pool::page_cleaner::Cadence;
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint_core::scenario::{Params, ScanMode, Start};
+use midpoint_core::sim::{Event, Simulation};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -174,9 +174,10 @@ fn same_seed_same_run_different_seed_different_run() {
         },
         ..Params::default()
     };
-    let a = serde_json::to_string(&midpoint::sim::run(&p).unwrap()).unwrap();
-    let b = serde_json::to_string(&midpoint::sim::run(&p).unwrap()).unwrap();
+    let a = serde_json::to_string(&midpoint_core::sim::run(&p).unwrap()).unwrap();
+    let b = serde_json::to_string(&midpoint_core::sim::run(&p).unwrap()).unwrap();
     assert_eq!(a, b);
-    let c = serde_json::to_string(&midpoint::sim::run(&Params { seed: 2, ..p }).unwrap()).unwrap();
+    let c =
+        serde_json::to_string(&midpoint_core::sim::run(&Params { seed: 2, ..p }).unwrap()).unwrap();
     assert_ne!(a, c);
 }

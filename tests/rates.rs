@@ -1,9 +1,9 @@
 //! `--idle-lookups-per-s` and `--idle-scan-pages-per-s`: rates entered as inputs reproduce
 //! themselves on an idle run.
 
-use midpoint::clock::Micros;
-use midpoint::scenario::{Params, Start};
-use midpoint::sim::{Event, Simulation};
+use midpoint_core::clock::Micros;
+use midpoint_core::scenario::{Params, Start};
+use midpoint_core::sim::{Event, Simulation};
 
 fn within(got: f64, want: f64, tol: f64) -> bool {
     (got - want).abs() <= want * tol
@@ -26,7 +26,7 @@ fn idle_lookups_per_s_reproduces_its_rate() {
             kept_window_s: 1,
             ..Params::default()
         };
-        let r = midpoint::sim::run(&p).unwrap();
+        let r = midpoint_core::sim::run(&p).unwrap();
         assert!(
             within(r.lookups_per_s_warmup, rate, 0.05),
             "{threads} threads, {cpus} cpus: {} lookups/s for an input of {rate}",

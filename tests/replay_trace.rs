@@ -1,7 +1,7 @@
 //! Trace replay: random traces written as text, parsed, replayed with the validator after every
 //! event, and compared with the pool driven directly.
 
-use midpoint::replay::{parse, replay_with};
+use midpoint_lab::replay::{parse, replay_with};
 use proptest::prelude::*;
 
 fn trace_text(pages: u32, pct: u32, obt: u32, depth: u32, ops: &[(u8, u32, u32, u32)]) -> String {
@@ -65,7 +65,7 @@ fn json_shape_is_the_documented_one() {
 
 #[test]
 fn csv_exports_carry_every_parameter() {
-    use midpoint::scenario::Params;
+    use midpoint_core::scenario::Params;
     let p = Params {
         pool_mb: 16,
         hot_pages: 50,
@@ -76,8 +76,8 @@ fn csv_exports_carry_every_parameter() {
         kept_window_s: 2,
         ..Params::default()
     };
-    let r = midpoint::sim::run(&p).unwrap();
-    let csv = midpoint::metrics::samples_csv(&p, &r.samples);
+    let r = midpoint_core::sim::run(&p).unwrap();
+    let csv = midpoint_core::metrics::samples_csv(&p, &r.samples);
     for (k, v) in p.to_pairs() {
         assert!(csv.contains(&format!("# {k}={v}\n")), "missing {k}");
     }

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use midpoint::pool::PageId;
-use midpoint::scenario::{Params, Start};
-use midpoint::sim::{Event, Simulation, HOT_SPACE};
+use midpoint_core::pool::PageId;
+use midpoint_core::scenario::{Params, Start};
+use midpoint_core::sim::{Event, Simulation, HOT_SPACE};
 
 fn restart(hot_pages: u32) -> Params {
     Params {
@@ -88,7 +88,7 @@ fn restart_growth_slide_matches_the_formula() {
 #[test]
 fn full_pool_starts_have_no_growth_slide() {
     for start in [Start::Warm, Start::Cold] {
-        let r = midpoint::sim::run(&Params {
+        let r = midpoint_core::sim::run(&Params {
             start,
             ..restart(1111)
         })

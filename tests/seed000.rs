@@ -1,14 +1,14 @@
 //! Seed 000's figures at full size (256 MB pool, 746 MB table, 60 s warm-up, 150 s of scans),
 //! three runs per cell as in the seed, checked by the shared checker of
-//! `midpoint::experiments::figure` against the mean of the three runs.
+//! `midpoint_lab::experiments::figure` against the mean of the three runs.
 //!
 //! Every checked figure without a "does not match" note must be in its band, inputs and
 //! calibration included. A figure with such a note is a known mismatch, explained beside it and in
 //! the README: it must stay out of band, so that the day it comes into band the test says to
 //! update the table and the explanation instead of silently keeping a stale one.
 
-use midpoint::experiments::figure::Check;
-use midpoint::experiments::seed000::{markdown, rows, run_rows, score, RowResult};
+use midpoint_lab::experiments::figure::Check;
+use midpoint_lab::experiments::seed000::{markdown, rows, run_rows, score, RowResult};
 
 fn check(results: &[RowResult], predictions_in_band: usize) {
     let checked: Vec<&Check> = results
@@ -29,7 +29,7 @@ fn check(results: &[RowResult], predictions_in_band: usize) {
                 if c.figure.note.is_empty() {
                     "out of band"
                 } else {
-                    "now in band: update the table and the README's \"what does not match\""
+                    "now in band: update the table and docs/reproduction.md's \"what does not match\""
                 }
             )
         })

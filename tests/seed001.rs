@@ -7,10 +7,10 @@
 //! threads, 12.5 % on 64; the simulator has 128 pages a few per cent faster). Only the size is
 //! checked: the two settings stay within 12 % of each other, as in the bug.
 
-use midpoint::experiments::depth_sweep::depth_sweep;
-use midpoint::experiments::figure::{describe_failures, failed, Measured};
-use midpoint::experiments::seed001::{checks, run};
-use midpoint::experiments::seed003_rw::{self, seed003_rw};
+use midpoint_lab::experiments::depth_sweep::depth_sweep;
+use midpoint_lab::experiments::figure::{describe_failures, failed, Measured};
+use midpoint_lab::experiments::seed001::{checks, run};
+use midpoint_lab::experiments::seed003_rw::{self, seed003_rw};
 
 #[test]
 fn seed001_doublewrite_counters_match_the_bug() {

@@ -4,8 +4,8 @@
 //! old_blocks_pct 60 shift are shown by `midpoint reproduce --experiment 002`, not checked: the model
 //! does not show them clearly (see the README).
 
-use midpoint::experiments::figure::{describe_failures, failed, held};
-use midpoint::experiments::seed002::{checks, sweep, SEED};
+use midpoint_lab::experiments::figure::{describe_failures, failed, held};
+use midpoint_lab::experiments::seed002::{checks, sweep, SEED};
 
 #[test]
 fn seed002_shapes_hold() {

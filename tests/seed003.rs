@@ -3,8 +3,8 @@
 //! reduced duration. The sizes of the losses do not match (see the README); the checks are the
 //! seed's shapes: the tuned settings lose less, so they keep more throughput.
 
-use midpoint::experiments::figure::{describe_failures, failed, held};
-use midpoint::experiments::seed003::{checks, run};
+use midpoint_lab::experiments::figure::{describe_failures, failed, held};
+use midpoint_lab::experiments::seed003::{checks, run};
 
 #[test]
 fn seed003_tuned_settings_lose_less_than_the_defaults() {

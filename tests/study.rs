@@ -1,7 +1,7 @@
 //! The studies' inputs: the idle lookup rate as a parameter.
 
-use midpoint::scenario::Params;
-use midpoint::sim;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim;
 
 #[test]
 fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
@@ -31,7 +31,9 @@ fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
         ..Params::default()
     };
     assert_eq!(
-        midpoint::sim::rates::derived(&p).unwrap().lookup_cpu_us,
+        midpoint_core::sim::rates::derived(&p)
+            .unwrap()
+            .lookup_cpu_us,
         250.0
     );
 }
@@ -42,8 +44,8 @@ fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
 /// it when this fails.
 #[test]
 fn the_committed_scale_data_is_what_the_simulator_computes_now() {
-    use midpoint::study::scale;
     use midpoint::ui::beyond::{parse, ScaleData};
+    use midpoint_lab::study::scale;
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/data/scale.json"))
         .unwrap();
     let file = parse::<ScaleData>("scale", &text).unwrap();
@@ -70,9 +72,9 @@ fn the_committed_scale_data_is_what_the_simulator_computes_now() {
 /// fails.
 #[test]
 fn the_committed_phase_data_is_what_the_simulator_computes_now() {
-    use midpoint::scenario::preset;
-    use midpoint::study::phase::{self, PhaseMap};
     use midpoint::ui::beyond::parse;
+    use midpoint_core::scenario::preset;
+    use midpoint_lab::study::phase::{self, PhaseMap};
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/data/phase.json"))
         .unwrap();
     let file = parse::<PhaseMap>("phase", &text).unwrap();
@@ -89,9 +91,9 @@ fn the_committed_phase_data_is_what_the_simulator_computes_now() {
 /// stock row, recomputed now, must equal the file.
 #[test]
 fn the_committed_what_if_data_is_what_the_simulator_computes_now() {
-    use midpoint::scenario::{preset, WhatIfs};
-    use midpoint::study::whatif;
     use midpoint::ui::beyond::{parse, WhatIfData};
+    use midpoint_core::scenario::{preset, WhatIfs};
+    use midpoint_lab::study::whatif;
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/www/data/whatifs.json"

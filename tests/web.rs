@@ -5,10 +5,10 @@
 //! stepping, narration) is unit-tested natively in `src/ui/`.
 #![cfg(target_arch = "wasm32")]
 
-use midpoint::scenario::{preset, Params};
 use midpoint::web::charts::SweepView;
 use midpoint::web::explorer::Explorer;
 use midpoint::web::worker;
+use midpoint_core::scenario::{preset, Params};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};

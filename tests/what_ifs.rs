@@ -3,8 +3,8 @@
 //! InnoDB turns about `0.631 * 200 - 40` of the new reads young (reference §11.3); each patch
 //! keeps them old, each in its own way.
 
-use midpoint::clock::{ms, Micros};
-use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint_core::clock::{ms, Micros};
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
 
 const N: u32 = 1000;
 const DEPTH: u32 = 200;

@@ -3,10 +3,10 @@
 //! only in the LRU list, io-fixed pages, doublewrite queues) after every event; and a full
 //! write-path simulation validated after every event.
 
-use midpoint::pool::flush::WriteConfig;
-use midpoint::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
-use midpoint::scenario::write::WriteParams;
-use midpoint::sim::Simulation;
+use midpoint_core::pool::flush::WriteConfig;
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use midpoint_core::scenario::write::WriteParams;
+use midpoint_core::sim::Simulation;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -30,7 +30,8 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, midpoint::io::DeviceModel, WriteConfig)> {
+fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, midpoint_core::io::DeviceModel, WriteConfig)>
+{
     (
         prop_oneof![300u32..600, 600u32..1500],
         1u32..=3,
@@ -48,7 +49,7 @@ fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, midpoint::io::DeviceMode
                     lru_scan_depth: depth,
                     ..PoolConfig::default()
                 },
-                midpoint::io::DeviceModel::by_name(dev).unwrap(),
+                midpoint_core::io::DeviceModel::by_name(dev).unwrap(),
                 WriteConfig {
                     doublewrite: dblwr,
                     doublewrite_pages: pages,
@@ -68,7 +69,7 @@ proptest! {
         ops in prop::collection::vec(op(), 1..400),
     ) {
         let mut pool = BufferPool::new(cfg, &[2000, 2000]);
-        pool.enable_write_path(wcfg, Box::new(midpoint::io::Device::new(dev)));
+        pool.enable_write_path(wcfg, Box::new(midpoint_core::io::Device::new(dev)));
         let mut now = 1u64;
         let mut last_pages = 0;
         for op in ops {
@@ -173,7 +174,7 @@ fn a_tiny_redo_log_forces_sync_flushing_and_writers_wait() {
         base_s: 3,
         ..WriteParams::default()
     };
-    let r = midpoint::sim::run_write(&p).unwrap();
+    let r = midpoint_core::sim::run_write(&p).unwrap();
     assert!(r.log_waits_per_s > 0.0, "{r:?}");
     assert!(r.checkpoint_age_pct_max > 90.0, "{r:?}");
 }
@@ -188,7 +189,7 @@ fn write_runs_are_deterministic() {
         base_s: 2,
         ..WriteParams::default()
     };
-    let a = serde_json::to_string(&midpoint::sim::run_write(&p).unwrap()).unwrap();
-    let b = serde_json::to_string(&midpoint::sim::run_write(&p).unwrap()).unwrap();
+    let a = serde_json::to_string(&midpoint_core::sim::run_write(&p).unwrap()).unwrap();
+    let b = serde_json::to_string(&midpoint_core::sim::run_write(&p).unwrap()).unwrap();
     assert_eq!(a, b);
 }

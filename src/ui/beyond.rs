@@ -4,11 +4,11 @@
 
 use super::narrate::n;
 use super::query::pairs_query;
-use crate::scenario::{fmt_num, preset};
-use crate::study::charts::heatmap_cell_at;
-use crate::study::phase::{self, PhaseMap};
-use crate::study::scale::ScaleRow;
-use crate::study::whatif::ReadRow;
+use midpoint_core::scenario::{fmt_num, preset};
+use midpoint_lab::study::charts::heatmap_cell_at;
+use midpoint_lab::study::phase::{self, PhaseMap};
+use midpoint_lab::study::scale::ScaleRow;
+use midpoint_lab::study::whatif::ReadRow;
 use serde::Deserialize;
 
 /// A committed data file: the study's JSON output beside the command and the commit.

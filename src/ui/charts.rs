@@ -3,12 +3,12 @@
 //! plotters backend wrapper that lets the core's chart code lay out in CSS pixels on a canvas
 //! that holds device pixels.
 
-use crate::clock::Micros;
-use crate::metrics::Sample;
-use crate::pool::page_cleaner::BatchReport;
-use crate::scenario::Params;
-use crate::sim::{Simulation, EPOCH};
-use crate::sweep::{SweepPoint, SweepResult};
+use midpoint_core::clock::Micros;
+use midpoint_core::metrics::Sample;
+use midpoint_core::pool::page_cleaner::BatchReport;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::{Simulation, EPOCH};
+use midpoint_lab::sweep::{SweepPoint, SweepResult};
 use plotters::prelude::*;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontFamily,
@@ -489,7 +489,7 @@ impl SweepModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::preset;
+    use midpoint_core::scenario::preset;
 
     fn small() -> Params {
         Params {
@@ -648,7 +648,7 @@ mod seek_tests {
 #[cfg(test)]
 mod refill_tests {
     use super::*;
-    use crate::scenario::Params;
+    use midpoint_core::scenario::Params;
 
     #[test]
     fn refill_marks_follow_the_runs_evicting_batches_on_the_sample_clock() {

@@ -2,9 +2,9 @@
 //! and range, and the stops the slider moves through.
 
 use super::narrate::thousands;
-use crate::pool::page_cleaner::Cadence;
-use crate::scenario::schema::Spec;
-use crate::scenario::{fmt_num, Params, SEED000_ACTIVITY_MEAN_S};
+use midpoint_core::pool::page_cleaner::Cadence;
+use midpoint_core::scenario::schema::Spec;
+use midpoint_core::scenario::{fmt_num, Params, SEED000_ACTIVITY_MEAN_S};
 use serde::Serialize;
 
 /// One stop of a slider: the parameter value and how it reads.
@@ -332,8 +332,8 @@ pub fn controls(p: &Params) -> Vec<Control> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::preset;
     use crate::ui::query;
+    use midpoint_core::scenario::preset;
 
     #[test]
     fn every_stop_is_a_value_the_url_accepts_and_the_current_one_is_nearest() {

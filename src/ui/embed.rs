@@ -3,7 +3,7 @@
 //! every parameter written out.
 
 use super::query;
-use crate::scenario::Params;
+use midpoint_core::scenario::Params;
 use serde::Serialize;
 
 /// Attributes of the element that are HTML's own, not parameters: ignored.
@@ -90,6 +90,17 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The height an embedded figure of `view` takes at 800 CSS px wide, px (at most 520).
+pub fn figure_height(view: &str) -> u32 {
+    match view {
+        "strip" => 520,
+        "grid" => 520,
+        "residency" => 500,
+        "sweep" => 520,
+        _ => 520,
+    }
+}
+
 /// The snippets for these parameters: the preset they came from (if any) and only the
 /// parameters that differ from it (or from the defaults without a preset), view options
 /// (`view=…&at=…&ev=…&sweep_depths=…`), the page's URL (`…/www/index.html`) and the element's
@@ -104,7 +115,7 @@ pub fn snippets(
     let mut pairs: Vec<(String, String)> = Vec::new();
     let base = match preset
         .filter(|n| !n.is_empty())
-        .and_then(|n| crate::scenario::preset(n).ok())
+        .and_then(|n| midpoint_core::scenario::preset(n).ok())
     {
         Some(pr) => {
             pairs.push(("preset".into(), pr.name.clone()));
@@ -119,12 +130,16 @@ pub fn snippets(
             .filter(|kv| !base_pairs.contains(kv)),
     );
     let views = view_pairs(view);
-    let figure = views.iter().any(|(k, _)| k == "view");
+    let figure = views
+        .iter()
+        .find(|(k, _)| k == "view")
+        .map(|(_, v)| v.clone());
     pairs.extend(views);
     let q = query::pairs_query(pairs.iter().map(|(k, v)| (k, v)));
     let page = format!("{page_url}?{q}");
-    // A figure (any view but the lab) fits 520 px at 800 px wide; the lab needs more room.
-    let height = if figure { 520 } else { 900 };
+    // A figure is given its own height at 800 px wide (measured, tests/browser/embed.test.mjs
+    // checks each renders within it); the lab needs more room.
+    let height = figure.as_deref().map(figure_height).unwrap_or(900);
     let sep = if q.is_empty() { "" } else { "&" };
     let iframe = format!(
         "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"{height}\" style=\"border:0; max-width:800px\" loading=\"lazy\"></iframe>",
@@ -177,7 +192,9 @@ mod tests {
 
     #[test]
     fn snippets_write_the_preset_and_only_what_differs() {
-        let mut p = crate::scenario::preset("small-demo").unwrap().params;
+        let mut p = midpoint_core::scenario::preset("small-demo")
+            .unwrap()
+            .params;
         p.lru_scan_depth = 256;
         let s = snippets(
             &p,
@@ -193,7 +210,12 @@ mod tests {
             "{}",
             s.iframe
         );
-        assert!(s.iframe.contains("height=\"520\""));
+        assert!(s
+            .iframe
+            .contains(&format!("height=\"{}\"", figure_height("strip"))));
+        assert!(["strip", "grid", "residency", "sweep"]
+            .iter()
+            .all(|v| figure_height(v) <= 520));
         assert!(!s.iframe.contains("junk") && !s.page.contains("junk"));
         assert_eq!(
             s.element,

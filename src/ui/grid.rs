@@ -7,7 +7,7 @@
 //! ([`MARK_YOUNG`], [`MARK_OLD`], [`MARK_FREED`]), bit 6 [`FLASH`] (marked moments ago),
 //! bit 7 [`LEAVING`] (being evicted, in the batch animation).
 
-use crate::chart::{Theme, DARK, FILLER, HOT, LIGHT, SCAN};
+use midpoint_lab::chart::{Theme, DARK, FILLER, HOT, LIGHT, SCAN};
 use plotters::style::RGBColor;
 
 /// A free frame.

@@ -4,9 +4,9 @@
 //! parameters acting from the scan's start on (`sim::prefix`) continues that copy instead of
 //! starting from t = 0. The results are the same either way (`tests/prefix.rs`).
 
-use crate::scenario::Params;
-use crate::sim::Simulation;
 use crate::ui::charts::Run;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::Simulation;
 
 /// The worker's runs: the current one and the snapshot at the scan's start of the last one
 /// that got there.
@@ -91,7 +91,7 @@ impl LiveRuns {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::preset;
+    use midpoint_core::scenario::preset;
 
     fn small() -> Params {
         Params {

@@ -1,10 +1,10 @@
 //! The narration: what one step of the simulation did, in words, from the pool's counters
 //! before and after it.
 
-use crate::clock::{to_secs, Micros};
-use crate::pool::lru::{OLD_RATIO_DIV, OLD_TOLERANCE};
-use crate::pool::PageId;
-use crate::sim::{Event, Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
+use midpoint_core::clock::{to_secs, Micros};
+use midpoint_core::pool::lru::{OLD_RATIO_DIV, OLD_TOLERANCE};
+use midpoint_core::pool::PageId;
+use midpoint_core::sim::{Event, Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
 
 /// A number with thousands separators ("16,382"); fractions keep up to 3 decimals.
 pub fn thousands(x: f64) -> String {
@@ -311,13 +311,13 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
 
 /// The old ratio for a percentage, as InnoDB computes it.
 pub fn ratio_of(pct: u32) -> u32 {
-    crate::pool::lru::old_ratio_from_pct(pct)
+    midpoint_core::pool::lru::old_ratio_from_pct(pct)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pool::lru::{old_ratio_from_pct, Lru};
+    use midpoint_core::pool::lru::{old_ratio_from_pct, Lru};
 
     #[test]
     fn numbers_read_as_people_write_them() {

@@ -6,9 +6,9 @@
 
 use super::explorer::{Explorer, Status, F_DIRTY, F_STATUS};
 use super::narrate::n;
-use crate::pool::{WhatIf, WhatIfs};
-use crate::scenario::preset;
-use crate::study::whatif::ReadRow;
+use midpoint_core::pool::{WhatIf, WhatIfs};
+use midpoint_core::scenario::preset;
+use midpoint_lab::study::whatif::ReadRow;
 use serde::Serialize;
 
 /// The preset the figure runs: seed 000's 4,485-page back-to-back cell, whose leak the patches

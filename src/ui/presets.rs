@@ -2,8 +2,8 @@
 //! with what the published experiment measured for its "kept" figure.
 
 use super::query;
-use crate::scenario::{self, Params};
-use crate::seed000;
+use midpoint_core::scenario::{self, Params};
+use midpoint_lab::experiments::seed000;
 use serde::Serialize;
 
 /// The presets the page lists first, in this order.

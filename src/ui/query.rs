@@ -4,7 +4,7 @@
 //! default) value, an out-of-range value is clamped, an unknown key is ignored, and each of
 //! these produces one message naming the parameter and what was used instead.
 
-use crate::scenario::{fmt_num, preset, Params};
+use midpoint_core::scenario::{fmt_num, preset, Params};
 use serde::Serialize;
 
 /// The largest pool the page draws (one instance): 1 GiB is 65,528 frames.
@@ -48,7 +48,7 @@ pub struct Parsed {
 }
 
 /// The views a widget can show.
-pub const VIEWS: [&str; 5] = ["lab", "strip", "grid", "residency", "sweep"];
+pub const VIEWS: [&str; 6] = ["lab", "strip", "grid", "residency", "sweep", "present"];
 /// The moments a figure can start at.
 pub const MOMENTS: [&str; 3] = ["scan", "batch", "watch"];
 
@@ -255,8 +255,8 @@ pub fn parse(query: &str) -> Parsed {
         embed: false,
         autoplay: None,
         ev: None,
-        sweep_depths: crate::sweep::DEFAULT_DEPTHS.to_vec(),
-        sweep_times: crate::sweep::DEFAULT_TIMES.to_vec(),
+        sweep_depths: midpoint_lab::sweep::DEFAULT_DEPTHS.to_vec(),
+        sweep_times: midpoint_lab::sweep::DEFAULT_TIMES.to_vec(),
         sweep_custom: false,
         tour: None,
         view: "lab".into(),
@@ -280,7 +280,7 @@ pub fn parse(query: &str) -> Parsed {
                     out.view = w;
                 } else {
                     messages.push(format!(
-                        "view = '{}' is not a view (lab, strip, grid, residency or sweep); showing the lab",
+                        "view = '{}' is not a view (lab, strip, grid, residency, sweep or present); showing the lab",
                         shown(v)
                     ));
                 }
@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn every_preset_round_trips_through_its_query() {
-        for p in crate::scenario::presets() {
+        for p in midpoint_core::scenario::presets() {
             let (p, notes) = page_limits(&p.params);
             let q = to_query(&p);
             let back = parse(&q);
@@ -562,7 +562,7 @@ mod tests {
             q.messages[1]
         );
         assert!(!q.sweep_custom);
-        assert_eq!(q.sweep_depths, crate::sweep::DEFAULT_DEPTHS.to_vec());
+        assert_eq!(q.sweep_depths, midpoint_lab::sweep::DEFAULT_DEPTHS.to_vec());
         let q = parse("sweep_depths=1024,100,1024");
         assert_eq!(q.sweep_depths, vec![100, 1024]);
         assert!(q.sweep_custom && q.messages.is_empty());

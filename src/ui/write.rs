@@ -4,12 +4,13 @@
 //! ([`DepthPoints`]) and the pool's pixels ([`render_cells`]). The wasm-bindgen bindings are in
 //! `web/write.rs`.
 
-use crate::chart::{DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
-use crate::clock::{to_secs, Micros};
-use crate::pool::flush_list::{FlushType, WRITE_PENDING};
-use crate::scenario::write::{self as write_scenario, WriteParams};
-use crate::sim::{Simulation, EPOCH};
 use crate::ui::grid::{Layout, HIGHLIGHT};
+use midpoint_core::clock::{to_secs, Micros};
+use midpoint_core::pool::flush_list::{FlushType, WRITE_PENDING};
+use midpoint_core::scenario::write::{self as write_scenario, WriteParams};
+use midpoint_core::sim::{Simulation, EPOCH};
+use midpoint_lab::chart::write::{DblwrWrite, DepthPoint};
+use midpoint_lab::chart::{Theme, DARK, LIGHT};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +30,7 @@ pub const PAGE_PRESETS: &[&str] = &[
 ];
 
 /// Scan depths of the trade-off plot (the CLI's `depth-sweep`).
-pub const DEPTHS: &[u32] = crate::seed001::DEPTHS;
+pub const DEPTHS: &[u32] = midpoint_lab::experiments::seed001::DEPTHS;
 
 /// Cell byte: a free frame.
 pub const W_FREE: u8 = 0;
@@ -339,7 +340,7 @@ pub struct DepthResult {
 /// One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
 pub fn depth_point(depth: u32) -> Result<DepthResult, String> {
     let p = write_scenario::depth_params(depth.clamp(100, 16_384));
-    let r = crate::sim::run_write(&p)?;
+    let r = midpoint_core::sim::run_write(&p)?;
     Ok(DepthResult {
         lru_scan_depth: p.lru_scan_depth,
         tps: r.tps,

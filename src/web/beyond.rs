@@ -4,11 +4,11 @@
 //! over plotters-canvas from the committed `www/data/` files, `ui::beyond`).
 
 use super::charts::backend;
-use crate::chart::{DARK, LIGHT};
-use crate::study::charts;
 use crate::ui::beyond::{self, Committed, PhaseFigure, ScaleData, Source, WhatIfData};
 use crate::ui::explorer::{Explorer, STRIDE};
 use crate::ui::pair::{self, Pair};
+use midpoint_lab::chart::{DARK, LIGHT};
+use midpoint_lab::study::charts;
 use plotters::prelude::IntoDrawingArea;
 use serde::de::DeserializeOwned;
 use serde::Serialize;

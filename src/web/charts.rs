@@ -1,11 +1,11 @@
 //! The two plots on a canvas, with the core's `chart::draw_residency` / `chart::draw_sweep`
 //! over plotters-canvas, scaled for the screen's density by [`HiDpi`].
 
-use crate::chart::{self, Published, DARK, LIGHT};
-use crate::experiments::seed000;
-use crate::scenario::Params;
 use crate::ui::charts::{HiDpi, PointIn, SweepModel};
 use crate::ui::explorer::Explorer;
+use midpoint_core::scenario::Params;
+use midpoint_lab::chart::{self, Published, DARK, LIGHT};
+use midpoint_lab::experiments::seed000;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
@@ -133,12 +133,12 @@ pub fn draw_policies(
     rows: JsValue,
     dark: bool,
 ) -> Result<(), JsValue> {
-    let bars: Vec<chart::PolicyBar> = serde_wasm_bindgen::from_value(rows)
+    let bars: Vec<chart::policies::PolicyBar> = serde_wasm_bindgen::from_value(rows)
         .map_err(|e| JsValue::from_str(&format!("bad policy rows: {e}")))?;
     let root = backend(canvas, dpr)
         .map_err(|e| JsValue::from_str(&e))?
         .into_drawing_area();
-    chart::draw_policies(
+    chart::policies::draw_policies(
         &root,
         &bars,
         Some("innodb"),

@@ -1,12 +1,12 @@
 //! What the Web Workers run: full runs (for the residency plot and "kept") and sweep points,
 //! off the page's main thread, in a second instance of the same module.
 
-use crate::scenario::Params;
-use crate::sim::Simulation;
-use crate::sweep;
 use crate::ui::charts::{run_data, Run};
 use crate::ui::live::LiveRuns;
 use crate::ui::query::page_limits;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::Simulation;
+use midpoint_lab::sweep;
 use wasm_bindgen::prelude::*;
 
 fn params_from(v: JsValue) -> Result<Params, JsValue> {
@@ -52,7 +52,7 @@ impl Runner {
 }
 
 fn csv_of(sim: &Simulation) -> String {
-    crate::metrics::samples_csv(sim.params(), &sim.report().samples)
+    midpoint_core::metrics::samples_csv(sim.params(), &sim.report().samples)
 }
 
 fn result_of(sim: &Simulation, max_points: u32) -> Result<JsValue, JsValue> {
@@ -128,7 +128,7 @@ pub fn sweep_point(params: JsValue, depth: u32, time: u32) -> Result<JsValue, Js
 /// [`Policies::step`] so that the worker can report progress.
 #[wasm_bindgen]
 pub struct Policies {
-    cmp: crate::policy::compare::Comparison,
+    cmp: midpoint_lab::policy::compare::Comparison,
 }
 
 /// A row for the page (no `serde(flatten)`: serde-wasm-bindgen would make it a `Map`).
@@ -149,15 +149,15 @@ impl Policies {
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Policies, JsValue> {
         let p = params_from(params)?;
-        let cmp =
-            crate::policy::compare::Comparison::new(&p, None).map_err(|e| JsValue::from_str(&e))?;
+        let cmp = midpoint_lab::policy::compare::Comparison::new(&p, None)
+            .map_err(|e| JsValue::from_str(&e))?;
         Ok(Policies { cmp })
     }
 
     /// Runs the next policy (the first: the InnoDB run); returns the share done (1 = all).
     pub fn step(&mut self) -> Result<f64, JsValue> {
         self.cmp.step().map_err(|e| JsValue::from_str(&e))?;
-        Ok(self.cmp.done() as f64 / crate::policy::compare::ORDER.len() as f64)
+        Ok(self.cmp.done() as f64 / midpoint_lab::policy::compare::ORDER.len() as f64)
     }
 
     /// The rows so far (`PolicyRow` plus `why`, the sentence on the looping scan).
@@ -173,7 +173,7 @@ impl Policies {
                 lookups_per_s: r.lookups_per_s,
                 scan_share: r.scan_share,
                 how: r.how,
-                why: crate::policy::compare::why(&r.policy),
+                why: midpoint_lab::policy::compare::why(&r.policy),
             })
             .collect();
         serde_wasm_bindgen::to_value(&out).map_err(|e| JsValue::from_str(&e.to_string()))

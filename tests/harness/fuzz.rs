@@ -3,10 +3,10 @@
 //! stable-toolchain property-test equivalent (`tests/fuzz_props.rs`): one source for both.
 //! Each takes arbitrary input and must return without a panic, a hang or an unbounded error.
 
-use midpoint::cost;
-use midpoint::replay::{parse_reader, replay, Limits};
-use midpoint::scenario::Params;
-use midpoint::sim;
+use midpoint_core::cost;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim;
+use midpoint_lab::replay::{parse_reader, replay, Limits};
 
 /// Longest error message a hostile trace may produce, in bytes (two quotations of at most 80
 /// characters, each escaped control character at most 10 bytes, plus the explanation).

@@ -4,8 +4,8 @@
 
 use super::cursor::pack;
 use super::*;
-use crate::clock::to_secs;
-use crate::sim::{HOT_SPACE, SCAN_SPACE};
+use midpoint_core::clock::to_secs;
+use midpoint_core::sim::{HOT_SPACE, SCAN_SPACE};
 
 /// A label over the grid, at a cell: drawn in the page's text colours, or inverted.
 #[derive(Clone, Debug, PartialEq, Serialize)]

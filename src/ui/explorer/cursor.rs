@@ -1,11 +1,11 @@
 //! A position in the run: the simulation plus the marks the boundary left in the current
 //! refill cycle, and what the last refill did (for the narration and the animation).
 
-use crate::clock::Micros;
-use crate::pool::PageId;
-use crate::scenario::Params;
-use crate::sim::{Event, Simulation, SCAN_SPACE};
 use crate::ui::{code, grid, narrate};
+use midpoint_core::clock::Micros;
+use midpoint_core::pool::PageId;
+use midpoint_core::scenario::Params;
+use midpoint_core::sim::{Event, Simulation, SCAN_SPACE};
 
 pub(super) fn pack(p: PageId) -> u64 {
     ((p.space as u64) << 32) | p.page_no as u64
@@ -165,7 +165,7 @@ impl Cursor {
     pub(super) fn approx_bytes(&self) -> u64 {
         let p = self.sim.params();
         let frames = self.sim.pool.total_frames() as u64;
-        let filler = if p.start == crate::scenario::Start::Cold {
+        let filler = if p.start == midpoint_core::scenario::Start::Cold {
             frames
         } else {
             1

@@ -4,19 +4,19 @@
 use super::cursor::Stepped;
 use super::*;
 
-fn to_s(us: crate::clock::Micros) -> f64 {
-    crate::clock::to_secs(us)
+fn to_s(us: midpoint_core::clock::Micros) -> f64 {
+    midpoint_core::clock::to_secs(us)
 }
 
 impl Explorer {
     /// The narration at the start of the warm-up.
     pub(super) fn opening(&self) -> String {
-        if self.params.start == crate::scenario::Start::Restart {
+        if self.params.start == midpoint_core::scenario::Start::Restart {
             format!(
                 "0 s: the warm-up begins just after a restart: the pool is empty, every frame is on the free list. Lookups load only the hot pages they touch; the scan starts at {} s and fills the rest.",
                 self.params.warmup_s
             )
-        } else if self.params.start == crate::scenario::Start::Cold {
+        } else if self.params.start == midpoint_core::scenario::Start::Cold {
             format!(
                 "0 s: the warm-up begins, after a restart: the pool was filled by reading a filler table, so the scanned table has no page in it yet. Lookups read the hot set; the scan starts at {} s.",
                 self.params.warmup_s
@@ -51,7 +51,7 @@ impl Explorer {
         if sim.now() < sim.scan_start() {
             // Reference §2 and §1.5: below 512 pages there is no old sublist, and reads go to
             // the head.
-            let free_words = if len < crate::pool::lru::OLD_MIN_LEN {
+            let free_words = if len < midpoint_core::pool::lru::OLD_MIN_LEN {
                 "every read goes to the head: the list has no old sublist until it holds 512 pages"
             } else if free > 0 {
                 "every read takes a free frame, so the list grows and the boundary, held at innodb_old_blocks_pct of it, walks toward the tail"
@@ -114,7 +114,7 @@ impl Explorer {
         if grown == 0
             || inst.free.is_empty()
             || inst.lru.len() < inst.lru.longest()
-            || inst.lru.len() < crate::pool::lru::OLD_MIN_LEN
+            || inst.lru.len() < midpoint_core::pool::lru::OLD_MIN_LEN
         {
             return None;
         }
@@ -221,7 +221,7 @@ impl Explorer {
                     } else {
                         String::new()
                     },
-                    if free > 0 && self.params.start == crate::scenario::Start::Restart {
+                    if free > 0 && self.params.start == midpoint_core::scenario::Start::Restart {
                         format!(
                             " The pool is still filling after the restart: {} frames are free, so each read lengthens the LRU list and the boundary slides toward the tail (the growth slide).",
                             n(free)

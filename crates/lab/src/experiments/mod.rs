@@ -1,0 +1,111 @@
+//! The published experiments ("seeds": real-server measurements) and the reports that run
+//! simulations beside them.
+//!
+//! One module per experiment holds its figures as data: what the seed measured, the seed's value,
+//! whether the figure is an input, a calibration or a prediction, the band it must fall in and the
+//! reason for that band ([`figure::Figure`]). Every module keeps its calls into the simulation in
+//! one small "runs" section at its top. One checker ([`figure::check`]) decides whether a figure
+//! holds, for `midpoint reproduce` and for the tests alike, and one writer ([`table::Table`])
+//! prints every Markdown table.
+//!
+//! Preset codes (`seed000-hot4485-b2b`, ...) are unchanged: URLs and scripts use them.
+
+pub mod depth_sweep;
+pub mod figure;
+pub mod mariadb;
+pub mod seed000;
+pub mod seed001;
+pub mod seed002;
+pub mod seed003;
+pub mod seed003_rw;
+pub mod table;
+pub mod write_report;
+
+/// One experiment `midpoint reproduce --experiment CODE` can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    /// The code `--experiment` takes.
+    pub code: &'static str,
+    /// Other spellings `--experiment` accepts.
+    pub aliases: &'static [&'static str],
+    /// What was measured, for people.
+    pub title: &'static str,
+}
+
+/// Every experiment `reproduce` knows, in the order `--help` lists them.
+pub const ALL: &[Experiment] = &[
+    Experiment {
+        code: "000",
+        aliases: &["0"],
+        title: seed000::TITLE,
+    },
+    Experiment {
+        code: "001",
+        aliases: &["1"],
+        title: seed001::TITLE,
+    },
+    Experiment {
+        code: "002",
+        aliases: &["2"],
+        title: seed002::TITLE,
+    },
+    Experiment {
+        code: "003",
+        aliases: &["3"],
+        title: seed003::TITLE,
+    },
+    Experiment {
+        code: "003-rw",
+        aliases: &["3-rw"],
+        title: seed003_rw::TITLE,
+    },
+    Experiment {
+        code: "mariadb",
+        aliases: &[],
+        title: mariadb::TITLE,
+    },
+];
+
+/// The experiment a `--experiment` value names, or an error listing the codes.
+pub fn find(code: &str) -> Result<&'static Experiment, String> {
+    ALL.iter()
+        .find(|e| e.code == code || e.aliases.contains(&code))
+        .ok_or_else(|| {
+            format!(
+                "--experiment = '{code}' is not one of: {}",
+                ALL.iter().map(|e| e.code).collect::<Vec<_>>().join(", ")
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_aliases() {
+        assert_eq!(find("0").unwrap().code, "000");
+        assert_eq!(find("3-rw").unwrap().code, "003-rw");
+        assert_eq!(find("mariadb").unwrap().title, mariadb::TITLE);
+        let e = find("004").unwrap_err();
+        assert!(e.contains("000, 001, 002, 003, 003-rw, mariadb"), "{e}");
+    }
+
+    #[test]
+    fn seed000_rows_name_real_presets_and_have_reasons() {
+        for r in seed000::rows(true) {
+            assert!(
+                midpoint_core::scenario::preset(&r.preset).is_ok(),
+                "{}",
+                r.preset
+            );
+            if let Some((lo, hi)) = r.band() {
+                assert!(lo < hi, "{}", r.what);
+                assert!(!r.reason.is_empty(), "{}: a band needs its reason", r.what);
+            }
+            if r.role != figure::Role::Prediction {
+                assert!(!r.basis.is_empty(), "{}: say which input sets it", r.what);
+            }
+        }
+    }
+}

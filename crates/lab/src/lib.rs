@@ -1,0 +1,23 @@
+//! midpoint-lab: what runs many simulations of [`midpoint_core`] and draws them.
+//!
+//! The published experiments as data, each figure with its role, band and reason, and the one
+//! checker that compares a simulated figure with it ([`experiments`]); studies beyond them
+//! ([`study`]: what-if patches against stock 8.4, big pools, the hot set's phase diagram);
+//! sweeps of kept against the scan depth ([`sweep`]); charts generic over plotters'
+//! `DrawingBackend`, so one chart renders to SVG here and on a canvas in the page ([`chart`]);
+//! other replacement policies run through the same workloads ([`policy`]); trace formats
+//! ([`trace`]: libCacheSim's oracleGeneral, txt and csv) and the midpoint trace replayed through
+//! the pool ([`replay`]).
+//!
+//! What this crate may use: [`midpoint_core`], serde and plotters, and on native builds rayon
+//! ([`ensemble::par_map`]: many runs on every core). It knows nothing of the
+//! command line or the browser (no clap, no web crates).
+
+pub mod chart;
+pub mod ensemble;
+pub mod experiments;
+pub mod policy;
+pub mod replay;
+pub mod study;
+pub mod sweep;
+pub mod trace;

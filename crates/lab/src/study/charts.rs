@@ -1,0 +1,411 @@
+//! The studies' charts, drawn with plotters over any `DrawingBackend` (as `crate::chart` does),
+//! so that the page can render them on a canvas and the CLI to SVG.
+
+use super::phase::PhaseMap;
+use super::scale::ScaleRow;
+use crate::chart::{
+    e, mesh, secondary_axes, titled_with_legend, Key, Theme, AXIS_X, HOT, LIGHT, SCAN,
+};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// A pool size in MiB as the axis shows it: "256 MiB", "4 GiB".
+pub fn size_label(mb: f64) -> String {
+    if mb >= 1024.0 {
+        format!("{} GiB", midpoint_core::scenario::fmt_num(mb / 1024.0))
+    } else {
+        format!("{} MiB", midpoint_core::scenario::fmt_num(mb))
+    }
+}
+
+/// The pool sizes to label on a log axis from `lo` to `hi` drawn `width_px` wide: the largest,
+/// then each smaller one at least a label's width (56 px) left of the last one kept.
+pub fn size_ticks(sizes: &[f64], lo: f64, hi: f64, width_px: f64) -> Vec<f64> {
+    let per_decade = width_px.max(1.0) / (hi / lo.max(1e-9)).log10().max(1e-9);
+    let mut v: Vec<f64> = sizes.to_vec();
+    v.sort_by(|a, b| b.total_cmp(a));
+    let mut kept: Vec<f64> = Vec::new();
+    for x in v {
+        if kept
+            .last()
+            .is_none_or(|&k| (k / x).log10() * per_decade >= 56.0)
+        {
+            kept.push(x);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+/// The scale curve: the hot set kept (%, left axis, solid) and the leak per instance (pages the
+/// boundary turned young per second, right axis, dashed) against the pool size on a log axis,
+/// one marker per row for each. Returns the number of rows drawn.
+pub fn draw_scale<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    rows: &[ScaleRow],
+    theme: Theme,
+) -> Result<usize, String> {
+    root.fill(&theme.background).map_err(e)?;
+    let sizes: Vec<f64> = rows.iter().map(|r| r.pool_mb as f64).collect();
+    let lo = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = sizes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else {
+        (128.0, 65536.0)
+    };
+    let leak_max = rows
+        .iter()
+        .map(|r| r.leak_per_s_instance)
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max)
+        .max(1.0)
+        * 1.25;
+    let narrow = root.dim_in_pixel().0 < 600;
+    let entries = [
+        ("hot set kept, %".to_string(), Key::Line(HOT)),
+        (
+            "leak per instance, pages/s (right axis)".to_string(),
+            Key::Dashed(SCAN),
+        ),
+    ];
+    let caption = if narrow {
+        "Kept and leak vs pool size"
+    } else {
+        "Seed 000's experiment scaled up: hot set kept and leak per instance vs pool size"
+    };
+    let area = titled_with_legend(root, caption, &entries, 60, theme)?;
+    let ticks = size_ticks(
+        &sizes,
+        lo * 0.8,
+        hi * 1.25,
+        area.dim_in_pixel().0 as f64 - 120.0,
+    );
+    let mut chart = ChartBuilder::on(&area)
+        .margin(8)
+        .x_label_area_size(AXIS_X)
+        .y_label_area_size(46)
+        .right_y_label_area_size(46)
+        .build_cartesian_2d(
+            (lo * 0.8..hi * 1.25)
+                .log_scale()
+                .with_key_points(ticks.clone()),
+            0f64..105f64,
+        )
+        .map_err(e)?
+        .set_secondary_coord(
+            (lo * 0.8..hi * 1.25).log_scale().with_key_points(ticks),
+            0f64..leak_max,
+        );
+    mesh(&mut chart, theme)
+        .x_desc("buffer pool size (log scale)")
+        .y_desc("hot set kept, %")
+        .x_label_formatter(&|x| size_label(*x))
+        .draw()
+        .map_err(e)?;
+    secondary_axes(&mut chart, "leak per instance, pages/s", theme)?;
+    let kept: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.pool_mb as f64, r.kept * 100.0))
+        .collect();
+    let leak: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|r| (r.pool_mb as f64, r.leak_per_s_instance))
+        .collect();
+    chart
+        .draw_secondary_series(DashedLineSeries::new(
+            leak.clone(),
+            6,
+            4,
+            SCAN.stroke_width(2),
+        ))
+        .map_err(e)?;
+    chart
+        .draw_secondary_series(leak.iter().map(|&p| {
+            Rectangle::new(
+                [
+                    (p.0 * 0.96, p.1 - leak_max * 0.015),
+                    (p.0 * 1.04, p.1 + leak_max * 0.015),
+                ],
+                SCAN.filled(),
+            )
+        }))
+        .map_err(e)?;
+    chart
+        .draw_series(LineSeries::new(kept.clone(), HOT.stroke_width(2)))
+        .map_err(e)?;
+    chart
+        .draw_series(kept.iter().map(|&p| Circle::new(p, 4, HOT.filled())))
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(rows.len())
+}
+
+/// The colour of a kept share: red (lost) through yellow to green (kept), colour-blind safer
+/// with the value printed in each cell.
+pub fn kept_colour(k: f64) -> RGBColor {
+    let k = if k.is_finite() {
+        k.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let lerp = |a: u8, b: u8, t: f64| (a as f64 + (b as f64 - a as f64) * t).round() as u8;
+    if k < 0.5 {
+        let t = k / 0.5;
+        RGBColor(
+            lerp(0xb2, 0xfe, t),
+            lerp(0x18, 0xe0, t),
+            lerp(0x2b, 0x8b, t),
+        )
+    } else {
+        let t = (k - 0.5) / 0.5;
+        RGBColor(
+            lerp(0xfe, 0x1a, t),
+            lerp(0xe0, 0x98, t),
+            lerp(0x8b, 0x50, t),
+        )
+    }
+}
+
+/// The cell under a point of a drawing of `width` × `height` made by [`draw_heatmap`], for the
+/// page's clicks: (i, j) into the map's x and y values.
+pub fn heatmap_cell_at(
+    m: &PhaseMap,
+    width: u32,
+    height: u32,
+    px: i32,
+    py: i32,
+) -> Option<(usize, usize)> {
+    let (x0, y0, x1, y1) = plot_area(width, height);
+    if px < x0 || px >= x1 || py < y0 || py >= y1 {
+        return None;
+    }
+    let nx = m.x_values.len() as i32;
+    let ny = m.y_values.len() as i32;
+    let i = ((px - x0) * nx / (x1 - x0)) as usize;
+    // Row 0 (the first y value) is drawn at the bottom.
+    let j = (ny - 1 - (py - y0) * ny / (y1 - y0)) as usize;
+    Some((i, j))
+}
+
+fn plot_area(width: u32, height: u32) -> (i32, i32, i32, i32) {
+    (70, 44, width as i32 - 20, height as i32 - 50)
+}
+
+/// The phase map as a heat map: one rectangle per cell, coloured by mean kept, labelled with
+/// it; split cells get a star and a ring; the `selected` cell (i, j), if any, a thick frame in
+/// the text colour.
+pub fn draw_heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    m: &PhaseMap,
+    selected: Option<(usize, usize)>,
+    theme: Theme,
+) -> Result<(), String> {
+    root.fill(&theme.background).map_err(e)?;
+    let (w, h) = root.dim_in_pixel();
+    let (x0, y0, x1, y1) = plot_area(w, h);
+    let nx = m.x_values.len().max(1) as i32;
+    let ny = m.y_values.len().max(1) as i32;
+    let cw = (x1 - x0) / nx;
+    let ch = (y1 - y0) / ny;
+    let font = ("sans-serif", 12).into_font().color(&theme.text);
+    let title = if w < 600 {
+        format!("kept %, {} seed(s) per cell (* = seeds split)", m.seeds)
+    } else {
+        format!(
+            "{}: hot set kept %, {} seed(s) per cell (* = seeds split)",
+            m.preset, m.seeds
+        )
+    };
+    root.draw(&Text::new(title, (x0.min(8), 4), font.clone()))
+        .map_err(e)?;
+    for j in 0..ny {
+        for i in 0..nx {
+            let c = m.at(i as usize, j as usize);
+            let (cx, cy) = (x0 + i * cw, y0 + (ny - 1 - j) * ch);
+            root.draw(&Rectangle::new(
+                [(cx, cy), (cx + cw - 1, cy + ch - 1)],
+                kept_colour(c.kept_mean).filled(),
+            ))
+            .map_err(e)?;
+            let label = format!(
+                "{:.0}{}",
+                c.kept_mean * 100.0,
+                if c.split { "*" } else { "" }
+            );
+            root.draw(&Text::new(
+                label,
+                (cx + cw / 2 - 10, cy + ch / 2 - 6),
+                ("sans-serif", 12).into_font().color(&BLACK),
+            ))
+            .map_err(e)?;
+            if c.split {
+                root.draw(&Rectangle::new(
+                    [(cx + 2, cy + 2), (cx + cw - 3, cy + ch - 3)],
+                    BLACK.stroke_width(2),
+                ))
+                .map_err(e)?;
+            }
+            if selected == Some((i as usize, j as usize)) {
+                root.draw(&Rectangle::new(
+                    [(cx - 1, cy - 1), (cx + cw, cy + ch)],
+                    theme.text.stroke_width(4),
+                ))
+                .map_err(e)?;
+            }
+        }
+    }
+    for (i, x) in m.x_values.iter().enumerate() {
+        root.draw(&Text::new(
+            midpoint_core::scenario::fmt_num(*x),
+            (x0 + i as i32 * cw + cw / 2 - 12, y1 + 6),
+            font.clone(),
+        ))
+        .map_err(e)?;
+    }
+    root.draw(&Text::new(
+        m.x.clone(),
+        ((x0 + x1) / 2 - 40, y1 + 26),
+        font.clone(),
+    ))
+    .map_err(e)?;
+    for (j, y) in m.y_values.iter().enumerate() {
+        root.draw(&Text::new(
+            midpoint_core::scenario::fmt_num(*y),
+            (x0 - 40, y0 + (ny - 1 - j as i32) * ch + ch / 2 - 6),
+            font.clone(),
+        ))
+        .map_err(e)?;
+    }
+    root.draw(&Text::new(m.y.clone(), (4, y0 - 18), font))
+        .map_err(e)?;
+    root.present().map_err(e)
+}
+
+/// [`draw_scale`] to an SVG string (light theme).
+pub fn scale_svg(rows: &[ScaleRow]) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (800, 420)).into_drawing_area();
+        draw_scale(&root, rows, LIGHT)?;
+    }
+    Ok(out)
+}
+
+/// [`draw_heatmap`] to an SVG string (light theme).
+pub fn heatmap_svg(m: &PhaseMap) -> Result<String, String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (800, 480)).into_drawing_area();
+        draw_heatmap(&root, m, None, LIGHT)?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::phase::Cell;
+
+    fn map() -> PhaseMap {
+        let mut cells = Vec::new();
+        for (j, y) in [1.0, 4.0].into_iter().enumerate() {
+            for (i, x) in [2000.0, 4000.0, 6000.0].into_iter().enumerate() {
+                let k = (i + 3 * j) as f64 / 5.0;
+                cells.push(Cell {
+                    x,
+                    y,
+                    kept: vec![k],
+                    kept_mean: k,
+                    kept_min: k,
+                    kept_max: k,
+                    split: i == 1 && j == 1,
+                    lookups_per_s: x / 2.0,
+                });
+            }
+        }
+        PhaseMap {
+            preset: "p".into(),
+            x: "idle_lookups_per_s".into(),
+            y: "refill_interval_s".into(),
+            x_values: vec![2000.0, 4000.0, 6000.0],
+            y_values: vec![1.0, 4.0],
+            seeds: 1,
+            cells,
+        }
+    }
+
+    #[test]
+    fn heatmap_labels_every_cell_and_marks_the_split_one() {
+        let svg = heatmap_svg(&map()).unwrap();
+        for label in ["0", "20", "40", "60", "80*", "100"] {
+            assert!(svg.contains(&format!(">\n{label}\n<")), "{label}");
+        }
+        assert_eq!(svg.matches('*').count(), 2, "the split cell and the title");
+    }
+
+    #[test]
+    fn a_click_finds_its_cell() {
+        let m = map();
+        let (x0, y0, x1, y1) = plot_area(800, 480);
+        // Bottom-left is the first x and the first y; top-right the last of each.
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x0 + 1, y1 - 1), Some((0, 0)));
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x1 - 1, y0 + 1), Some((2, 1)));
+        assert_eq!(heatmap_cell_at(&m, 800, 480, x0 - 1, y0 + 1), None);
+    }
+
+    #[test]
+    fn the_scale_curve_marks_every_row_on_a_labelled_log_axis() {
+        let row = |mb: u32, kept: f64| ScaleRow {
+            pool_mb: mb,
+            instances: 1,
+            frames_per_instance: 1,
+            hot_pages: 1,
+            scan_table_pages: 1,
+            seeds: 1,
+            kept,
+            kept_min: kept,
+            kept_max: kept,
+            leak_per_s_pool: 35.0,
+            leak_per_s_instance: 35.0,
+            leak_per_mille_of_young_per_s: 1.0,
+            refills_per_s_pool: 0.05,
+            refills_per_s_instance: 0.05,
+            mean_refill_pages: 1024.0,
+            scan_pages_per_s: 1.0,
+            scan_passes: 1.0,
+            lookups_per_s: 1.0,
+            memory_mb: 1.0,
+        };
+        let rows = [row(256, 0.4), row(4096, 0.86), row(32768, 0.999)];
+        let svg = scale_svg(&rows).unwrap();
+        for label in [
+            "256 MiB",
+            "4 GiB",
+            "32 GiB",
+            "hot set kept, %",
+            "leak per instance",
+        ] {
+            assert!(svg.contains(label), "{label}");
+        }
+        assert_eq!(svg.matches("<circle").count(), 3, "one kept marker per row");
+        let mut out = String::new();
+        let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
+        assert_eq!(draw_scale(&root, &rows, LIGHT), Ok(3));
+        assert_eq!(size_label(1536.0), "1.5 GiB");
+        let sizes = [256.0, 1024.0, 4096.0, 16384.0, 32768.0];
+        assert_eq!(size_ticks(&sizes, 200.0, 41000.0, 700.0), sizes);
+        // A phone: 16 GiB would run into 32 GiB.
+        assert_eq!(
+            size_ticks(&sizes, 200.0, 41000.0, 230.0),
+            [256.0, 1024.0, 4096.0, 32768.0]
+        );
+    }
+
+    #[test]
+    fn kept_colour_runs_from_red_to_green() {
+        assert_eq!(kept_colour(0.0), RGBColor(0xb2, 0x18, 0x2b));
+        assert_eq!(kept_colour(1.0), RGBColor(0x1a, 0x98, 0x50));
+        assert_eq!(kept_colour(f64::NAN), kept_colour(0.0));
+    }
+}

@@ -1,0 +1,107 @@
+//! `midpoint reproduce`: a published experiment, each figure beside the simulated one.
+
+use super::*;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint_lab::experiments::{self, mariadb, seed000, seed001, seed002, seed003, seed003_rw};
+
+pub fn command() -> Command {
+    Command::new("reproduce")
+            .about("Run a published experiment (experiment 000 unless --experiment says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
+            .arg(json_arg())
+            .arg(Arg::new("markdown").long("markdown").action(ArgAction::SetTrue).conflicts_with("json").help("print the Markdown tables alone, without the title heading (as docs/reproduction.md holds them)"))
+            .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
+            .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
+            .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help()))
+}
+
+/// `reproduce --experiment CODE`: an experiment's figures beside the simulated ones, as Markdown
+/// tables under the experiment's title (or as JSON).
+pub fn run(a: &ArgMatches) -> Result<(), String> {
+    let which = a
+        .get_one::<String>("experiment")
+        .map(String::as_str)
+        .unwrap_or("000");
+    let exp = experiments::find(which)?;
+    let json = a.get_flag("json");
+    let quick = a.get_flag("quick");
+    let bare = a.get_flag("markdown");
+    // Checked for every experiment, so that a bad value is refused even where it is not used.
+    let runs = parse_count(a, "runs", 1, 50)?;
+    let fixed_runs = || -> Result<(), String> {
+        if a.value_source("runs") == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(format!(
+                "--runs does not apply to experiment {}: it runs each configuration once, with a fixed seed",
+                exp.code
+            ));
+        }
+        Ok(())
+    };
+    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
+    // Prints the rows as JSON, or the Markdown tables under the experiment's title.
+    let show = |rows: serde_json::Result<String>, markdown: String| -> Result<(), String> {
+        eprintln!();
+        if json {
+            println!("{}", rows.map_err(|e| e.to_string())?);
+        } else {
+            if !bare {
+                println!("## {}\n", exp.title);
+            }
+            print!("{markdown}");
+        }
+        Ok(())
+    };
+    match exp.code {
+        "000" => {
+            let r = seed000::run_rows(&seed000::rows(!quick), runs, progress);
+            show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
+        }
+        "001" => {
+            fixed_runs()?;
+            let r = seed001::run(progress);
+            show(serde_json::to_string_pretty(&r), seed001::markdown(&r))
+        }
+        "003-rw" => {
+            fixed_runs()?;
+            let r = seed003_rw::seed003_rw(progress);
+            show(
+                serde_json::to_string_pretty(&r),
+                seed003_rw::seed003_rw_markdown(&r),
+            )
+        }
+        "002" => {
+            fixed_runs()?;
+            let threads: Vec<u32> = if quick {
+                vec![1, 3, 5, 8, 12, 16, 19]
+            } else {
+                (1..=19).collect()
+            };
+            let p37 = seed002::sweep(37, &threads, 1, progress);
+            eprintln!();
+            let p60 = seed002::sweep(60, &threads, 1, progress);
+            let checks = seed002::checks(&p37, Some(&p60));
+            let md = seed002::markdown(&p37, Some(&p60), &checks);
+            show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
+        }
+        "003" => {
+            let r = seed003::run(runs, 1, progress);
+            show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
+        }
+        "mariadb" => {
+            let r = mariadb::compare(runs, progress);
+            show(
+                serde_json::to_string_pretty(&r),
+                mariadb::compare_markdown(&r),
+            )
+        }
+        other => Err(format!("--experiment = '{other}': no such experiment")),
+    }
+}
+
+/// `--experiment`'s help: every experiment's code and title.
+fn experiment_help() -> String {
+    let list: Vec<String> = experiments::ALL
+        .iter()
+        .map(|e| format!("{}: {}", e.code, e.title))
+        .collect();
+    format!("which experiment: {}", list.join("; "))
+}

@@ -1,0 +1,81 @@
+//! `midpoint scale`: experiment 000 in big pools.
+
+use super::*;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use std::time::Instant;
+
+pub fn command() -> Command {
+    Command::new("scale")
+            .about("Seed 000's experiment in big pools: the pool from 256 MiB to 32 GiB with MySQL 8.4's default instance count, the hot set and the scanned table scaled with it")
+            .arg(json_arg())
+            .arg(Arg::new("markdown").long("markdown").action(ArgAction::SetTrue).conflicts_with("json").help("print the table without the wall-time column, the same on every run (as docs/studies.md holds it)"))
+            .arg(Arg::new("preset").long("preset").value_name("NAME").default_value("seed000-hot4485-b2b").help("the seed-000 cell to scale"))
+            .arg(Arg::new("sizes").long("sizes").value_name("LIST").help("comma-separated pool sizes in MiB (default 256,1024,4096,16384,32768)"))
+            .arg(Arg::new("vcpus").long("vcpus").value_name("N").default_value("16").help("vCPUs MySQL sees: 8.4's default instance count is clamp(min(size / 256 MiB, vCPUs / 4), 1, 64) from 1 GiB up"))
+            .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("1").help("runs per size"))
+            .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the scan phase (seconds; the kept window shrinks to fit)"))
+            .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the warm-up (seconds)"))
+            .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the kept-against-size chart as SVG"))
+}
+
+/// `scale`: seed 000's experiment in big pools, one row per size, with the cost printed first.
+pub fn run(a: &ArgMatches) -> Result<(), String> {
+    use midpoint_lab::study::scale;
+    let sizes = parse_list(a, "sizes", scale::DEFAULT_SIZES_MB, 16, 65536)?;
+    let vcpus = parse_count(a, "vcpus", 1, 4096)?;
+    let seeds = parse_count(a, "seeds", 1, 20)?;
+    let name = a.get_one::<String>("preset").expect("default");
+    let mut plan = scale::plan(name, &sizes, vcpus)?;
+    for p in &mut plan {
+        for k in ["scan-s", "warmup-s"] {
+            if let Some(v) = a.get_one::<String>(k) {
+                p.set(k, v).map_err(|e| format!("--{k}: {e}"))?;
+            }
+        }
+        if p.kept_window_s > p.scan_s {
+            p.kept_window_s = p.scan_s.max(1);
+        }
+        p.validate()?;
+    }
+    let peak = plan.iter().map(|p| p.memory_estimate()).max().unwrap_or(0);
+    eprintln!(
+        "{} runs (sizes {:?} MiB, {seeds} seed(s) each), one at a time; the largest takes about {:.0} MiB",
+        plan.len() * seeds as usize,
+        sizes,
+        peak as f64 / (1u64 << 20) as f64
+    );
+    let mut rows = Vec::new();
+    let mut wall = Vec::new();
+    let t_all = Instant::now();
+    for p in &plan {
+        let t0 = Instant::now();
+        rows.push(scale::run_row(p, seeds)?);
+        wall.push(t0.elapsed().as_secs_f64());
+        eprintln!(
+            "{} MiB, {} instance(s): {:.1} s",
+            p.pool_mb,
+            p.buffer_pool_instances,
+            wall.last().unwrap()
+        );
+    }
+    eprintln!("total {:.1} s", t_all.elapsed().as_secs_f64());
+    if let Some(path) = a.get_one::<String>("svg") {
+        write_file(path, &midpoint_lab::study::charts::scale_svg(&rows)?)?;
+    }
+    if a.get_flag("json") {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .zip(&wall)
+            .map(|(r, w)| {
+                let mut v = serde_json::to_value(r).expect("serialisable");
+                v["wall_s"] = serde_json::json!(w);
+                v
+            })
+            .collect();
+        print_json(&serde_json::json!({ "rows": rows }))
+    } else {
+        let wall: &[f64] = if a.get_flag("markdown") { &[] } else { &wall };
+        print!("{}", scale::markdown(&rows, wall));
+        Ok(())
+    }
+}
