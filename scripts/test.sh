@@ -12,9 +12,28 @@
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
+#   6. the replacement policies against libCacheSim (tests/oracle/run.sh)
+#   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
+#      `midpoint from-status` in every client output format (tests/status-live.sh), and
+#      `midpoint experiment` run against it end to end (tests/experiment-live.sh)
 set -euo pipefail
 
+# A relative CARGO_TARGET_DIR means the caller's directory; every step below (cargo, the
+# identity check, the oracle, the benches) then uses the same absolute one.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cat <<EOF2
+scripts/test.sh: a first run on a fresh machine installs, where missing: the wasm32 Rust target,
+rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes on 2 cores);
+chromium, chromium-driver, mariadb-server and mariadb-client (apt-get: needs root or sudo;
+the system's own MariaDB service is not started); npm packages (playwright-core,
+axe-core) and libcachesim in a Python venv (pip). About 11 minutes of installing, then the tests
+(about 9 minutes warm on 2 cores); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later
+runs install nothing.
+EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
 source scripts/common.sh
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
@@ -178,3 +197,10 @@ fi
 # --- 6. Replacement policies against libCacheSim -----------------------------------------------
 section "Policies vs libCacheSim (tests/oracle/run.sh)"
 tests/oracle/run.sh
+
+# --- 7. A real server --------------------------------------------------------------------------
+section "Live MariaDB (tests/status-live.sh, tests/experiment-live.sh)"
+# The binary section 2 built (the test profile: optimized).
+midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
+MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh
+tests/experiment-live.sh "$midpoint_bin"

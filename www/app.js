@@ -316,6 +316,8 @@ export class MidpointApp {
     // go to the plot's caption (one of each per widget).
     const plotView = { residency: ".mp-residency", sweep: ".mp-sweep" }[this.viewName];
     if (plotView) this.root.querySelector(`${plotView}`).closest(".mp-plot").querySelector("figcaption").prepend(this.root.querySelector(".mp-figacts"));
+    // An embedded close-up or grid: beside the link to the full page, leaving the toolbar one row.
+    else if (this.embedView && this.viewName !== "lab") this.root.querySelector(".mp-headacts").prepend(this.root.querySelector(".mp-figacts"));
     if (this.embedView && this.base) this.el.full.hidden = false;
     this.ctx = this.el.pool.getContext("2d");
     this.sctx = this.el.strip.getContext("2d");

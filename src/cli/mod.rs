@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod depth_sweep;
+mod experiment;
 mod from_status;
 pub mod output;
 mod phase;
@@ -42,6 +43,7 @@ pub fn cli() -> Command {
         .subcommand(scale::command())
         .subcommand(phase::command())
         .subcommand(what_ifs::command())
+        .subcommand(experiment::command())
         .subcommand(from_status::command())
 }
 
@@ -61,6 +63,7 @@ pub fn dispatch(m: &ArgMatches) -> Result<(), String> {
         Some(("scale", a)) => scale::run(a),
         Some(("phase", a)) => phase::run(a),
         Some(("presets", a)) => presets::run(a),
+        Some(("experiment", a)) => experiment::run(a),
         Some(("from-status", a)) => from_status::run(a),
         _ => Err("unknown command".into()),
     }

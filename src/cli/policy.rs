@@ -9,7 +9,11 @@ use midpoint_lab::trace::text::{Layout, TextReader};
 use midpoint_lab::trace::{next_positions, Remap, Request};
 use std::fs::File;
 use std::io::BufReader;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// `--allow-decreasing-time`, read once by `replay` before any file is opened.
+static ALLOW_DECREASING: AtomicBool = AtomicBool::new(false);
 
 /// Most requests an in-memory replay (Belady on a text trace) holds.
 const MAX_IN_MEMORY: usize = 1 << 30;
@@ -39,6 +43,10 @@ pub fn replay_args() -> Vec<Arg> {
             .long("csv-header")
             .action(ArgAction::SetTrue)
             .help("with --format csv: skip the first line"),
+        Arg::new("allow-decreasing-time")
+            .long("allow-decreasing-time")
+            .action(ArgAction::SetTrue)
+            .help("with --format oracle-general: accept timestamps that go back (taken as the latest time seen)"),
     ]
 }
 
@@ -56,7 +64,17 @@ impl Reader {
     fn open(path: &str, format: &str, layout: Layout) -> Result<Reader, String> {
         let f = File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         Ok(match format {
-            "oracle-general" => Reader::Oracle(OracleReader::new(f)),
+            "oracle-general" => {
+                let len = f
+                    .metadata()
+                    .map_err(|e| format!("cannot open '{path}': {e}"))?
+                    .len();
+                Reader::Oracle(
+                    OracleReader::new(f)
+                        .with_records(len / midpoint_lab::trace::oracle::RECORD as u64)
+                        .allow_decreasing_time(ALLOW_DECREASING.load(Ordering::Relaxed)),
+                )
+            }
             _ => Reader::Text(TextReader::new(
                 BufReader::with_capacity(1 << 20, f),
                 layout,
@@ -224,6 +242,7 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     } else {
         Layout::Txt
     };
+    ALLOW_DECREASING.store(a.get_flag("allow-decreasing-time"), Ordering::Relaxed);
     let c = replay_file(path, format, layout, name, pages)?;
     let secs = start.elapsed().as_secs_f64();
     let ratio = if c.requests > 0 {

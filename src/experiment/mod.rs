@@ -1,0 +1,97 @@
+//! `midpoint experiment`: seed 000's procedure on a live MySQL or MariaDB server, with the model
+//! beside it (native only). The pure parts (the plan, parsing the samples, the figures, the
+//! report) are in `plan`, `sample` and `report`; the server session and the restore guard in
+//! `server`; the live procedure (load, clients, samplers) in `procedure`; the simulated
+//! ensemble in `model`.
+
+pub mod model;
+pub mod plan;
+pub mod procedure;
+pub mod report;
+pub mod sample;
+pub mod server;
+
+use plan::Settings;
+use server::{RestoreGuard, Target};
+
+/// What a run asked for besides the settings.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub target: Target,
+    pub settings: Settings,
+    pub yes: bool,
+    pub dry_run: bool,
+    pub json: bool,
+    pub svg: Option<String>,
+}
+
+/// Runs the experiment and returns what to print on stdout (the plan for a dry run, else the
+/// table or the JSON). Every variable set is restored and the schema dropped (unless `--keep`)
+/// on every path out of the live run: success, error and Ctrl-C.
+pub fn run(o: &Options) -> Result<String, String> {
+    let s = &o.settings;
+    s.validate()?;
+    let mut c = server::connect(&o.target)?;
+    let info = server::inspect(&mut c, &o.target)?;
+    let plan = plan::plan(s, &info.facts())?;
+    if o.dry_run {
+        let mut out = format!(
+            "dry run: nothing is created or set. {} ({}), {} pool pages of {} bytes\n",
+            info.version, info.address, info.pool_pages, info.page_size
+        );
+        out += &plan.describe(s);
+        if !info.other_schemas.is_empty() {
+            out += &format!(
+                "refused without --yes: the server holds other schemas ({})\n",
+                info.other_schemas.join(", ")
+            );
+        }
+        return Ok(out);
+    }
+    if !info.other_schemas.is_empty() && !o.yes {
+        return Err(format!(
+            "the server holds other schemas ({}); the experiment loads the server and evicts their pages from the buffer pool, so it expects a test server: rerun with --yes to go ahead",
+            info.other_schemas.join(", ")
+        ));
+    }
+    server::check_privileges(&mut c, &info)?;
+    drop(c);
+    procedure::catch_interrupts();
+    let mut guard = RestoreGuard::new(&o.target)?;
+    let live = procedure::run(&o.target, &info, s, &plan, &mut guard, o.json);
+    let restored = guard.restore();
+    let dropped = if s.keep {
+        Ok(false)
+    } else {
+        guard.drop_schema().map(|_| true)
+    };
+    let m = live?;
+    let restored = restored?;
+    let dropped = dropped?;
+    for (n, v) in &restored {
+        eprintln!("experiment: restored {n} = {v}");
+    }
+    eprintln!(
+        "experiment: {}; simulating {} runs",
+        if dropped {
+            format!("schema {} dropped", plan::SCHEMA)
+        } else {
+            format!("schema {} kept (--keep)", plan::SCHEMA)
+        },
+        s.runs
+    );
+    let f = report::figures(&m, s);
+    let p = model::params_for(&info, s, &plan, &m);
+    let times: Vec<f64> = f.kept_by_s.iter().map(|x| x.0).collect();
+    let sim = model::ensemble(&p, s.runs, &times)?;
+    if let Some(path) = &o.svg {
+        let svg = report::svg(&f, &sim, s.warmup_s as f64)?;
+        std::fs::write(path, svg).map_err(|e| format!("--svg {path}: {e}"))?;
+    }
+    Ok(if o.json {
+        let v = report::json_report(&info, s, &plan, &m, &f, &sim, &restored, dropped);
+        serde_json::to_string_pretty(&v).map_err(|e| e.to_string())? + "\n"
+    } else {
+        report::text_report(&info, s, &plan, &m, &f, &sim)
+    })
+}
