@@ -5,7 +5,9 @@
 //! Every checked figure without a "does not match" note must be in its band, inputs and
 //! calibration included. A figure with such a note is a known mismatch, explained beside it and in
 //! the README: it must stay out of band, so that the day it comes into band the test says to
-//! update the table and the explanation instead of silently keeping a stale one.
+//! update the table and the explanation instead of silently keeping a stale one. Only
+//! discriminating predictions count: a figure every plausible setting satisfies is checked and
+//! shown as "does not discriminate", and a capacity or fitted figure is not a prediction.
 
 use midpoint_lab::experiments::figure::Check;
 use midpoint_lab::experiments::seed000::{markdown, rows, run_rows, score, RowResult};
@@ -46,12 +48,23 @@ fn check(results: &[RowResult], predictions_in_band: usize) {
         "{}",
         markdown(results)
     );
+    // Only discriminating predictions count: the saturated ones (the 224-page cells, the cold
+    // start's 100 %) and the capacity figure are checked and shown, never counted.
+    for r in results {
+        let f = &r.check.figure;
+        let saturated = f.what.contains("224-page") && f.seed_value.contains("100 %")
+            || f.what.starts_with("kept, cold start")
+            || f.what.contains("young pages at the end");
+        if saturated {
+            assert!(!f.counts(), "{} counts but cannot discriminate", f.what);
+        }
+    }
 }
 
 #[test]
 fn seed000_figures_are_within_their_bands() {
     let results = run_rows(&rows(false), 3, |_, _| {});
-    check(&results, 10);
+    check(&results, 5);
     // "At every size and pause it keeps more than turning it off does."
     for pair in results.iter().filter(|r| r.preset.ends_with("-t0")) {
         let with = results
@@ -75,5 +88,5 @@ fn seed000_ten_minute_runs_are_within_their_bands() {
         .filter(|r| r.preset.ends_with("10min"))
         .collect();
     assert_eq!(long.len(), 4);
-    check(&run_rows(&long, 3, |_, _| {}), 3);
+    check(&run_rows(&long, 3, |_, _| {}), 2);
 }

@@ -26,10 +26,16 @@ fn seed002_throughput_without_the_dump_plateaus_at_12_threads() {
     let pts = sweep(37, &[1, 12, 19], 4, |_, _| {});
     let (o1, o12, o19) = (pts[0].opt, pts[1].opt, pts[2].opt);
     let seed_growth = SEED[11].1 / SEED[0].1; // 10.1x
+    assert!((seed_growth - 10.1).abs() < 0.05, "{seed_growth}");
+    // The seed's figure at its own precision (one decimal): 10.05-10.15x. The model scales
+    // linearly on its 12 CPUs (12x): a known mismatch (no contention between the threads in the
+    // CPU model), which must stay out of band so that the day it comes in, this test says to
+    // update the docs instead of keeping a stale explanation.
+    let growth = o12 / o1;
+    let in_band = (10.05..=10.15).contains(&growth);
     assert!(
-        (o12 / o1 - 12.0).abs() < 0.5,
-        "1 -> 12 threads: {:.1}x (seed {seed_growth:.1}x)",
-        o12 / o1
+        !in_band && growth > seed_growth,
+        "1 -> 12 threads: {growth:.2}x against the seed's {seed_growth:.2}x: now in band or below; update docs/reproduction.md"
     );
     assert!(
         (o19 / o12 - 1.0).abs() < 0.05,

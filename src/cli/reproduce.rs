@@ -2,6 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint_lab::experiments::figure::{self, Check};
 use midpoint_lab::experiments::{self, mariadb, seed000, seed001, seed002, seed003, seed003_rw};
 
 pub fn command() -> Command {
@@ -38,27 +39,48 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     };
     let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
     // Prints the rows as JSON, or the Markdown tables under the experiment's title.
-    let show = |rows: serde_json::Result<String>, markdown: String| -> Result<(), String> {
+    // The score goes after the tables (to stderr beside JSON, which stays one document).
+    let show = |rows: serde_json::Result<String>,
+                markdown: String,
+                checks: &[Check],
+                why_none: &str|
+     -> Result<(), String> {
         eprintln!();
+        let mut score = figure::score_lines(checks);
+        if checks.is_empty() {
+            score = format!("0 of 0 predictions in band ({why_none})\n");
+        }
         if json {
             println!("{}", rows.map_err(|e| e.to_string())?);
+            eprint!("{score}");
         } else {
             if !bare {
                 println!("## {}\n", exp.title);
             }
             print!("{markdown}");
+            print!("\n{score}");
         }
         Ok(())
     };
     match exp.code {
         "000" => {
             let r = seed000::run_rows(&seed000::rows(!quick), runs, progress);
-            show(serde_json::to_string_pretty(&r), seed000::markdown(&r))
+            show(
+                serde_json::to_string_pretty(&r),
+                seed000::markdown(&r),
+                &seed000::checks(&r),
+                "",
+            )
         }
         "001" => {
             fixed_runs()?;
             let r = seed001::run(progress);
-            show(serde_json::to_string_pretty(&r), seed001::markdown(&r))
+            show(
+                serde_json::to_string_pretty(&r),
+                seed001::markdown(&r),
+                &seed001::checks(&r),
+                "",
+            )
         }
         "003-rw" => {
             fixed_runs()?;
@@ -66,6 +88,8 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
             show(
                 serde_json::to_string_pretty(&r),
                 seed003_rw::seed003_rw_markdown(&r),
+                &seed003_rw::checks(&r),
+                "",
             )
         }
         "002" => {
@@ -80,17 +104,29 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
             let p60 = seed002::sweep(60, &threads, 1, progress);
             let checks = seed002::checks(&p37, Some(&p60));
             let md = seed002::markdown(&p37, Some(&p60), &checks);
-            show(serde_json::to_string_pretty(&(p37, p60, checks)), md)
+            show(
+                serde_json::to_string_pretty(&(p37, p60, &checks)),
+                md,
+                &checks,
+                "",
+            )
         }
         "003" => {
             let r = seed003::run(runs, 1, progress);
-            show(serde_json::to_string_pretty(&r), seed003::markdown(&r))
+            show(
+                serde_json::to_string_pretty(&r),
+                seed003::markdown(&r),
+                &seed003::checks(&r),
+                "",
+            )
         }
         "mariadb" => {
             let r = mariadb::compare(runs, progress);
             show(
                 serde_json::to_string_pretty(&r),
                 mariadb::compare_markdown(&r),
+                &[],
+                mariadb::NO_MEASUREMENT,
             )
         }
         other => Err(format!("--experiment = '{other}': no such experiment")),

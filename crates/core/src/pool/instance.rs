@@ -126,6 +126,77 @@ pub struct Instance {
     /// MySQL `buf_pool->try_LRU_scan` (write path): cleared by a user thread whose first
     /// 100-page tail scan failed, set again by `buf_flush_end` (any batch's end).
     pub try_lru_scan: bool,
+    /// Which values of `innodb_old_blocks_time` would have taken every decision so far as
+    /// this run's did (`buf_page_peek_if_too_old`, read only for an old page once pages are
+    /// evicted): what a snapshot may be resumed with (`sim::prefix`).
+    pub(crate) old_time_range: OldTimeRange,
+}
+
+/// The values of `innodb_old_blocks_time` (ms) under which every access so far would have
+/// been decided the same way: all of them until an access reads the time test; then, for a run
+/// with 0 (where the quarter rule decides instead), 0 alone; for a run with a positive value,
+/// the positive values between the largest age that failed the test (exclusive) and the
+/// smallest age that passed it (inclusive), in whole ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OldTimeRange {
+    /// Whether some access found an old page once pages were being evicted.
+    pub consulted: bool,
+    /// The smallest equivalent value, ms.
+    pub lo_ms: u64,
+    /// The largest equivalent value, ms.
+    pub hi_ms: u64,
+}
+
+impl Default for OldTimeRange {
+    fn default() -> Self {
+        OldTimeRange {
+            consulted: false,
+            lo_ms: 0,
+            hi_ms: u64::MAX,
+        }
+    }
+}
+
+impl OldTimeRange {
+    /// Whether `ms` takes every decision recorded here as the run did.
+    pub fn admits(&self, ms: u32) -> bool {
+        let ms = ms as u64;
+        !self.consulted || (self.lo_ms..=self.hi_ms).contains(&ms)
+    }
+
+    /// Both ranges' constraints at once (the pool's instances).
+    pub fn meet(&self, o: &OldTimeRange) -> OldTimeRange {
+        OldTimeRange {
+            consulted: self.consulted || o.consulted,
+            lo_ms: self.lo_ms.max(o.lo_ms),
+            hi_ms: self.hi_ms.min(o.hi_ms),
+        }
+    }
+
+    /// An access that read the time test of `buf_page_peek_if_too_old` (or, with 0, would
+    /// have): `age_us` since the page's first access (`None`: not accessed yet, which fails
+    /// the test for every positive value), under the run's value `ms`.
+    #[inline]
+    fn note(&mut self, ms: u32, age_us: Option<Micros>) {
+        if ms == 0 {
+            // The quarter rule decided: only 0 decides the same way.
+            self.lo_ms = 0;
+            self.hi_ms = 0;
+        } else {
+            self.lo_ms = self.lo_ms.max(1);
+            if let Some(age) = age_us {
+                let whole_ms = age / MS;
+                if age >= ms as Micros * MS {
+                    // Passed: every value up to the age in whole ms passes too.
+                    self.hi_ms = self.hi_ms.min(whole_ms);
+                } else {
+                    // Failed: every value above the age fails too.
+                    self.lo_ms = self.lo_ms.max(whole_ms + 1);
+                }
+            }
+        }
+        self.consulted = true;
+    }
 }
 
 impl Instance {
@@ -153,6 +224,7 @@ impl Instance {
             stats: Stats::default(),
             flush: None,
             try_lru_scan: true,
+            old_time_range: OldTimeRange::default(),
         }
     }
 
@@ -242,14 +314,18 @@ impl Instance {
             // Warm-up: nothing evicted yet, no promotion and no counter.
             return;
         }
-        if old_blocks_time_ms != 0 && self.lru.is_old(f) {
+        if self.lru.is_old(f) {
             let t = self.access_us[f as usize];
-            if t != 0 && now.saturating_sub(t) >= old_blocks_time_ms as Micros * MS {
-                self.promote(f);
-            } else {
-                self.stats.not_made_young += 1;
+            let age = (t != 0).then(|| now.saturating_sub(t));
+            self.old_time_range.note(old_blocks_time_ms, age);
+            if old_blocks_time_ms != 0 {
+                if age.is_some_and(|a| a >= old_blocks_time_ms as Micros * MS) {
+                    self.promote(f);
+                } else {
+                    self.stats.not_made_young += 1;
+                }
+                return;
             }
-            return;
         }
         if !self.lru.peek_if_young(f, self.n) {
             self.promote(f);
@@ -273,7 +349,9 @@ impl Instance {
     ) -> bool {
         let normal = mode == super::FetchMode::Normal;
         let mut not_made_young = false;
+        let mut reads_time_test = false;
         if normal && self.lru.freed_page_clock() != 0 {
+            reads_time_test = self.lru.is_old(f);
             if old_blocks_time_ms != 0 && self.lru.is_old(f) {
                 // The time test fails at `until` (and so at every earlier access).
                 let t = self.access_us[f as usize];
@@ -284,6 +362,14 @@ impl Instance {
             } else if !self.lru.peek_if_young(f, self.n) {
                 return false;
             }
+        }
+        if reads_time_test {
+            // The last access is the oldest: it constrains the range most.
+            let t = self.access_us[f as usize];
+            self.old_time_range.note(
+                old_blocks_time_ms,
+                (t != 0).then(|| until.saturating_sub(t)),
+            );
         }
         self.stats.page_gets += m;
         self.stats.hits += m;

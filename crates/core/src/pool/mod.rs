@@ -18,7 +18,7 @@ pub mod validate;
 pub mod what_if;
 
 use crate::clock::{Micros, MS};
-pub use instance::{Instance, Stats};
+pub use instance::{Instance, OldTimeRange, Stats};
 pub use lru::{Lru, NIL};
 pub use page_cleaner::EngineProfile;
 pub use storage::{IoKind, IoStats, Storage};
@@ -238,11 +238,21 @@ impl BufferPool {
             inst.lru.set_ratio(r);
         }
     }
+    /// The values of `innodb_old_blocks_time` that would have decided every access so far as
+    /// this run's value did ([`OldTimeRange`], over every instance).
+    pub fn old_blocks_time_range(&self) -> OldTimeRange {
+        self.instances
+            .iter()
+            .fold(OldTimeRange::default(), |r, i| r.meet(&i.old_time_range))
+    }
     /// Sets `innodb_old_blocks_time` at run time.
     pub fn set_old_blocks_time_ms(&mut self, ms: u32) {
         self.cfg.old_blocks_time_ms = ms;
-        for inst in &mut self.instances {
-            inst.lru.adjust.window_us = ms as Micros * MS;
+        if self.cfg.what_ifs.has(WhatIf::SlideSparesFresh) {
+            // Only that what-if reads it (as `PoolConfig` sets it in `new`).
+            for inst in &mut self.instances {
+                inst.lru.adjust.window_us = ms as Micros * MS;
+            }
         }
     }
     /// Sets `innodb_lru_scan_depth` at run time.

@@ -18,9 +18,11 @@ use crate::scenario::Params;
 /// Not here: `innodb_lru_scan_depth` (it sizes the free list the warm-up runs with, through
 /// `buf_flush_LRU_list` in every page-cleaner round), the scanned table's size (the warm start
 /// loads it), and everything else the warm-up reads. `innodb_old_blocks_time` acts in the
-/// warm-up only when a lookup re-accesses a page of the old sublist
-/// (`buf_page_peek_if_too_old`): a prefix where none did is shared by every value of it
-/// ([`Simulation::prefix_ignores_old_blocks_time`]).
+/// warm-up only when a lookup re-accesses a page of the old sublist once pages are being
+/// evicted (`buf_page_peek_if_too_old`, or with 0 the quarter rule in its place): a prefix where
+/// none did is shared by every value of it ([`Simulation::prefix_ignores_old_blocks_time`]), and
+/// one where some did by the values that decide each such access as the run's value did
+/// ([`Simulation::prefix_admits_old_blocks_time`]).
 pub const AFTER_SCAN_START: &[&str] = &[
     "scan_touches_per_page",
     "scan_cpu_us_per_page",
@@ -80,15 +82,25 @@ impl Simulation {
         self.write.is_none() && self.now < self.scan_start && self.scan_mark.is_none()
     }
 
-    /// Whether `innodb_old_blocks_time` has not acted so far: no access found a page of the
-    /// old sublist once pages were being evicted (`buf_page_make_young_if_needed` counts each
-    /// such access as made young or not made young; with the value 0 each is made young), and
-    /// the what-if that reads it in `buf_LRU_old_adjust_len` is off.
+    /// Whether `innodb_old_blocks_time` has not been read so far: no access found a page of the
+    /// old sublist once pages were being evicted (the only case `buf_page_make_young_if_needed`
+    /// reads it; with the value 0 such an access goes to the quarter rule of
+    /// `buf_page_peek_if_young` instead, which another value would not), and the what-if that
+    /// reads it in `buf_LRU_old_adjust_len` is off. Then every value shares the prefix.
     pub fn prefix_ignores_old_blocks_time(&self) -> bool {
-        let st = self.pool.stats();
-        st.made_young == 0
-            && st.not_made_young == 0
+        !self.pool.old_blocks_time_range().consulted
             && !self.pool.what_ifs().has(WhatIf::SlideSparesFresh)
+    }
+
+    /// Whether the prefix run so far is the same with `innodb_old_blocks_time` = `ms`: it was
+    /// never read ([`Self::prefix_ignores_old_blocks_time`]), or every access that read it
+    /// would have been decided the same way with `ms` ([`crate::pool::OldTimeRange`]: the
+    /// same value, or, for a positive one, a positive value no greater than the youngest age
+    /// that passed the test and above the oldest that failed it).
+    pub fn prefix_admits_old_blocks_time(&self, ms: u32) -> bool {
+        ms == self.params.old_blocks_time
+            || (!self.pool.what_ifs().has(WhatIf::SlideSparesFresh)
+                && self.pool.old_blocks_time_range().admits(ms))
     }
 
     /// Whether this run, stopped before the scan's start, can continue as a run of `params`
@@ -104,7 +116,8 @@ impl Simulation {
             old_blocks_time: params.old_blocks_time,
             ..self.params.clone()
         };
-        self.prefix_ignores_old_blocks_time() && shares_prefix(&same_time, params)
+        self.prefix_admits_old_blocks_time(params.old_blocks_time)
+            && shares_prefix(&same_time, params)
     }
 
     /// Continues this run, stopped before the scan's start, with the parameters `params`,

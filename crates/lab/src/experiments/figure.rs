@@ -17,8 +17,12 @@ pub const COUNT_TOLERANCE: f64 = 0.30;
 pub enum Role {
     /// A parameter sets it (the figure's `basis` names which).
     Input,
-    /// The calibration fitted the model to it (the figure's `basis` says how).
+    /// The calibration fitted the model to it, or parameters chosen without a source set it
+    /// (the figure's `basis` says how): fitted.
     Calibration,
+    /// A capacity of the pool (a sublist's size, the hot set's) that any long enough run
+    /// reaches: not a prediction of the dynamics.
+    Capacity,
     /// Everything else: what the model says without being told.
     Prediction,
 }
@@ -56,6 +60,10 @@ pub struct Figure {
     /// unit the figure is checked in; `None` where the seed gives no number. Plots draw it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub published: Option<[f64; 2]>,
+    /// Non-empty when every plausible setting satisfies the figure: why it does not
+    /// discriminate. Shown as "does not discriminate" and not counted.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub indiscriminate: String,
 }
 
 impl Figure {
@@ -70,6 +78,7 @@ impl Figure {
             reason: reason.into(),
             note: String::new(),
             published: None,
+            indiscriminate: String::new(),
         }
     }
 
@@ -104,6 +113,13 @@ impl Figure {
         self
     }
 
+    /// Marks the figure as a capacity the run reaches whatever the dynamics (`basis`: which).
+    pub fn capacity(mut self, basis: &str) -> Figure {
+        self.role = Role::Capacity;
+        self.basis = basis.into();
+        self
+    }
+
     /// Records the seed's own value as numbers (`lo == hi` for a single number).
     pub fn published(mut self, lo: f64, hi: f64) -> Figure {
         self.published = Some([lo, hi]);
@@ -124,9 +140,21 @@ impl Figure {
         self
     }
 
-    /// Whether the figure counts toward "in band": a checked prediction.
+    /// Marks the figure as one every plausible setting satisfies (`why`: what showed it):
+    /// still checked and shown, as "does not discriminate", but not counted.
+    pub fn does_not_discriminate(mut self, why: &str) -> Figure {
+        self.indiscriminate = why.into();
+        self
+    }
+
+    /// Whether the figure counts toward "in band": a checked prediction that discriminates.
     pub fn counts(&self) -> bool {
-        self.role == Role::Prediction && self.expect != Expect::Shown
+        self.role == Role::Prediction && self.expect != Expect::Shown && self.discriminates()
+    }
+
+    /// Whether some plausible setting could fail it.
+    pub fn discriminates(&self) -> bool {
+        self.indiscriminate.is_empty()
     }
 
     /// The band, if the figure has one.
@@ -191,6 +219,44 @@ pub fn failed(checks: &[Check]) -> Vec<&Check> {
 /// How many checks held.
 pub fn held(checks: &[Check]) -> usize {
     checks.iter().filter(|c| c.holds == Some(true)).count()
+}
+
+/// The counted predictions (see [`Figure::counts`]): (in band, counted).
+pub fn score(checks: &[Check]) -> (usize, usize) {
+    let counted: Vec<&Check> = checks.iter().filter(|c| c.figure.counts()).collect();
+    let held = counted.iter().filter(|c| c.holds == Some(true)).count();
+    (held, counted.len())
+}
+
+/// "N of M predictions in band", then one line per counted miss with its reason, and one
+/// line saying how many figures were left out as not discriminating.
+pub fn score_lines(checks: &[Check]) -> String {
+    let (held, counted) = score(checks);
+    let mut s = format!("{held} of {counted} predictions in band\n");
+    for c in checks
+        .iter()
+        .filter(|c| c.figure.counts() && c.holds == Some(false))
+    {
+        let why = if c.figure.note.is_empty() {
+            "no mechanism found yet"
+        } else {
+            c.figure.note.as_str()
+        };
+        s.push_str(&format!(
+            "- miss: {} (seed {}, simulated {}): {why}\n",
+            c.figure.what, c.figure.seed_value, c.simulated
+        ));
+    }
+    let left_out = checks
+        .iter()
+        .filter(|c| c.figure.role == Role::Prediction && !c.figure.discriminates())
+        .count();
+    if left_out > 0 {
+        s.push_str(&format!(
+            "({left_out} more figures do not discriminate: every plausible setting satisfies them; not counted)\n"
+        ));
+    }
+    s
 }
 
 /// The failed checks, one line each, for a test's failure message.

@@ -6,6 +6,9 @@ use super::table::{Align, Table};
 use midpoint_core::metrics::{mean, RunReport};
 use serde::Serialize;
 
+/// Why the comparison counts no prediction.
+pub const NO_MEASUREMENT: &str = "no MariaDB measurement exists: the profile follows the source, is not calibrated, and this comparison checks nothing";
+
 /// The report's title.
 pub const TITLE: &str = "Scan leak on MariaDB 10.11 beside MySQL 8.4 (seed 000's experiment)";
 

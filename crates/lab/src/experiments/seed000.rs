@@ -111,6 +111,12 @@ fn row(figure: Figure, preset: &str, metric: Metric) -> Row {
 
 const NOT_PUBLISHED: &str = "not published";
 
+/// Why the 224-page cells do not discriminate.
+const SATURATED_224: &str = "every page-cleaner cadence the calibration tried keeps 95-99 % of a 224-page hot set: the band cannot tell them apart";
+
+/// The seed's precision on a hot-page count at depth 128: 2 points of the 4,485-page set.
+const HOT_PRECISION_PAGES: f64 = 0.02 * 4485.0;
+
 /// A share the seed gives as one number: ±[`SHARE_TOLERANCE`], and never beyond 0 % or 100 %.
 fn share(what: &str, seed_value: &str, figure: f64) -> Figure {
     let lo = (figure - SHARE_TOLERANCE).max(0.0);
@@ -177,7 +183,8 @@ pub fn rows(long: bool) -> Vec<Row> {
                     (4485, "b2b", false) => share(&what, "41 %", 0.41),
                     (4485, "b2b", true) => share(&what, "7 %", 0.07),
                     (4485, "pause2000", false) => share(&what, "89 %", 0.89),
-                    (224, _, false) => share(&what, "~100 % (\"nothing displaced it\")", 1.0),
+                    (224, _, false) => share(&what, "~100 % (\"nothing displaced it\")", 1.0)
+                        .does_not_discriminate(SATURATED_224),
                     (897, "b2b", false) => Figure::within(
                         &what,
                         "< 50 % (\"still lost more than half\")",
@@ -205,16 +212,15 @@ pub fn rows(long: bool) -> Vec<Row> {
         Kept,
     ));
     v.push(row(
-        Figure {
-            reason: "stated tolerance: 3830 ± 30 %, and no more than the hot set's 4,485 pages"
-                .into(),
-            ..count(
-                "hot pages cached after 140 s of scanning at depth 128",
-                "3,830 (still shrinking)",
-                3830.0,
-            )
-        }
-        .cap(4485.0),
+        Figure::within(
+            "hot pages cached after 140 s of scanning at depth 128",
+            "3,830 (still shrinking)",
+            3830.0 - HOT_PRECISION_PAGES,
+            3830.0 + HOT_PRECISION_PAGES,
+            "the seed's own precision: its two runs at depth 128 agree to 2 points of the hot set (kept 91-93 %), so 3,830 ± 2 % of 4,485 pages",
+        )
+        .published(3830.0, 3830.0)
+        .note("does not match: the simulation keeps more hot pages at depth 128 than the server did, as in the kept row above (its leak at depth 128 is slower than the server's, for a reason not traced yet)"),
         "seed000-hot4485-b2b-depth128",
         HotPagesRangeAfter(140.0),
     ));
@@ -241,7 +247,8 @@ pub fn rows(long: bool) -> Vec<Row> {
             "kept, cold start (\"still fully cached at the end of 150 seconds\")",
             "100 %",
             1.0,
-        ),
+        )
+        .does_not_discriminate("every page-cleaner cadence the calibration tried keeps 95-99 % of the hot set from the cold start: the band cannot tell them apart"),
         "seed000-cold",
         Kept,
     ));
@@ -291,7 +298,8 @@ pub fn rows(long: bool) -> Vec<Row> {
                 "10-minute cold run: scanned table's young pages at the end",
                 "~10,150",
                 10150.0,
-            ),
+            )
+            .capacity("the young sublist's capacity (~10,300 pages at old_blocks_pct 37): any run that scans long enough fills it with scan pages, whatever the dynamics"),
             "seed000-cold-10min",
             ScanYoungEnd,
         ));
@@ -353,7 +361,7 @@ pub fn rows(long: bool) -> Vec<Row> {
             "~1,500",
             1500.0,
         )
-        .input("lookup_cpu_us and the read latency: 2 × 200 + 270 µs per missing lookup, 1,493/s"),
+        .calibration("fitted: read_latency_us = 270 (no source gives it) and scan_interference = 1.0 were chosen so that 2 × 200 + 270 µs per missing lookup gives 1,493/s"),
         "seed000-hot4485-b2b",
         LookupsLast30,
     ));
@@ -624,6 +632,17 @@ fn fmt_band(m: Metric, f: &Figure) -> String {
 
 fn verdict(c: &Check) -> String {
     let note = &c.figure.note;
+    if !c.figure.discriminates() {
+        let held = match c.holds {
+            Some(true) => "in band",
+            Some(false) => "out of band",
+            None => "shown",
+        };
+        return format!(
+            "does not discriminate ({held}; not counted): {}",
+            c.figure.indiscriminate
+        );
+    }
     match (c.holds, note.is_empty()) {
         (Some(true), true) => "in band".into(),
         (Some(true), false) => format!("in band ({note})"),
@@ -649,7 +668,7 @@ pub fn score(results: &[RowResult]) -> (usize, usize) {
 pub fn markdown(results: &[RowResult]) -> String {
     let (held, checked) = score(results);
     let mut s = format!(
-        "Predictions: {held} of {checked} checked figures in band; only these count. Rows out of band stay so, with the reason.\n\n"
+        "Predictions: {held} of {checked} checked figures in band; only these count (figures every plausible setting satisfies are marked \"does not discriminate\" and not counted). Rows out of band stay so, with the reason.\n\n"
     );
     let mut t = Table::new([
         ("seed 000 figure", Align::Left),
@@ -691,7 +710,8 @@ pub fn markdown(results: &[RowResult]) -> String {
         for r in inputs {
             let f = &r.check.figure;
             let by = match f.role {
-                Role::Calibration => format!("calibration: {}", f.basis),
+                Role::Calibration => format!("fitted: {}", f.basis),
+                Role::Capacity => format!("capacity: {}", f.basis),
                 _ => format!("input: {}", f.basis),
             };
             t.row([

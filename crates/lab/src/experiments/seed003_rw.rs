@@ -95,6 +95,23 @@ pub fn checks(rows: &[Seed003RwRow]) -> Vec<Check> {
             Measured::Number(t.report.scan_loss),
             format!("{:.1} %", t.report.scan_loss * 100.0),
         ));
+        if let Some(d) = rows.iter().find(|r| r.old_blocks_time == 0) {
+            let less = t.report.scan_loss < d.report.scan_loss;
+            v.push(check(
+                Figure::holds(
+                    "the tuned settings (old_blocks_pct 5, old_blocks_time 1) lose less than the defaults",
+                    "34 % vs 42 %",
+                    "the direction the seed reports",
+                )
+                .note("does not match: the model's tuned run loses more than its default run, where the server's lost less; the mechanism is not traced yet (the write path's LRU-tail flushing and doublewrite waits under a 5 % old sublist were not examined; docs/reproduction.md)"),
+                Measured::Claim(less),
+                format!(
+                    "{:.1} % vs {:.1} %",
+                    t.report.scan_loss * 100.0,
+                    d.report.scan_loss * 100.0
+                ),
+            ));
+        }
     }
     v
 }
