@@ -9,6 +9,7 @@ pub fn command() -> Command {
             .about("Run a published experiment (experiment 000 unless --experiment says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
             .arg(json_arg())
             .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
+            .arg(threads_arg())
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
             .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help()))
 }

@@ -431,6 +431,7 @@ impl SweepModel {
                     kept: f64::NAN,
                     young_leak_pages_per_s: f64::NAN,
                     lookups_per_s: f64::NAN,
+                    kept_range: None,
                 });
             }
         }
@@ -577,6 +578,7 @@ mod tests {
             kept: 0.9,
             young_leak_pages_per_s: 3.0,
             lookups_per_s: 5.0,
+            kept_range: None,
         });
         assert_eq!(m.done(), 2);
         let k = m.kept();
