@@ -10,16 +10,18 @@
 # The generated trace: REQUESTS requests, Zipf(0.9) over 1,000,000 objects scattered over 64-bit
 # ids, one-second timestamps at 100,000 requests a second; cache 100,000 objects.
 set -euo pipefail
+# The build's directory: $CARGO_TARGET_DIR (relative to the caller's directory) or target/.
+target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../target}")"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 n="${1:-20000000}"
-venv=target/oracle-venv
+venv=$target_dir/oracle-venv
 if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import libcachesim' 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q libcachesim
 fi
 cargo build --release -q
-trace="${2:-target/bench/zipf-$n.oracleGeneral}"
+trace="${2:-$target_dir/bench/zipf-$n.oracleGeneral}"
 if [[ ! -f $trace ]]; then
     mkdir -p "$(dirname "$trace")"
     echo "generating $trace"
@@ -45,7 +47,7 @@ assert rec.itemsize == 24
 rec.tofile(path)
 PY
 fi
-"$venv/bin/python" - target/release/midpoint "$trace" <<'PY'
+"$venv/bin/python" - "$target_dir/release/midpoint" "$trace" <<'PY'
 import json, os, subprocess, sys, time
 import libcachesim as lcs
 binary, trace = sys.argv[1], sys.argv[2]

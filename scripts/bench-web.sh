@@ -18,6 +18,8 @@
 # It measures the committed pkg/ (rebuild it with scripts/build-wasm.sh after changing src/).
 set -euo pipefail
 
+# The build's directory: $CARGO_TARGET_DIR (relative to the caller's directory) or target/.
+target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../target}")"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
 
@@ -35,7 +37,7 @@ if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
 fi
 
 cargo build --release --quiet >&2
-native_ms="$(target/release/midpoint bench --json --runs 3 | python3 -c '
+native_ms="$("$target_dir/release/midpoint" bench --json --runs 3 | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
 if "run_ms_median" not in r:

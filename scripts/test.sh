@@ -14,7 +14,21 @@
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
 set -euo pipefail
 
+# A relative CARGO_TARGET_DIR means the caller's directory; every step below (cargo, the
+# identity check, the oracle, the benches) then uses the same absolute one.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cat <<EOF2
+scripts/test.sh: a first run on a fresh machine installs, where missing: the wasm32 Rust target,
+rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes on 2 cores);
+chromium and chromium-driver (apt-get: needs root or sudo); npm packages (playwright-core,
+axe-core) and libcachesim in a Python venv (pip). About 11 minutes of installing, then the tests
+(about 9 minutes warm on 2 cores); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later
+runs install nothing.
+EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
 source scripts/common.sh
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"

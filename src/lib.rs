@@ -7,6 +7,7 @@
 //! around [`midpoint_core`] (the simulator) and [`midpoint_lab`] (experiments, studies, charts,
 //! policies, traces): this package may use both; neither may use it.
 
+pub mod status;
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -94,6 +94,96 @@ proptest! {
     }
 }
 
+/// An oracleGeneral record.
+fn rec(ts: u32, id: u64, size: u32, next: i64) -> Vec<u8> {
+    [
+        &ts.to_le_bytes()[..],
+        &id.to_le_bytes(),
+        &size.to_le_bytes(),
+        &next.to_le_bytes(),
+    ]
+    .concat()
+}
+
+/// Records mostly valid, with gaps up to 2³² s and now and then a field chosen at random.
+fn oracle_trace() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        (
+            0u32..4,
+            any::<u32>(),
+            0u64..64,
+            0u8..8,
+            any::<u32>(),
+            any::<i64>(),
+        ),
+        0..120,
+    )
+    .prop_map(|v| {
+        let mut t = 1u32;
+        let mut out = Vec::new();
+        for (i, &(kind, gap, id, wild, size, next)) in v.iter().enumerate() {
+            t = match kind {
+                0 | 1 => t,
+                2 => t.saturating_add(gap % 4),
+                _ => t.saturating_add(gap),
+            };
+            let size = if wild == 0 { size } else { 1 + size % 16_384 };
+            let next = match wild {
+                1 => next,
+                2 => i as i64 + 1 + (next & 7),
+                _ => -1,
+            };
+            out.extend(rec(t, id, size, next));
+        }
+        out
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic_the_standard_readers(data in prop::collection::vec(any::<u8>(), 0..2048)) {
+        harness::oracle_bytes(&data);
+        harness::txt_bytes(&data);
+        harness::csv_bytes(&data);
+        harness::policy_replay(&data);
+    }
+
+    #[test]
+    fn oracle_traces_with_any_gaps_replay_through_every_policy(
+        pages in any::<u16>(),
+        trace in oracle_trace(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        harness::oracle_bytes(&trace);
+        let mut data = pages.to_le_bytes().to_vec();
+        data.extend(&trace);
+        harness::policy_replay(&data);
+        // A deleted byte (the mutation that hung the replay once).
+        if !trace.is_empty() {
+            let mut t = trace.clone();
+            t.remove(cut.index(t.len()));
+            harness::oracle_bytes(&t);
+            let mut data = pages.to_le_bytes().to_vec();
+            data.extend(&t);
+            harness::policy_replay(&data);
+        }
+    }
+
+    #[test]
+    fn text_like_traces_never_panic_the_txt_and_csv_readers(
+        lines in prop::collection::vec("[0-9,\" +a-z\r\u{feff}-]{0,24}", 0..40),
+        sel in any::<u8>(),
+    ) {
+        let text = lines.join("\n");
+        harness::txt_bytes(text.as_bytes());
+        let mut data = vec![sel];
+        data.extend(text.as_bytes());
+        harness::csv_bytes(&data);
+    }
+}
+
 #[test]
 fn the_harness_runs_a_small_simulation_for_real() {
     // A case small enough for the harness to simulate: it must get through sim::run.

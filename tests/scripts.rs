@@ -137,3 +137,32 @@ fn serve_needs_no_rust_and_moves_off_a_busy_port() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn the_identity_check_takes_its_binary_from_cargo_target_dir() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("skipped: no node on PATH");
+        return;
+    }
+    let node = |dir: &Path| {
+        Command::new("node")
+            .arg("tests/wasm-identity.mjs")
+            .current_dir(ROOT)
+            .env("CARGO_TARGET_DIR", dir)
+            .env_remove("MIDPOINT_BIN")
+            .output()
+            .unwrap()
+    };
+    // No binary there: one line naming where it looked, no stack trace.
+    let empty = temp_dir("identity-empty");
+    let o = node(&empty);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let want = format!("no native binary at {}", empty.join("debug/midpoint").display());
+    assert!(text(&o).contains(&want), "{}", text(&o));
+    // The binary there: the check runs against it and passes.
+    let d = temp_dir("identity");
+    std::fs::create_dir_all(d.join("debug")).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_midpoint"), d.join("debug/midpoint")).unwrap();
+    let o = node(&d);
+    assert!(o.status.success(), "{}", text(&o));
+}

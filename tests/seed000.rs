@@ -29,7 +29,7 @@ fn check(results: &[RowResult], predictions_in_band: usize) {
                 if c.figure.note.is_empty() {
                     "out of band"
                 } else {
-                    "now in band: update the table and the README's \"what does not match\""
+                    "now in band: update the table and docs/reproduction.md's \"what does not match\""
                 }
             )
         })

@@ -4,14 +4,25 @@
 //
 //   node tests/wasm-identity.mjs            (after cargo build; scripts/test.sh runs it)
 //   MIDPOINT_BIN=target/release/midpoint node tests/wasm-identity.mjs
-import { readFileSync } from "node:fs";
+//   (without MIDPOINT_BIN: $CARGO_TARGET_DIR/debug/midpoint, or target/debug/midpoint)
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { initSync, presets, Runner } from "../pkg/midpoint.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 initSync({ module: readFileSync(new URL("../pkg/midpoint_bg.wasm", import.meta.url)) });
-const bin = process.env.MIDPOINT_BIN ?? `${root}target/debug/midpoint`;
+const targetDir = process.env.CARGO_TARGET_DIR
+    ? resolve(process.cwd(), process.env.CARGO_TARGET_DIR)
+    : `${root}target`;
+const bin = process.env.MIDPOINT_BIN ?? resolve(targetDir, "debug", "midpoint");
+if (!existsSync(bin)) {
+    console.error(
+        `wasm-identity: no native binary at ${bin}: run cargo build first (or set MIDPOINT_BIN)`,
+    );
+    process.exit(2);
+}
 
 // Shortened so that an unoptimized native build runs each in well under a second.
 const shorten = { warmup_s: 10, scan_s: 20, kept_window_s: 15, sample_ms: 250 };

@@ -25,6 +25,15 @@ export class EventMethods {
       case "batch":
         ex.next_batch();
         break;
+      case "step-boundary":
+        ex.step_boundary();
+        break;
+      case "step-drain-end":
+        ex.step_drain_end();
+        break;
+      case "fullscreen":
+        this.toggleFullscreen();
+        return;
       case "watch":
         ex.watch();
         break;
@@ -160,6 +169,31 @@ export class EventMethods {
     window.addEventListener("midpoint-panic", (e) => this.fatal(String(e.detail)));
   }
 
+  /** The presentation's keys, anywhere on the page: Space, →, PageDown the next beat; ←,
+   *  PageUp the previous one; F full screen. The step buttons keep working with the mouse. */
+  bindPresent() {
+    document.addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      const tag = e.target?.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+      if (this.el.dialog.open) return;
+      let act = null;
+      if ([" ", "Spacebar", "ArrowRight", "PageDown"].includes(e.key) && !(tag === "BUTTON" && e.key === " ")) act = "tour-next";
+      else if (["ArrowLeft", "PageUp"].includes(e.key)) act = "tour-back";
+      else if (e.key === "f" || e.key === "F") act = "fullscreen";
+      if (!act) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.act(act);
+    }, true);
+  }
+
+  /** Enters or leaves full screen (the Fullscreen API) with this widget. */
+  toggleFullscreen() {
+    if (document.fullscreenElement) document.exitFullscreen?.();
+    else this.root.requestFullscreen?.().catch(() => {});
+  }
+
   onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target;
@@ -185,6 +219,18 @@ export class EventMethods {
       case "w":
       case "W":
         act = "watch";
+        break;
+      case "b":
+      case "B":
+        act = "step-boundary";
+        break;
+      case "e":
+      case "E":
+        act = "step-drain-end";
+        break;
+      case "f":
+      case "F":
+        act = "fullscreen";
         break;
       case "+":
       case "=":

@@ -7,12 +7,24 @@ export class ExportMethods {
   // ---- embedding and export --------------------------------------------------------------
 
   openEmbed() {
-    const s = this.snippets();
+    // One figure: this widget's own view, or (from the lab) the one picked, the close-up first.
+    const sel = this.el.embedView;
+    if (!this.embedBound) {
+      this.embedBound = true;
+      sel.addEventListener("change", () => this.fillEmbed());
+    }
+    const own = this.viewName === "lab" || this.viewName === "present" ? "strip" : this.viewName;
+    if ([...sel.options].some((o) => o.value === own)) sel.value = own;
+    this.fillEmbed();
+    for (const c of [".mp-copied-iframe", ".mp-copied-element"]) this.root.querySelector(c).textContent = "";
+    this.el.dialog.showModal();
+  }
+
+  fillEmbed() {
+    const s = this.snippets(this.el.embedView.value);
     if (!s) return;
     this.el.snipIframe.value = s.iframe;
     this.el.snipEl.value = s.element;
-    for (const c of [".mp-copied-iframe", ".mp-copied-element"]) this.root.querySelector(c).textContent = "";
-    this.el.dialog.showModal();
   }
 
   async copyText(text, outSel) {

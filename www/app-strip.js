@@ -148,16 +148,26 @@ export class StripMethods {
     const box = this.el.codeRoutines;
     box.textContent = "";
     this.codeLines = [];
+    this.codeRules = [];
+    const rules = mp.code_rules();
     for (const [r, routine] of mp.code_routines().entries()) {
       const pre = el("pre", { class: "mp-code-pre" });
+      // Each rule's lines in one block named by data-rule (src/ui/code.rs, RULES).
+      let block = null;
       const lines = routine.lines.map((text, l) => {
+        const rule = rules[r][l];
+        if (!block || block.dataset.rule !== rule) {
+          block = el("span", { class: "mp-rule", "data-rule": rule });
+          this.codeRules.push(block);
+          pre.append(block);
+        }
         const span = el("span", { class: "mp-cl", "data-r": r, "data-l": l, text });
-        pre.append(span, "\n");
+        block.append(span);
         return span;
       });
       this.codeLines.push(lines);
       box.append(
-        el("section", { class: "mp-routine", "data-routine": routine.name }, el("h3", {}, el("code", { text: routine.name }), ` ${routine.what}`), pre),
+        el("section", { class: "mp-routine", "data-routine": routine.name }, el("h3", {}, el("code", { text: routine.name }), " ", el("span", { class: "mp-code-rwhat", text: routine.what })), pre),
       );
     }
   }
@@ -174,11 +184,27 @@ export class StripMethods {
       for (const [l, span] of lines.entries()) {
         const hit = on.has(`${r}:${l}`);
         span.classList.toggle("mp-on", hit);
+        if (hit) span.dataset.active = "true";
+        else delete span.dataset.active;
         if (hit && first) first = false;
       }
       const sec = this.el.codeRoutines.children[r];
       sec.classList.toggle("mp-active", lines.some((s) => s.classList.contains("mp-on")));
     }
+    for (const b of this.codeRules) {
+      if (b.querySelector(".mp-on")) b.dataset.active = "true";
+      else delete b.dataset.active;
+    }
+    this.el.code.classList.toggle("mp-code-some", on.size > 0);
+    // The first line that ran, scrolled into the panel's view (the panel keeps the close-up's
+    // height).
+    const firstOn = on.size ? this.el.codeRoutines.querySelector(".mp-on") : null;
+    if (firstOn && firstOn !== this.lastFirstOn) {
+      const box = this.el.code;
+      const top = firstOn.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top + firstOn.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - 40);
+    }
+    this.lastFirstOn = firstOn;
     const what = !follow
       ? "Playing: pause or step to see which lines each event runs."
       : c.at
@@ -209,13 +235,20 @@ export class StripMethods {
     this.stripShown = true;
     const w = this.el.stripFig.clientWidth || 600;
     const embedStrip = this.embedView && this.viewName === "strip";
-    const maxH = embedStrip ? (w < 500 ? 178 : 250) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
-    const h = this.ex.strip_resize(w, maxH);
+    const present = this.viewName === "present";
+    // The presentation draws the close-up magnified (cells and labels scale together), so a
+    // projector shows text of 24 px and more.
+    const zoom = present ? Math.min(3, Math.max(1, w / 620)) : 1;
+    this.zoom = zoom;
+    const maxH = embedStrip ? (w < 500 ? 140 : 250) : window.innerWidth < 760 ? 200 : present ? Math.max(300, window.innerHeight * 0.52) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
+    const h = this.ex.strip_resize(w / zoom, maxH / zoom) * zoom;
     const dpr = this.dpr || 1;
     c.width = Math.round(w * dpr);
     c.height = Math.round(h * dpr);
     c.style.width = `${w}px`;
     c.style.height = `${h}px`;
+    // The code panel beside it keeps its height (on a wide screen).
+    this.el.code.style.maxHeight = window.innerWidth >= 1000 ? `${Math.max(h + 50, 300)}px` : "";
     this.stripColours();
   }
 
@@ -227,7 +260,7 @@ export class StripMethods {
     const n = ex.strip_len();
     const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
     const m = ex.strip_meta();
-    paintStrip(this.sctx, v, n, m, this.sc, this.dpr || 1);
+    paintStrip(this.sctx, v, n, m, this.sc, (this.dpr || 1) * (this.zoom || 1));
     this.stripSeen = { n: n / 8, slid: m.slid, toHead: m.to_head };
     const cap = m.caption;
     if (this.el.stripCap.textContent !== cap) this.el.stripCap.textContent = cap;
@@ -251,7 +284,8 @@ export class StripMethods {
     };
     const stripAt = (e) => {
       const r = this.el.strip.getBoundingClientRect();
-      return this.ex.strip_frame_at(e.clientX - r.left, e.clientY - r.top);
+      const z = this.zoom || 1;
+      return this.ex.strip_frame_at((e.clientX - r.left) / z, (e.clientY - r.top) / z);
     };
     this.el.strip.addEventListener("pointermove", (e) => e.pointerType === "mouse" && show(stripAt(e), e, this.el.stripFig, tip));
     this.el.strip.addEventListener("pointerleave", (e) => {

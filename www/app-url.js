@@ -68,12 +68,14 @@ export class UrlMethods {
   }
 
   /** The embed snippets and the full page's URL for the current state (null without a base). */
-  snippets() {
+  snippets(view = null) {
     if (!this.base) return null;
+    const q = new URLSearchParams(this.viewQuery());
+    if (view) q.set("view", view);
     return mp.embed_snippets(
       this.params,
       this.samePreset()?.name ?? "",
-      this.viewQuery(),
+      q.toString(),
       new URL("index.html", this.base).href,
       new URL("embed.js", this.base).href,
     );

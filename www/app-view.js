@@ -8,14 +8,20 @@ export class ViewMethods {
 
   layout() {
     this.layoutExplorer();
-    // The plots lay out at least 500 CSS pixels wide and scale down below that, so that their
-    // labels never collide on a phone.
+    // The plots lay out at their container's width (text at 12 CSS px), and only below 300
+    // CSS px scale down (text still at least 11 px on a 280 px screen).
     const dpr = this.dpr;
-    const w = this.el.residency.parentElement.clientWidth || 500;
-    const logical = Math.max(w, 500);
+    const inner = (e) => {
+      const cs = getComputedStyle(e);
+      return Math.floor(e.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0));
+    };
+    const w = Math.max(inner(this.el.residency.parentElement), inner(this.el.sweep.parentElement)) || 500;
+    const logical = Math.max(w, 300);
     this.plotScale = (dpr * w) / logical;
     for (const cv of [this.el.residency, this.el.sweep]) {
-      const hh = Math.round(Math.min(360, Math.max(250, logical * 0.56)) * (w / logical));
+      let hh = Math.round(Math.min(360, Math.max(w < 500 ? 270 : 230, logical * 0.56)) * (w / logical));
+      // The lab's dashboard: the residency plot within the first screen beside the sliders.
+      if (this.viewName === "lab" && window.innerWidth >= 1000) hh = Math.min(hh, Math.max(240, Math.round(window.innerHeight * 0.4)));
       cv.width = Math.round(w * dpr);
       cv.height = Math.round(hh * dpr);
       cv.style.width = `${w}px`;
@@ -32,7 +38,8 @@ export class ViewMethods {
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const css = this.el.stage.clientWidth || 800;
     const figure = this.viewName && this.viewName !== "lab";
-    const maxCss = figure && this.embedView ? 300 : figure ? Math.max(220, Math.min(window.innerHeight * 0.5, 420)) : Math.max(220, Math.min(window.innerHeight * 0.62, 560));
+    const narrow = window.innerWidth < 760;
+    const maxCss = figure && this.embedView ? (narrow ? 150 : 210) : figure ? Math.max(200, Math.min(window.innerHeight * (narrow ? 0.34 : 0.5), 420)) : Math.max(220, Math.min(window.innerHeight * (narrow ? 0.45 : 0.62), 560));
     const h = this.ex.resize(Math.round(css * dpr), Math.round(maxCss * dpr), dpr);
     const c = this.el.pool;
     c.width = Math.round(css * dpr);
@@ -83,6 +90,13 @@ export class ViewMethods {
       }
       this.drawStrip(t);
       if (flags & 2 || !this.status) this.updateStatus();
+      // The moment drawn, for tests and the curious: simulated seconds, event, free list.
+      const ds = this.root.dataset;
+      const st = this.status;
+      const tt = st.t_s.toFixed(4);
+      if (ds.t !== tt) ds.t = tt;
+      if (ds.event !== String(st.events)) ds.event = String(st.events);
+      if (ds.freeLen !== String(st.free)) ds.freeLen = String(st.free);
       const now = performance.now();
       const cursor = this.status.t_s;
       const moved = Math.abs(cursor - this.lastResidency.t) > (this.status.end_s || 1) / 400;
@@ -147,6 +161,8 @@ export class ViewMethods {
     e.step.disabled = s.ended;
     e.back.disabled = !s.can_back;
     e.batch.disabled = s.ended;
+    e.stepBoundary.disabled = s.ended;
+    e.stepDrainEnd.disabled = s.ended;
     e.watch.disabled = s.ended;
     if (Number(e.speed.value) !== s.speed_index) e.speed.value = s.speed_index;
     this.root.dataset.mode = s.mode;

@@ -69,7 +69,10 @@ export class MidpointApp {
     this.scheduleRun(0);
 
     const autoplay = parsed.autoplay ?? (!this.motionQuery.matches && (parsed.view ?? "lab") === "lab");
-    if (parsed.tour) this.tourGo(parsed.tour - 1, false);
+    // The presentation walks the story's beats (the tour), from the first unless the link
+    // names one.
+    if (this.viewName === "present" && !parsed.tour) this.tourGo(0, false);
+    else if (parsed.tour) this.tourGo(parsed.tour - 1, false);
     else if (parsed.ev !== undefined && parsed.ev !== null) this.ex.seek_event(parsed.ev);
     else if (parsed.at) this.startAt(parsed.at);
     else if (autoplay) {
@@ -82,6 +85,7 @@ export class MidpointApp {
     this.bindStrip();
     this.bindResidencySeek();
     this.bindPolicies();
+    if (this.viewName === "present") this.bindPresent();
     if (!this.embedView && this.viewName === "lab" && this.syncUrl) this.write = new WritePath(this);
     this.loop = (t) => this.tick(t);
     requestAnimationFrame(this.loop);
@@ -98,6 +102,61 @@ export class MidpointApp {
         <p><strong>Some settings in the link could not be used as given:</strong></p>
         <ul></ul>
         <button type="button" class="mp-small" data-act="dismiss">Dismiss</button>
+      </div>
+      <div class="mp-dash">
+      <section class="mp-card mp-settings" aria-labelledby="${id}-h2">
+        <h2 class="mp-h" id="${id}-h2">Settings</h2>
+        <div class="mp-presetrow">
+          <label for="${id}-preset">Preset</label>
+          <select id="${id}-preset" data-ctl="preset"></select>
+          <p class="mp-preset-desc"></p>
+        </div>
+        <div class="mp-sliders"></div>
+        <p class="mp-cli">The same run on the command line: <code></code></p>
+        <p class="mp-share"><button type="button" class="mp-small" data-act="copy">Copy a link to this view</button> <span class="mp-copied" role="status"></span></p>
+        <dialog class="mp-dialog" aria-labelledby="${id}-embh">
+          <h2 class="mp-h" id="${id}-embh">Embed this figure</h2>
+          <p>One figure, at this moment and with these settings: both snippets carry every parameter of the current state, so the embed keeps showing this run even if the defaults change. <a class="mp-howto" target="_blank" rel="noopener">How to paste it into WordPress, Ghost or Hugo</a>.</p>
+          <label for="${id}-emb-view">Figure</label>
+          <select id="${id}-emb-view" data-ctl="embed-view">
+            <option value="strip">The close-up of the boundary (strip)</option>
+            <option value="grid">The whole pool (grid)</option>
+            <option value="residency">Residency over the run</option>
+            <option value="sweep">The sweep</option>
+          </select>
+          <label for="${id}-emb-iframe">An <code>&lt;iframe&gt;</code> (works anywhere HTML is allowed)</label>
+          <textarea id="${id}-emb-iframe" class="mp-snippet" data-testid="embed-snippet" readonly rows="4" spellcheck="false"></textarea>
+          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-iframe">Copy the iframe</button> <span class="mp-copied-iframe" role="status"></span></p>
+          <label for="${id}-emb-el">A custom element (one script per page; several figures can share it)</label>
+          <textarea id="${id}-emb-el" class="mp-snippet" readonly rows="8" spellcheck="false"></textarea>
+          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-element">Copy the element</button> <span class="mp-copied-element" role="status"></span></p>
+          <p class="mp-dlgrow"><button type="button" data-act="embed-close">Close</button></p>
+        </dialog>
+      </section>
+      <section class="mp-card mp-plots" aria-label="Plots">
+        <figure class="mp-plot">
+          <canvas class="mp-residency" data-testid="residency-plot" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas>
+          <figcaption><p class="mp-runcap">Computing the full run…</p>
+            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-run" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-run">Download PNG</button></p>
+            <details class="mp-data" data-table="run"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
+          </figcaption>
+        </figure>
+        <figure class="mp-plot">
+          <canvas class="mp-sweep" role="img" aria-label="Plot: hot set kept against innodb_lru_scan_depth, one line per innodb_old_blocks_time"></canvas>
+          <figcaption>
+            <div class="mp-sweepbar">
+              <button type="button" data-act="sweep">Run the sweep</button>
+              <button type="button" data-act="cancel" hidden>Cancel</button>
+              <progress class="mp-progress" max="1" value="0" hidden></progress>
+              <span class="mp-sweepmsg" role="status"></span>
+            </div>
+            <p class="mp-sweepnote"></p>
+            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-sweep" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-sweep">Download PNG</button></p>
+            <details class="mp-data" data-table="sweep"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
+          </figcaption>
+        </figure>
+      </section>
+        <div class="mp-slot" data-slot="your-server"></div>
       </div>
       <section class="mp-card mp-figure" aria-labelledby="${id}-h1">
         <div class="mp-head">
@@ -123,12 +182,15 @@ export class MidpointApp {
             <button type="button" data-act="play" aria-keyshortcuts="Space"><span aria-hidden="true" class="mp-ico">▶</span> <span class="mp-lbl">Play</span></button>
             <button type="button" data-act="back" aria-keyshortcuts="ArrowLeft" title="Step back one event (←)"><span aria-hidden="true">◀</span> Back</button>
             <button type="button" data-act="step" aria-keyshortcuts="ArrowRight" title="Process one event (→)">Step <span aria-hidden="true">▶</span></button>
+            <button type="button" data-act="step-boundary" data-testid="step-boundary" aria-keyshortcuts="B" title="Run until the boundary has moved by a twentieth of the refill, or to the drain's next beat (B)">Boundary<span class="mp-long"> step</span> <span aria-hidden="true">▸|</span></button>
+            <button type="button" data-act="step-drain-end" data-testid="step-drain-end" aria-keyshortcuts="E" title="Run to the end of the drain: the free list empty (E)">Drain<span class="mp-long">'s</span> end <span aria-hidden="true">▸▸|</span></button>
             <button type="button" data-act="batch" aria-keyshortcuts="N" title="Run at full speed to just before the next LRU batch (N)">Next LRU batch <span aria-hidden="true">»</span></button>
-            <button type="button" data-act="watch" data-testid="watch-refill" aria-keyshortcuts="W" class="mp-primary" title="Run to the next LRU batch, then show the refill and the drain in slow motion (W)">Watch a refill &amp; drain</button>
+            <button type="button" data-act="watch" data-testid="watch-refill" aria-keyshortcuts="W" class="mp-primary" title="Run to the next LRU batch, then show the refill and the drain in slow motion (W)">Watch<span class="mp-long"> a refill &amp; drain</span></button>
           </div>
           <div class="mp-group">
             <label class="mp-speed">Speed <select data-ctl="speed" aria-keyshortcuts="+ -"></select></label>
             <button type="button" data-act="reset" aria-keyshortcuts="Home">Reset</button>
+            <span class="mp-figacts"><button type="button" class="mp-small" data-act="fullscreen" title="Full screen (F)">Full screen</button> <button type="button" class="mp-small" data-act="embed" data-testid="embed-button" aria-haspopup="dialog">Embed</button></span>
           </div>
         </div>
         <div class="mp-clock"><span class="mp-t">t = 0 s</span><span class="mp-phase"></span><span class="mp-busy"></span></div>
@@ -176,51 +238,6 @@ export class MidpointApp {
           </dl>
           <p class="mp-foot"><sup>*</sup> InnoDB's <code>Pages made young</code> / <code>not young</code> (<code>SHOW ENGINE INNODB STATUS</code>). Neither counts the pages the boundary turns young, nor young pages moved back to the head (<span data-k="ymh">–</span> so far): the leak is invisible in <code>youngs/s</code>.</p>
         </div>
-      </section>
-      <section class="mp-card mp-settings" aria-labelledby="${id}-h2">
-        <h2 class="mp-h" id="${id}-h2">Settings</h2>
-        <div class="mp-presetrow">
-          <label for="${id}-preset">Preset</label>
-          <select id="${id}-preset" data-ctl="preset"></select>
-          <p class="mp-preset-desc"></p>
-        </div>
-        <div class="mp-sliders"></div>
-        <p class="mp-cli">The same run on the command line: <code></code></p>
-        <p class="mp-share"><button type="button" class="mp-small" data-act="copy">Copy a link to this view</button> <button type="button" class="mp-small" data-act="embed" aria-haspopup="dialog">Embed…</button> <span class="mp-copied" role="status"></span></p>
-        <dialog class="mp-dialog" aria-labelledby="${id}-embh">
-          <h2 class="mp-h" id="${id}-embh">Embed this view</h2>
-          <p>Both snippets carry every parameter of the current state, so the embed keeps showing this run even if the defaults change.</p>
-          <label for="${id}-emb-iframe">An <code>&lt;iframe&gt;</code> (works anywhere HTML is allowed)</label>
-          <textarea id="${id}-emb-iframe" class="mp-snippet" readonly rows="4" spellcheck="false"></textarea>
-          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-iframe">Copy the iframe</button> <span class="mp-copied-iframe" role="status"></span></p>
-          <label for="${id}-emb-el">A custom element (one script per page; several figures can share it)</label>
-          <textarea id="${id}-emb-el" class="mp-snippet" readonly rows="8" spellcheck="false"></textarea>
-          <p class="mp-dlgrow"><button type="button" class="mp-small" data-act="copy-element">Copy the element</button> <span class="mp-copied-element" role="status"></span></p>
-          <p class="mp-dlgrow"><button type="button" data-act="embed-close">Close</button></p>
-        </dialog>
-      </section>
-      <section class="mp-card mp-plots" aria-label="Plots">
-        <figure class="mp-plot">
-          <canvas class="mp-residency" data-testid="residency-plot" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas>
-          <figcaption><p class="mp-runcap">Computing the full run…</p>
-            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-run" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-run">Download PNG</button></p>
-            <details class="mp-data" data-table="run"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
-          </figcaption>
-        </figure>
-        <figure class="mp-plot">
-          <canvas class="mp-sweep" role="img" aria-label="Plot: hot set kept against innodb_lru_scan_depth, one line per innodb_old_blocks_time"></canvas>
-          <figcaption>
-            <div class="mp-sweepbar">
-              <button type="button" data-act="sweep">Run the sweep</button>
-              <button type="button" data-act="cancel" hidden>Cancel</button>
-              <progress class="mp-progress" max="1" value="0" hidden></progress>
-              <span class="mp-sweepmsg" role="status"></span>
-            </div>
-            <p class="mp-sweepnote"></p>
-            <p class="mp-export"><button type="button" class="mp-small" data-act="csv-sweep" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-sweep">Download PNG</button></p>
-            <details class="mp-data" data-table="sweep"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
-          </figcaption>
-        </figure>
       </section>
       ${this.policiesHtml(id)}
       <p class="mp-keys">${KEYS_HELP}</p>`;
@@ -279,6 +296,11 @@ export class MidpointApp {
       tourBack: $('[data-act="tour-back"]'),
       tourNext: $('[data-act="tour-next"]'),
       embedBtn: $('[data-act="embed"]'),
+      embedView: $('[data-ctl="embed-view"]'),
+      howto: $(".mp-howto"),
+      fullscreen: $('[data-act="fullscreen"]'),
+      stepBoundary: $('[data-act="step-boundary"]'),
+      stepDrainEnd: $('[data-act="step-drain-end"]'),
       dialog: $(".mp-dialog"),
       snipIframe: $(`#${id}-emb-iframe`),
       snipEl: $(`#${id}-emb-el`),
@@ -288,6 +310,12 @@ export class MidpointApp {
       sweepTable: $('[data-table="sweep"]'),
     };
     if (!this.base) this.el.embedBtn.hidden = true;
+    else this.el.howto.href = new URL("../docs/embedding.md", this.base).href;
+    if (!document.fullscreenEnabled) this.el.fullscreen.hidden = true;
+    // The residency and sweep views show no close-up card: their Embed and Full screen buttons
+    // go to the plot's caption (one of each per widget).
+    const plotView = { residency: ".mp-residency", sweep: ".mp-sweep" }[this.viewName];
+    if (plotView) this.root.querySelector(`${plotView}`).closest(".mp-plot").querySelector("figcaption").prepend(this.root.querySelector(".mp-figacts"));
     if (this.embedView && this.base) this.el.full.hidden = false;
     this.ctx = this.el.pool.getContext("2d");
     this.sctx = this.el.strip.getContext("2d");
@@ -344,6 +372,7 @@ export class MidpointApp {
           value: c.index,
           "aria-describedby": `${iid}-help`,
           "data-key": c.key,
+          "data-param": c.key,
         });
         const out = el("output", { for: iid });
         const name = c.server_variable ? el("code", { text: c.name }) : document.createTextNode(c.name);

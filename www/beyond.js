@@ -58,6 +58,15 @@ class PairFigure {
     this.wasm = wasm;
     this.pair = null;
     this.canvases = [...fig.querySelectorAll("canvas[data-side]")];
+    // On a phone one run at a time, picked by two buttons (both stay in lockstep).
+    const sides = fig.querySelector(".bf-sides");
+    for (const b of fig.querySelectorAll("[data-side-pick]")) {
+      b.addEventListener("click", () => {
+        sides.dataset.showing = b.dataset.sidePick;
+        for (const o of fig.querySelectorAll("[data-side-pick]")) o.setAttribute("aria-pressed", String(o === b));
+        this.layout();
+      });
+    }
     this.ctxs = this.canvases.map((c) => c.getContext("2d"));
     this.notes = [...fig.querySelectorAll("[data-note]")];
     this.caption = fig.querySelector("[data-caption]");
@@ -133,7 +142,7 @@ class PairFigure {
     if (!this.pair) return;
     for (const [side, c] of this.canvases.entries()) {
       const w = c.parentElement.clientWidth || 320;
-      const h = this.pair.strip_resize(side, w, w < 500 ? 200 : 260);
+      const h = this.pair.strip_resize(side, w, w < 500 ? 180 : 260);
       size(c, w, h);
     }
   }

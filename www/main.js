@@ -12,6 +12,14 @@ if (flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCa
   for (const a of document.querySelectorAll(".explain")) a.remove();
 }
 
+// ?view=present: the classroom's presentation, the close-up and the story's beats scaled to the
+// screen; only the widget that reads the address stays.
+if ((new URLSearchParams(location.search).get("view") ?? "").trim().toLowerCase() === "present") {
+  document.documentElement.classList.add("mp-present-page");
+  for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
+  for (const a of document.querySelectorAll(".explain")) a.remove();
+}
+
 // The article's "predict, then reveal" moments: pick an answer, then the explanation opens.
 for (const box of document.querySelectorAll("[data-predict]")) {
   const answer = box.querySelector(".predict-a");
@@ -22,6 +30,23 @@ for (const box of document.querySelectorAll("[data-predict]")) {
       box.classList.add("predict-done");
     });
   }
+}
+
+// Long figure captions fold to their first lines on a phone, with a button for the rest (CSS
+// decides when: .mp-clamp only clamps on a narrow screen).
+for (const cap of document.querySelectorAll(".explain figure > figcaption")) {
+  cap.classList.add("mp-clamp");
+  const more = document.createElement("button");
+  more.type = "button";
+  more.className = "mp-more";
+  more.textContent = "More of the caption";
+  more.setAttribute("aria-expanded", "false");
+  more.addEventListener("click", () => {
+    const open = cap.classList.toggle("mp-open");
+    more.setAttribute("aria-expanded", String(open));
+    more.textContent = open ? "Less" : "More of the caption";
+  });
+  cap.after(more);
 }
 
 // The widget that reads the address (the lab) comes first in window.__midpoint.apps.

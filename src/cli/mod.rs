@@ -4,6 +4,7 @@
 mod bench;
 mod calibrate;
 mod depth_sweep;
+mod from_status;
 pub mod output;
 mod phase;
 mod policy;
@@ -41,6 +42,7 @@ pub fn cli() -> Command {
         .subcommand(scale::command())
         .subcommand(phase::command())
         .subcommand(what_ifs::command())
+        .subcommand(from_status::command())
 }
 
 /// Runs the subcommand `m` names.
@@ -66,6 +68,7 @@ pub fn dispatch(m: &ArgMatches) -> Result<(), String> {
         Some(("scale", a)) => scale::run(a),
         Some(("phase", a)) => phase::run(a),
         Some(("presets", a)) => presets::run(a),
+        Some(("from-status", a)) => from_status::run(a),
         _ => Err("unknown command".into()),
     }
 }

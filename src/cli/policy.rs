@@ -9,7 +9,11 @@ use midpoint_lab::trace::text::{Layout, TextReader};
 use midpoint_lab::trace::{next_positions, Remap, Request};
 use std::fs::File;
 use std::io::BufReader;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// `--allow-decreasing-time`, read once by `replay` before any file is opened.
+static ALLOW_DECREASING: AtomicBool = AtomicBool::new(false);
 
 /// Most requests an in-memory replay (Belady on a text trace) holds.
 const MAX_IN_MEMORY: usize = 1 << 30;
@@ -39,6 +43,10 @@ pub fn replay_args() -> Vec<Arg> {
             .long("csv-header")
             .action(ArgAction::SetTrue)
             .help("with --format csv: skip the first line"),
+        Arg::new("allow-decreasing-time")
+            .long("allow-decreasing-time")
+            .action(ArgAction::SetTrue)
+            .help("with --format oracle-general: accept timestamps that go back (taken as the latest time seen)"),
     ]
 }
 
@@ -56,7 +64,17 @@ impl Reader {
     fn open(path: &str, format: &str, layout: Layout) -> Result<Reader, String> {
         let f = File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
         Ok(match format {
-            "oracle-general" => Reader::Oracle(OracleReader::new(f)),
+            "oracle-general" => {
+                let len = f
+                    .metadata()
+                    .map_err(|e| format!("cannot open '{path}': {e}"))?
+                    .len();
+                Reader::Oracle(
+                    OracleReader::new(f)
+                        .with_records(len / midpoint_lab::trace::oracle::RECORD as u64)
+                        .allow_decreasing_time(ALLOW_DECREASING.load(Ordering::Relaxed)),
+                )
+            }
             _ => Reader::Text(TextReader::new(
                 BufReader::with_capacity(1 << 20, f),
                 layout,
@@ -224,6 +242,7 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     } else {
         Layout::Txt
     };
+    ALLOW_DECREASING.store(a.get_flag("allow-decreasing-time"), Ordering::Relaxed);
     let c = replay_file(path, format, layout, name, pages)?;
     let secs = start.elapsed().as_secs_f64();
     let ratio = if c.requests > 0 {
@@ -336,6 +355,13 @@ pub fn policies_command() -> Command {
         )
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print JSON"))
         .arg(
+            Arg::new("markdown")
+                .long("markdown")
+                .action(ArgAction::SetTrue)
+                .conflicts_with("json")
+                .help("print the table as Markdown (as docs/policies.md shows it)"),
+        )
+        .arg(
             Arg::new("svg")
                 .long("svg")
                 .value_name("FILE")
@@ -343,7 +369,7 @@ pub fn policies_command() -> Command {
         )
 }
 
-/// `midpoint policies --preset NAME [--json] [--svg FILE]`.
+/// `midpoint policies --preset NAME [--json|--markdown] [--svg FILE]`.
 pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let name = a
         .get_one::<String>("preset")
@@ -362,15 +388,15 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
-        let bars: Vec<midpoint_lab::chart::PolicyBar> = rows
+        let bars: Vec<midpoint_lab::chart::policies::PolicyBar> = rows
             .iter()
-            .map(|r| midpoint_lab::chart::PolicyBar {
+            .map(|r| midpoint_lab::chart::policies::PolicyBar {
                 policy: r.policy.clone(),
                 kept: r.kept,
                 miss_ratio: r.miss_ratio,
             })
             .collect();
-        let svg = midpoint_lab::chart::policies_svg(&bars, Some("innodb"))?;
+        let svg = midpoint_lab::chart::policies::policies_svg(&bars, Some("innodb"))?;
         std::fs::write(path, svg).map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     if a.get_flag("json") {
@@ -390,6 +416,34 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
         params.hot_pages,
         params.scan_table_pages()
     );
+    let lookups = |r: &midpoint_lab::policy::compare::PolicyRow| {
+        r.lookups_per_s
+            .map(|v| format!("{v:.0}"))
+            .unwrap_or_else(|| "—".into())
+    };
+    if a.get_flag("markdown") {
+        use midpoint_lab::experiments::table::{Align, Table};
+        let mut table = Table::new([
+            ("policy", Align::Left),
+            ("hot set kept", Align::Right),
+            ("miss ratio", Align::Right),
+            ("lookups/s", Align::Right),
+            ("scan's share", Align::Right),
+            ("how", Align::Left),
+        ]);
+        for r in &rows {
+            table.row([
+                r.policy.clone(),
+                format!("{:.1} %", 100.0 * r.kept),
+                format!("{:.4}", r.miss_ratio),
+                lookups(r),
+                format!("{:.1} %", 100.0 * r.scan_share),
+                r.how.to_string(),
+            ]);
+        }
+        print!("\n{}", table.markdown());
+        return Ok(());
+    }
     println!(
         "{:8} {:>9} {:>11} {:>10} {:>11}  how",
         "policy", "hot kept", "miss ratio", "lookups/s", "scan share"
@@ -400,9 +454,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
             r.policy,
             100.0 * r.kept,
             r.miss_ratio,
-            r.lookups_per_s
-                .map(|v| format!("{v:.0}"))
-                .unwrap_or_else(|| "—".into()),
+            lookups(r),
             100.0 * r.scan_share,
             r.how
         );

@@ -6,7 +6,7 @@ use midpoint_lab::replay;
 
 pub fn command() -> Command {
     Command::new("replay")
-        .about("Replay a trace file (see README: trace format) and print the final pool state")
+        .about("Replay a trace file (see docs/policies.md: the midpoint trace format) and print the final pool state")
         .arg(Arg::new("file").required(true).value_name("FILE"))
         .arg(json_arg())
         .arg(

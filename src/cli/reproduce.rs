@@ -8,6 +8,7 @@ pub fn command() -> Command {
     Command::new("reproduce")
             .about("Run a published experiment (experiment 000 unless --experiment says otherwise) and print each published figure beside the simulated one, with its band and the band's reason")
             .arg(json_arg())
+            .arg(Arg::new("markdown").long("markdown").action(ArgAction::SetTrue).conflicts_with("json").help("print the Markdown tables alone, without the title heading (as docs/reproduction.md holds them)"))
             .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
             .arg(threads_arg())
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
@@ -24,6 +25,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let exp = experiments::find(which)?;
     let json = a.get_flag("json");
     let quick = a.get_flag("quick");
+    let bare = a.get_flag("markdown");
     // Checked for every experiment, so that a bad value is refused even where it is not used.
     let runs = parse_count(a, "runs", 1, 50)?;
     let fixed_runs = || -> Result<(), String> {
@@ -42,7 +44,9 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         if json {
             println!("{}", rows.map_err(|e| e.to_string())?);
         } else {
-            println!("## {}\n", exp.title);
+            if !bare {
+                println!("## {}\n", exp.title);
+            }
             print!("{markdown}");
         }
         Ok(())

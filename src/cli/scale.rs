@@ -1,13 +1,14 @@
 //! `midpoint scale`: experiment 000 in big pools.
 
 use super::*;
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use std::time::Instant;
 
 pub fn command() -> Command {
     Command::new("scale")
             .about("Seed 000's experiment in big pools: the pool from 256 MiB to 32 GiB with MySQL 8.4's default instance count, the hot set and the scanned table scaled with it")
             .arg(json_arg())
+            .arg(Arg::new("markdown").long("markdown").action(ArgAction::SetTrue).conflicts_with("json").help("print the table without the wall-time column, the same on every run (as docs/studies.md holds it)"))
             .arg(Arg::new("preset").long("preset").value_name("NAME").default_value("seed000-hot4485-b2b").help("the seed-000 cell to scale"))
             .arg(Arg::new("sizes").long("sizes").value_name("LIST").help("comma-separated pool sizes in MiB (default 256,1024,4096,16384,32768)"))
             .arg(Arg::new("vcpus").long("vcpus").value_name("N").default_value("16").help("vCPUs MySQL sees: 8.4's default instance count is clamp(min(size / 256 MiB, vCPUs / 4), 1, 64) from 1 GiB up"))
@@ -74,7 +75,8 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
             .collect();
         print_json(&serde_json::json!({ "rows": rows }))
     } else {
-        print!("{}", scale::markdown(&rows, &wall));
+        let wall: &[f64] = if a.get_flag("markdown") { &[] } else { &wall };
+        print!("{}", scale::markdown(&rows, wall));
         Ok(())
     }
 }

@@ -156,6 +156,39 @@ pub fn lines_of(d: &Delta) -> CodeAt {
     c
 }
 
+/// The shrink step of `buf_LRU_old_adjust_len` that moved the boundary `pages` pages toward the
+/// tail during a watched drain's frame (what the code panel shows while the boundary slides).
+pub fn shrink_step(pages: u64) -> CodeAt {
+    CodeAt {
+        lines: vec![(ADJUST_LEN, 5), (ADJUST_LEN, 6)],
+        what: format!(
+            "reads went in just after LRU_old, the list grew, and the boundary stepped toward the tail: it turned {} young",
+            crate::ui::narrate::pages(pages)
+        ),
+    }
+}
+
+/// The rules of the panel, as `data-rule` names: (routine, first line, last line, name).
+/// Every line of every routine belongs to exactly one rule.
+pub const RULES: [(u8, u8, u8, &str); 7] = [
+    (ADD_BLOCK, 0, 6, "add_block"),
+    (ADJUST_LEN, 0, 2, "adjust_old_len"),
+    (ADJUST_LEN, 3, 4, "adjust_old_len_grow"),
+    (ADJUST_LEN, 5, 6, "adjust_old_len_shrink"),
+    (ADJUST_LEN, 7, 7, "adjust_old_len_band"),
+    (TOO_OLD, 0, 6, "peek_if_too_old"),
+    (BATCH, 0, 4, "lru_batch"),
+];
+
+/// The `data-rule` name of line `line` of routine `routine`.
+pub fn rule_of(routine: u8, line: u8) -> &'static str {
+    RULES
+        .iter()
+        .find(|r| r.0 == routine && (r.1..=r.2).contains(&line))
+        .map(|r| r.3)
+        .unwrap_or("")
+}
+
 /// A live variable of the panel.
 #[derive(Clone, Debug, Serialize)]
 pub struct Var {

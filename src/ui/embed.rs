@@ -90,6 +90,17 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The height an embedded figure of `view` takes at 800 CSS px wide, px (at most 520).
+pub fn figure_height(view: &str) -> u32 {
+    match view {
+        "strip" => 520,
+        "grid" => 520,
+        "residency" => 500,
+        "sweep" => 520,
+        _ => 520,
+    }
+}
+
 /// The snippets for these parameters: the preset they came from (if any) and only the
 /// parameters that differ from it (or from the defaults without a preset), view options
 /// (`view=…&at=…&ev=…&sweep_depths=…`), the page's URL (`…/www/index.html`) and the element's
@@ -119,12 +130,16 @@ pub fn snippets(
             .filter(|kv| !base_pairs.contains(kv)),
     );
     let views = view_pairs(view);
-    let figure = views.iter().any(|(k, _)| k == "view");
+    let figure = views
+        .iter()
+        .find(|(k, _)| k == "view")
+        .map(|(_, v)| v.clone());
     pairs.extend(views);
     let q = query::pairs_query(pairs.iter().map(|(k, v)| (k, v)));
     let page = format!("{page_url}?{q}");
-    // A figure (any view but the lab) fits 520 px at 800 px wide; the lab needs more room.
-    let height = if figure { 520 } else { 900 };
+    // A figure is given its own height at 800 px wide (measured, tests/browser/embed.test.mjs
+    // checks each renders within it); the lab needs more room.
+    let height = figure.as_deref().map(figure_height).unwrap_or(900);
     let sep = if q.is_empty() { "" } else { "&" };
     let iframe = format!(
         "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"{height}\" style=\"border:0; max-width:800px\" loading=\"lazy\"></iframe>",
@@ -195,7 +210,12 @@ mod tests {
             "{}",
             s.iframe
         );
-        assert!(s.iframe.contains("height=\"520\""));
+        assert!(s
+            .iframe
+            .contains(&format!("height=\"{}\"", figure_height("strip"))));
+        assert!(["strip", "grid", "residency", "sweep"]
+            .iter()
+            .all(|v| figure_height(v) <= 520));
         assert!(!s.iframe.contains("junk") && !s.page.contains("junk"));
         assert_eq!(
             s.element,

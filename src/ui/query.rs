@@ -48,7 +48,7 @@ pub struct Parsed {
 }
 
 /// The views a widget can show.
-pub const VIEWS: [&str; 5] = ["lab", "strip", "grid", "residency", "sweep"];
+pub const VIEWS: [&str; 6] = ["lab", "strip", "grid", "residency", "sweep", "present"];
 /// The moments a figure can start at.
 pub const MOMENTS: [&str; 3] = ["scan", "batch", "watch"];
 
@@ -280,7 +280,7 @@ pub fn parse(query: &str) -> Parsed {
                     out.view = w;
                 } else {
                     messages.push(format!(
-                        "view = '{}' is not a view (lab, strip, grid, residency or sweep); showing the lab",
+                        "view = '{}' is not a view (lab, strip, grid, residency, sweep or present); showing the lab",
                         shown(v)
                     ));
                 }

@@ -9,7 +9,8 @@ use midpoint_core::clock::{to_secs, Micros};
 use midpoint_core::pool::flush_list::{FlushType, WRITE_PENDING};
 use midpoint_core::scenario::write::{self as write_scenario, WriteParams};
 use midpoint_core::sim::{Simulation, EPOCH};
-use midpoint_lab::chart::{DblwrWrite, DepthPoint, Theme, DARK, LIGHT};
+use midpoint_lab::chart::write::{DblwrWrite, DepthPoint};
+use midpoint_lab::chart::{Theme, DARK, LIGHT};
 use plotters::style::RGBColor;
 use serde::{Deserialize, Serialize};
 

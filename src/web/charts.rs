@@ -133,12 +133,12 @@ pub fn draw_policies(
     rows: JsValue,
     dark: bool,
 ) -> Result<(), JsValue> {
-    let bars: Vec<chart::PolicyBar> = serde_wasm_bindgen::from_value(rows)
+    let bars: Vec<chart::policies::PolicyBar> = serde_wasm_bindgen::from_value(rows)
         .map_err(|e| JsValue::from_str(&format!("bad policy rows: {e}")))?;
     let root = backend(canvas, dpr)
         .map_err(|e| JsValue::from_str(&e))?
         .into_drawing_area();
-    chart::draw_policies(
+    chart::policies::draw_policies(
         &root,
         &bars,
         Some("innodb"),

@@ -137,6 +137,17 @@ impl Explorer {
         self.inner.next_batch()
     }
 
+    /// The boundary step: runs until `LRU_old` has moved by a twentieth of the refill (or to
+    /// the drain's next beat); see `ui::explorer::steps`.
+    pub fn step_boundary(&mut self) {
+        self.inner.step_boundary()
+    }
+
+    /// Runs to the end of the current drain (or to the next LRU batch if none is under way).
+    pub fn step_drain_end(&mut self) {
+        self.inner.step_drain_end()
+    }
+
     /// Runs to the next LRU batch, then shows its evictions and the drain that follows in
     /// slow motion, and pauses when the free list is empty again.
     pub fn watch(&mut self) {
@@ -327,6 +338,22 @@ impl Explorer {
     pub fn code_state(&self) -> Result<JsValue, JsValue> {
         serde_wasm_bindgen::to_value(&self.inner.code_state()).map_err(err)
     }
+}
+
+/// The `data-rule` name of each line of the code panel: one array of names per routine.
+#[wasm_bindgen]
+pub fn code_rules() -> Result<JsValue, JsValue> {
+    use crate::ui::code::{rule_of, ROUTINES};
+    let names: Vec<Vec<&str>> = ROUTINES
+        .iter()
+        .enumerate()
+        .map(|(r, routine)| {
+            (0..routine.lines.len())
+                .map(|l| rule_of(r as u8, l as u8))
+                .collect()
+        })
+        .collect();
+    serde_wasm_bindgen::to_value(&names).map_err(err)
 }
 
 /// The code panel's routines (paraphrased pseudo-code).

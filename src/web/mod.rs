@@ -8,11 +8,13 @@
 //! [`embed_snippets`], [`tour_steps`], and the write path's [`write::write_presets`],
 //! [`write::WriteRunner`], [`write::write_depth_point`], [`write::WriteView`], and the
 //! article's Beyond figures' [`beyond::WhatIfPair`], [`beyond::whatif_choices`],
-//! [`beyond::data_provenance`], [`beyond::draw_scale`], [`beyond::PhaseView`].
+//! [`beyond::data_provenance`], [`beyond::draw_scale`], [`beyond::PhaseView`], and the "Your
+//! server" panel's [`status::status_report`].
 
 pub mod beyond;
 pub mod charts;
 pub mod explorer;
+pub mod status;
 pub mod worker;
 pub mod write;
 

@@ -166,7 +166,8 @@ impl WriteView {
             .ok_or_else(|| js_err("the canvas has no 2D context"))?;
         let root = HiDpi::new(b, dpr).into_drawing_area();
         let (writes, cap, end, cursor) = self.page.dblwr(k);
-        chart::draw_dblwr_fill(&root, &writes, cap, end, cursor, page::theme(dark)).map_err(js_err)
+        chart::write::draw_dblwr_fill(&root, &writes, cap, end, cursor, page::theme(dark))
+            .map_err(js_err)
     }
 
     /// Draws the trade-off, ringing `current` depth.
@@ -180,7 +181,7 @@ impl WriteView {
         let b = CanvasBackend::with_canvas_object(canvas.clone())
             .ok_or_else(|| js_err("the canvas has no 2D context"))?;
         let root = HiDpi::new(b, dpr).into_drawing_area();
-        chart::draw_depth_tradeoff(
+        chart::write::draw_depth_tradeoff(
             &root,
             DEPTHS,
             self.page.depths(),

@@ -150,8 +150,9 @@ describe("embedding", () => {
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
       let iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
       let element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
-      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo" /);
-      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo">\n/);
+      // From the lab, one figure (the close-up first), not the whole lab.
+      assert.match(iframe, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/www\/index\.html\?embed=1&amp;preset=small-demo&amp;view=strip" /);
+      assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo"\n  view="strip">\n/);
       // A changed setting is the only parameter written after the preset.
       await page.keyboard.press("Escape");
       await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", "0"));

@@ -4,10 +4,15 @@
 use crate::ensemble::BandPoint;
 use crate::sweep::SweepResult;
 use midpoint_core::metrics::Sample;
+use plotters::chart::{DualCoordChartContext, MeshStyle};
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
+
+pub mod policies;
+pub mod write;
 
 /// Colours shared with the page: hot set, scanned table, filler, free.
 pub const HOT: RGBColor = RGBColor(0xd9, 0x5f, 0x02);
@@ -46,7 +51,7 @@ pub const DARK: Theme = Theme {
     grid: RGBColor(0x44, 0x46, 0x4a),
 };
 
-fn e<E: std::fmt::Debug>(x: E) -> String {
+pub(crate) fn e<E: std::fmt::Debug>(x: E) -> String {
     format!("chart: {x:?}")
 }
 
@@ -279,6 +284,55 @@ where
     Ok(())
 }
 
+/// The axes every chart shares, in the theme's colours: axis lines and labels, bold grid lines
+/// at the labels and no light ones, whole-number labels. Callers add their titles and override
+/// what differs.
+pub(crate) fn mesh<'a, 'b, DB, X, Y>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    theme: Theme,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let mut m = chart.configure_mesh();
+    m.axis_style(theme.text)
+        .label_style(label_font(theme))
+        .max_light_lines(0)
+        .bold_line_style(theme.grid)
+        .x_label_formatter(&whole)
+        .y_label_formatter(&whole);
+    m
+}
+
+/// The right-hand axis of a chart with two y scales, styled as [`mesh`]'s.
+pub(crate) fn secondary_axes<'a, 'b, DB, CT, X, Y>(
+    chart: &'b mut DualCoordChartContext<'a, DB, CT, Cartesian2d<X, Y>>,
+    y_desc: &str,
+    theme: Theme,
+) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    CT: CoordTranslate,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_secondary_axes()
+        .y_desc(y_desc)
+        .axis_style(theme.text)
+        .label_style(label_font(theme))
+        .y_label_formatter(&whole)
+        .draw()
+        .map_err(e)
+}
+
+/// A tick label as a whole number.
+pub(crate) fn whole(v: &f64) -> String {
+    format!("{v:.0}")
+}
+
 /// Height of the x-label area: tick labels, then the axis title below them, apart.
 pub(crate) const AXIS_X: u32 = 42;
 
@@ -396,16 +450,9 @@ pub fn draw_residency_band<DB: DrawingBackend>(
         .y_label_area_size(44)
         .build_cartesian_2d(0f64..x_max, 0f64..100f64)
         .map_err(e)?;
-    chart
-        .configure_mesh()
+    mesh(&mut chart, theme)
         .x_desc("seconds since warm-up start")
         .y_desc("%")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .max_light_lines(0)
-        .bold_line_style(theme.grid)
-        .x_label_formatter(&|x| format!("{:.0}", x))
-        .y_label_formatter(&|y| format!("{:.0}", y))
         .draw()
         .map_err(e)?;
     if scan_start_s < x_max {
@@ -569,16 +616,9 @@ pub fn draw_sweep<DB: DrawingBackend>(
             0f64..100f64,
         )
         .map_err(e)?;
-    chart
-        .configure_mesh()
+    mesh(&mut chart, theme)
         .x_desc("innodb_lru_scan_depth (pages, log scale)")
         .y_desc("kept %")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .max_light_lines(0)
-        .bold_line_style(theme.grid)
-        .x_label_formatter(&|x| format!("{:.0}", x))
-        .y_label_formatter(&|y| format!("{:.0}", y))
         .draw()
         .map_err(e)?;
     for (ti, &t) in sweep.times.iter().enumerate() {
@@ -848,492 +888,9 @@ mod tests {
     }
 }
 
-/// One point of the write-heavy `lru_scan_depth` trade-off (`midpoint depth-sweep`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DepthPoint {
-    /// `innodb_lru_scan_depth`.
-    pub lru_scan_depth: u32,
-    /// Transactions per second with the concurrent scan.
-    pub tps_with_scan: f64,
-    /// ... without it.
-    pub tps: f64,
-    /// `Innodb_buffer_pool_wait_free` per second.
-    pub wait_free_per_s: f64,
-}
-
-/// Draws the write-path trade-off: transactions/s with and without a scan (left axis) and
-/// free-list waits/s (right axis) against `innodb_lru_scan_depth` (log axis). Points that are
-/// not finite (not computed yet) are left out; `depths` fixes the x range; `current` rings
-/// that depth's points.
-pub fn draw_depth_tradeoff<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    depths: &[u32],
-    points: &[DepthPoint],
-    current: Option<u32>,
-    theme: Theme,
-) -> Result<(), String> {
-    root.fill(&theme.background).map_err(e)?;
-    let lo = depths.iter().copied().min().unwrap_or(100).max(1) as f64;
-    let hi = (depths.iter().copied().max().unwrap_or(4096) as f64).max(lo * 2.0);
-    let done: Vec<&DepthPoint> = points
-        .iter()
-        .filter(|p| {
-            p.tps.is_finite() && p.tps_with_scan.is_finite() && p.wait_free_per_s.is_finite()
-        })
-        .collect();
-    let tps_max = done
-        .iter()
-        .map(|p| p.tps.max(p.tps_with_scan))
-        .fold(0.0f64, f64::max)
-        .max(100.0)
-        * 1.15;
-    let wf_max = done
-        .iter()
-        .map(|p| p.wait_free_per_s)
-        .fold(0.0f64, f64::max)
-        .max(10.0)
-        * 1.15;
-    let (c0, c1, c2) = (LINES[0], LINES[2], LINES[4]);
-    let entries = [
-        ("transactions/s with a scan".to_string(), Key::Line(c0)),
-        ("transactions/s without".to_string(), Key::Line(c1)),
-        ("free-list waits/s (right axis)".to_string(), Key::Line(c2)),
-    ];
-    let caption = if root.dim_in_pixel().0 < 600 {
-        "Throughput and free-list waits vs lru_scan_depth"
-    } else {
-        "Write-heavy server: throughput and free-list waits vs innodb_lru_scan_depth"
-    };
-    let area = titled_with_legend(root, caption, &entries, 66, theme)?;
-    let mut chart = ChartBuilder::on(&area)
-        .margin(8)
-        .x_label_area_size(AXIS_X)
-        .y_label_area_size(58)
-        .right_y_label_area_size(52)
-        .build_cartesian_2d(
-            (lo * 0.85..hi * 1.15)
-                .log_scale()
-                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 130.0)),
-            0f64..tps_max,
-        )
-        .map_err(e)?
-        .set_secondary_coord(
-            (lo * 0.85..hi * 1.15)
-                .log_scale()
-                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 130.0)),
-            0f64..wf_max,
-        );
-    chart
-        .configure_mesh()
-        .x_desc("innodb_lru_scan_depth (pages, log scale)")
-        .y_desc("transactions/s")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .max_light_lines(0)
-        .bold_line_style(theme.grid)
-        .x_label_formatter(&|x| format!("{:.0}", x))
-        .y_label_formatter(&|y| format!("{:.0}", y))
-        .draw()
-        .map_err(e)?;
-    chart
-        .configure_secondary_axes()
-        .y_desc("free-list waits/s")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .y_label_formatter(&|y| format!("{:.0}", y))
-        .draw()
-        .map_err(e)?;
-    let with: Vec<(f64, f64)> = done
-        .iter()
-        .map(|p| (p.lru_scan_depth as f64, p.tps_with_scan))
-        .collect();
-    let without: Vec<(f64, f64)> = done
-        .iter()
-        .map(|p| (p.lru_scan_depth as f64, p.tps))
-        .collect();
-    let waits: Vec<(f64, f64)> = done
-        .iter()
-        .map(|p| (p.lru_scan_depth as f64, p.wait_free_per_s))
-        .collect();
-    chart
-        .draw_series(LineSeries::new(with.clone(), c0.stroke_width(2)))
-        .map_err(e)?
-        .label("transactions/s with a scan")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c0.stroke_width(2)));
-    chart
-        .draw_series(with.iter().map(|&p| Circle::new(p, 3, c0.filled())))
-        .map_err(e)?;
-    chart
-        .draw_series(LineSeries::new(without.clone(), c1.stroke_width(2)))
-        .map_err(e)?
-        .label("transactions/s without")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c1.stroke_width(2)));
-    chart
-        .draw_series(
-            without
-                .iter()
-                .map(|&p| TriangleMarker::new(p, 4, c1.filled())),
-        )
-        .map_err(e)?;
-    chart
-        .draw_secondary_series(LineSeries::new(waits.clone(), c2.stroke_width(2)))
-        .map_err(e)?
-        .label("free-list waits/s (right axis)")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c2.stroke_width(2)));
-    chart
-        .draw_secondary_series(waits.iter().map(|&p| Cross::new(p, 4, c2.stroke_width(2))))
-        .map_err(e)?;
-    if let Some(cd) = current {
-        if let Some(p) = done.iter().find(|p| p.lru_scan_depth == cd) {
-            chart
-                .draw_series(std::iter::once(Circle::new(
-                    (p.lru_scan_depth as f64, p.tps_with_scan),
-                    8,
-                    theme.text.stroke_width(2),
-                )))
-                .map_err(e)?;
-        }
-    }
-    root.present().map_err(e)
-}
-
-/// One write of a doublewrite buffer: when (seconds since the clients started), how many
-/// pages it held, and whether it was the LRU (`false`) or the flush-list (`true`) buffer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DblwrWrite {
-    pub t_s: f64,
-    pub pages: u32,
-    pub flush_list: bool,
-}
-
-/// Draws how full each doublewrite-buffer write was (capacity `capacity` pages) over time:
-/// one marker per write, LRU and flush-list buffers apart. `cursor_s` draws a vertical line.
-pub fn draw_dblwr_fill<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    writes: &[DblwrWrite],
-    capacity: u32,
-    end_s: f64,
-    cursor_s: Option<f64>,
-    theme: Theme,
-) -> Result<(), String> {
-    root.fill(&theme.background).map_err(e)?;
-    let cap = capacity.max(1) as f64;
-    let end_s = if end_s.is_finite() && end_s > 0.0 {
-        end_s
-    } else {
-        1.0
-    };
-    let (c0, c1) = (LINES[0], LINES[4]);
-    let entries = [
-        (
-            format!("innodb_doublewrite_pages = {capacity} (full)"),
-            Key::Line(theme.text),
-        ),
-        ("LRU buffer (LRU batch)".to_string(), Key::Line(c0)),
-        ("flush-list buffer".to_string(), Key::Line(c1)),
-    ];
-    let area = titled_with_legend(
-        root,
-        "Doublewrite buffers of instance 0: pages per write",
-        &entries,
-        52,
-        theme,
-    )?;
-    let mut chart = ChartBuilder::on(&area)
-        .margin(8)
-        .x_label_area_size(AXIS_X)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0f64..end_s, 0f64..cap * 1.12)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("seconds since the clients started")
-        .y_desc("pages in the buffer")
-        .y_label_formatter(&|y| format!("{:.0}", y))
-        .x_label_formatter(&|x| format!("{:.0}", x))
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .light_line_style(theme.grid)
-        .bold_line_style(theme.grid)
-        .draw()
-        .map_err(e)?;
-    chart
-        .draw_series(LineSeries::new(
-            vec![(0.0, cap), (end_s, cap)],
-            theme.text.mix(0.5).stroke_width(1),
-        ))
-        .map_err(e)?
-        .label(format!("innodb_doublewrite_pages = {capacity} (full)"))
-        .legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x, y), (x + 16, y)],
-                theme.text.mix(0.5).stroke_width(1),
-            )
-        });
-    let (c0, c1) = (LINES[0], LINES[4]);
-    chart
-        .draw_series(
-            writes
-                .iter()
-                .filter(|w| !w.flush_list)
-                .map(|w| Circle::new((w.t_s, w.pages as f64), 3, c0.filled())),
-        )
-        .map_err(e)?
-        .label("LRU buffer (LRU batch)")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 3, c0.filled()));
-    chart
-        .draw_series(
-            writes
-                .iter()
-                .filter(|w| w.flush_list)
-                .map(|w| TriangleMarker::new((w.t_s, w.pages as f64), 4, c1.filled())),
-        )
-        .map_err(e)?
-        .label("flush-list buffer")
-        .legend(move |(x, y)| TriangleMarker::new((x + 8, y), 4, c1.filled()));
-    if let Some(t) = cursor_s.filter(|t| t.is_finite()) {
-        chart
-            .draw_series(LineSeries::new(
-                vec![(t, 0.0), (t, cap * 1.12)],
-                theme.text.stroke_width(1),
-            ))
-            .map_err(e)?;
-    }
-    root.present().map_err(e)
-}
-
-#[cfg(test)]
-mod write_chart_tests {
-    use super::*;
-
-    #[test]
-    fn depth_tradeoff_and_dblwr_fill_render_to_svg_with_missing_points() {
-        let pts = [
-            DepthPoint {
-                lru_scan_depth: 128,
-                tps_with_scan: 1400.0,
-                tps: 1600.0,
-                wait_free_per_s: 90.0,
-            },
-            DepthPoint {
-                lru_scan_depth: 1024,
-                tps_with_scan: f64::NAN,
-                tps: f64::NAN,
-                wait_free_per_s: f64::NAN,
-            },
-        ];
-        let mut out = String::new();
-        {
-            let root = SVGBackend::with_string(&mut out, (600, 300)).into_drawing_area();
-            draw_depth_tradeoff(&root, &[128, 1024, 4096], &pts, Some(128), LIGHT).unwrap();
-        }
-        assert!(out.contains("lru_scan_depth") && out.contains("<circle"));
-        let writes = [
-            DblwrWrite {
-                t_s: 1.0,
-                pages: 16,
-                flush_list: false,
-            },
-            DblwrWrite {
-                t_s: 2.0,
-                pages: 5,
-                flush_list: true,
-            },
-        ];
-        let mut out = String::new();
-        {
-            let root = SVGBackend::with_string(&mut out, (600, 300)).into_drawing_area();
-            draw_dblwr_fill(&root, &writes, 16, 20.0, Some(3.0), DARK).unwrap();
-            draw_dblwr_fill(&root, &[], 0, f64::NAN, None, LIGHT).unwrap();
-        }
-        assert!(out.contains("<circle"));
-    }
-}
-
-/// The series legend inside the plot area, for the policies figure, whose y axis leaves room
-/// above 100 % for it.
-fn draw_legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-    theme: Theme,
-) -> Result<(), String> {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(theme.background.mix(0.85))
-        .border_style(theme.grid)
-        .label_font(label_font(theme))
-        .draw()
-        .map_err(e)
-}
-
-/// One policy's bars in the policies figure: the hot set kept and the miss ratio (fractions).
-#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
-pub struct PolicyBar {
-    pub policy: String,
-    pub kept: f64,
-    pub miss_ratio: f64,
-}
-
-/// How the figure names a policy (`--policy` spells it in lower case).
-pub fn policy_label(policy: &str) -> &str {
-    match policy {
-        "innodb" => "InnoDB",
-        "lru" => "LRU",
-        "fifo" => "FIFO",
-        "clock" => "CLOCK",
-        "2q" => "2Q",
-        "arc" => "ARC",
-        "sieve" => "SIEVE",
-        "s3fifo" => "S3-FIFO",
-        "lirs" => "LIRS",
-        "belady" => "Belady",
-        other => other,
-    }
-}
-
-/// One group per policy: the hot set kept (%, solid) and the miss ratio over the scan phase
-/// (%, lighter); the group of `highlight` (the InnoDB run the page animates) is outlined and
-/// its name set in bold.
-pub fn draw_policies<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    bars: &[PolicyBar],
-    highlight: Option<&str>,
-    theme: Theme,
-) -> Result<(), String> {
-    root.fill(&theme.background).map_err(e)?;
-    let n = bars.len().max(1);
-    // Room above 100 % for the legend, so that it never hides a bar.
-    let top = 132.0;
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Other policies on this scenario: hot set kept and miss ratio",
-            caption_font(theme),
-        )
-        .margin(8)
-        .x_label_area_size(24)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0f64..n as f64, 0f64..top)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .disable_x_axis()
-        .y_labels(14)
-        .y_desc("%")
-        .y_label_formatter(&|y| {
-            if *y <= 100.0 {
-                format!("{:.0}", y)
-            } else {
-                String::new()
-            }
-        })
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .light_line_style(TRANSPARENT)
-        .bold_line_style(theme.grid)
-        .draw()
-        .map_err(e)?;
-    let (ck, cm) = (HOT, SCAN);
-    if let Some(i) = bars
-        .iter()
-        .position(|b| Some(b.policy.as_str()) == highlight)
-    {
-        let x = i as f64;
-        let area = [(x + 0.04, 0.0), (x + 0.96, 104.0)];
-        chart
-            .draw_series([
-                Rectangle::new(area, theme.text.mix(0.08).filled()),
-                Rectangle::new(area, theme.text.stroke_width(2)),
-            ])
-            .map_err(e)?;
-    }
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let x = i as f64;
-            Rectangle::new(
-                [(x + 0.12, 0.0), (x + 0.5, 100.0 * b.kept.clamp(0.0, 1.0))],
-                ck.filled(),
-            )
-        }))
-        .map_err(e)?
-        .label("hot set kept")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], ck.filled()));
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let x = i as f64;
-            Rectangle::new(
-                [
-                    (x + 0.5, 0.0),
-                    (x + 0.88, 100.0 * b.miss_ratio.clamp(0.0, 1.0)),
-                ],
-                cm.mix(0.55).filled(),
-            )
-        }))
-        .map_err(e)?
-        .label("miss ratio over the scan phase")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], cm.mix(0.55).filled()));
-    // The policy names under their groups, in backend pixels (the x axis has no ticks).
-    for (i, b) in bars.iter().enumerate() {
-        let (px, py) = chart.backend_coord(&(i as f64 + 0.5, 0.0));
-        let bold = Some(b.policy.as_str()) == highlight;
-        let font = ("sans-serif", 12)
-            .into_font()
-            .style(if bold {
-                FontStyle::Bold
-            } else {
-                FontStyle::Normal
-            })
-            .color(&theme.text)
-            .pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Top,
-            ));
-        root.draw(&Text::new(
-            policy_label(&b.policy).to_string(),
-            (px, py + 6),
-            font,
-        ))
-        .map_err(e)?;
-    }
-    draw_legend(&mut chart, SeriesLabelPosition::UpperMiddle, theme)?;
-    root.present().map_err(e)
-}
-
-/// Renders the policies figure to an SVG string.
-pub fn policies_svg(bars: &[PolicyBar], highlight: Option<&str>) -> Result<String, String> {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (900, 400)).into_drawing_area();
-        draw_policies(&root, bars, highlight, LIGHT)?;
-    }
-    Ok(out)
-}
-
-#[cfg(test)]
-mod policy_chart_tests {
-    use super::*;
-
-    #[test]
-    fn policies_svg_draws_two_bars_per_policy() {
-        let bars: Vec<PolicyBar> = ["innodb", "lru", "2q"]
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PolicyBar {
-                policy: p.to_string(),
-                kept: 0.2 * (i + 1) as f64,
-                miss_ratio: 0.9,
-            })
-            .collect();
-        let svg = policies_svg(&bars, Some("innodb")).unwrap();
-        assert!(svg.contains("2Q") && svg.contains("InnoDB"), "{svg}");
-        let none = policies_svg(&[], None).unwrap();
-        assert!(svg.matches("<rect").count() >= none.matches("<rect").count() + 6);
-    }
-}
-
 #[cfg(test)]
 mod glance_tests {
+    use super::write::{draw_depth_tradeoff, DepthPoint};
     use super::*;
     use crate::sweep::{SweepPoint, SweepResult, DEFAULT_DEPTHS};
 

@@ -10,6 +10,7 @@ mod cells;
 mod cursor;
 mod narration;
 mod playback;
+mod steps;
 mod strip;
 #[cfg(test)]
 mod tests;
@@ -46,8 +47,16 @@ const SPEED_LABELS: [&str; 7] = ["1/1000×", "1/100×", "1/10×", "1×", "10×",
 const WATCH_SPEED: usize = 1;
 /// Wall time of the eviction animation, ms.
 const EVICT_MS: f64 = 1600.0;
-/// Wall time a watched drain lasts, ms (paced by events).
-const DRAIN_MS: f64 = 6500.0;
+/// A watched drain's pace: its first DRAIN_FIRST_READS reads and the boundary's first
+/// DRAIN_SLOW_READS steps one read at a time, DRAIN_BEAT_MS apart; the dead band between them
+/// at DRAIN_BAND frames per wall second; then the fast part, from DRAIN_FAST frames a second
+/// growing by (1 + s)² over s seconds, up to DRAIN_FAST_MAX.
+const DRAIN_BEAT_MS: f64 = 700.0;
+const DRAIN_FIRST_READS: u32 = 2;
+const DRAIN_SLOW_READS: u32 = 2;
+const DRAIN_BAND: f64 = 45.0;
+const DRAIN_FAST: f64 = 60.0;
+const DRAIN_FAST_MAX: f64 = 900.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
 /// A follower this many events behind or fewer replays them with highlights and narration.
@@ -157,6 +166,19 @@ pub struct CodeState {
     pub vars: Vec<super::code::Var>,
 }
 
+/// Where a watched drain is in its choreography.
+#[derive(Clone, Copy, Debug, Default)]
+struct DrainPace {
+    /// 0: the first reads, 1: the dead band, 2: the boundary's first steps, 3: the fast part.
+    phase: u8,
+    /// Reads in this phase, and when the last one ran (wall ms).
+    count: u32,
+    last_ms: f64,
+    /// When the fast part began (wall ms), and the frames due (negative: owed).
+    fast_at: f64,
+    acc: f64,
+}
+
 /// One run of the simulator under the page's control.
 pub struct Explorer {
     params: Params,
@@ -203,8 +225,13 @@ pub struct Explorer {
     /// The boundary close-up, and the frame selected in it or in the grid.
     strip: strip::Strip,
     selected: Option<u32>,
-    /// Events owed to a watched drain (fractions carried between frames).
+    /// Reads owed to a watched drain (fractions carried between frames).
     drain_acc: f64,
+    /// A watched drain's choreography (see `playback::drain_due`).
+    pace: DrainPace,
+    /// While a watched drain slides the boundary: the rule that moves what is on screen (the
+    /// shrink step), shown in the code panel instead of the frame's last incidental event.
+    watch_code: Option<super::code::CodeAt>,
     /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
     achieved: f64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
@@ -263,6 +290,8 @@ impl Explorer {
             strip: strip::Strip::new(frames),
             selected: None,
             drain_acc: 0.0,
+            pace: DrainPace::default(),
+            watch_code: None,
             achieved: 0.0,
             clock,
             params,
@@ -617,8 +646,12 @@ impl Explorer {
     /// The code panel's state: the lines the last event ran (none after a jump) and the
     /// variables now.
     pub fn code_state(&self) -> CodeState {
+        let watched = match (&self.mode, &self.watch_code) {
+            (Mode::Watching(Watch::Drain), Some(c)) => Some(c.clone()),
+            _ => None,
+        };
         CodeState {
-            at: self.cur.code.clone(),
+            at: watched.or_else(|| self.cur.code.clone()),
             vars: super::code::vars(&self.cur.sim),
         }
     }

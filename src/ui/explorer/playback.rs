@@ -4,6 +4,7 @@
 
 use super::cursor::{Cursor, Stepped};
 use super::*;
+use crate::ui::code;
 use midpoint_core::clock::to_secs;
 
 impl Explorer {
@@ -68,6 +69,12 @@ impl Explorer {
                                 self.mode = Mode::Watching(Watch::Evict { start: now_ms });
                                 if self.reduced_motion {
                                     self.mode = Mode::Watching(Watch::Drain);
+                                    self.drain_acc = 0.0;
+                                    self.pace = DrainPace {
+                                        last_ms: f64::NEG_INFINITY,
+                                        ..DrainPace::default()
+                                    };
+                                    self.watch_code = None;
                                     let t = self.batch_narration();
                                     self.set_narration(t, true);
                                 }
@@ -82,6 +89,11 @@ impl Explorer {
                         if now_ms - start >= EVICT_MS {
                             self.mode = Mode::Watching(Watch::Drain);
                             self.drain_acc = 0.0;
+                            self.pace = DrainPace {
+                                last_ms: f64::NEG_INFINITY,
+                                ..DrainPace::default()
+                            };
+                            self.watch_code = None;
                             let t = self.batch_narration();
                             self.set_narration(t, true);
                             self.speed = WATCH_SPEED;
@@ -95,20 +107,21 @@ impl Explorer {
                             .map(|b| self.cur.sim.now().saturating_sub(b.at))
                             .unwrap_or(0);
                         let stop = if self.cur.sim.scan_running() {
-                            // Paced by events, not virtual time: a drain takes a few tens of
-                            // milliseconds of virtual time whatever the pool, and should take
-                            // about DRAIN_MS of wall time to watch.
-                            let frames = self
-                                .cur
-                                .batch
-                                .as_ref()
-                                .map(|b| b.free_before + b.evicted)
-                                .unwrap_or(1)
-                                .max(1) as f64;
-                            self.drain_acc += dt * frames / DRAIN_MS;
-                            let k = self.drain_acc.floor();
-                            self.drain_acc -= k;
-                            self.drain_events(k as u32, deadline)
+                            // Paced by reads, not virtual time (a drain takes a few tens of
+                            // milliseconds of virtual time whatever the pool): the first reads
+                            // slowly, the dead band briskly, the boundary's first steps slowly
+                            // again, then faster and faster to the end.
+                            let k = self.drain_due(now_ms, dt);
+                            let moves0 = self.slide_count();
+                            let free0 = self.cur.sim.pool.free_len();
+                            let stop = self.drain_reads(k, deadline);
+                            let moved = self.slide_count() - moves0;
+                            if moved > 0 {
+                                self.watch_code = Some(code::shrink_step(moved));
+                            } else if self.cur.sim.pool.free_len() < free0 {
+                                self.watch_code = None;
+                            }
+                            stop
                         } else {
                             // Nothing to watch while the scan pauses: skip ahead.
                             self.play_for(
@@ -289,11 +302,71 @@ impl Explorer {
         false
     }
 
-    /// Processes up to `k` events (or until the deadline). Returns true at the end of the run
-    /// or when a drain completes.
-    pub(super) fn drain_events(&mut self, k: u32, deadline: f64) -> bool {
+    /// Pages the boundary has turned young so far (the drain's shrink steps).
+    fn slide_count(&self) -> u64 {
+        self.cur.sim.pool.instances[0].lru.slides.total_young()
+    }
+
+    /// Free frames a watched drain should take in this frame, by its choreography: its first
+    /// reads one at a time, DRAIN_BEAT_MS apart; the dead band at DRAIN_BAND frames a second;
+    /// the boundary's first steps one read at a time again; then faster and faster. A read
+    /// may take several frames at once (linear read-ahead takes 64): frames taken beyond what
+    /// was due are a debt the next frames pay.
+    fn drain_due(&mut self, now_ms: f64, dt: f64) -> u32 {
+        let Some(b) = &self.cur.batch else {
+            return u32::MAX;
+        };
+        let slid = self.slide_count() > b.slid_young_after;
+        let p = &mut self.pace;
+        let beat = |p: &mut DrainPace| {
+            if now_ms - p.last_ms >= DRAIN_BEAT_MS {
+                p.last_ms = now_ms;
+                p.count += 1;
+                1
+            } else {
+                0
+            }
+        };
+        match p.phase {
+            0 if p.count < DRAIN_FIRST_READS => return beat(p),
+            0 | 1 if !slid => {
+                p.phase = 1;
+                p.acc += dt * DRAIN_BAND / 1000.0;
+            }
+            0 | 1 => {
+                p.phase = 2;
+                p.count = 0;
+                p.last_ms = now_ms;
+                return 0;
+            }
+            2 if p.count < DRAIN_SLOW_READS => return beat(p),
+            2 => {
+                p.phase = 3;
+                p.fast_at = now_ms;
+                p.acc = 0.0;
+            }
+            _ => {
+                let s = ((now_ms - p.fast_at) / 1000.0).max(0.0);
+                p.acc += dt * (DRAIN_FAST * (1.0 + s) * (1.0 + s)).min(DRAIN_FAST_MAX) / 1000.0;
+            }
+        }
+        if p.acc >= 1.0 {
+            let k = p.acc.floor();
+            p.acc -= k;
+            k as u32
+        } else {
+            0
+        }
+    }
+
+    /// Processes events until `k` more reads have taken free frames (or until the deadline).
+    /// Returns true at the end of the run or when a drain completes.
+    pub(super) fn drain_reads(&mut self, k: u32, deadline: f64) -> bool {
         let track = self.tracked();
-        for i in 0..k {
+        let free0 = self.cur.sim.pool.free_len();
+        let target = free0.saturating_sub(k);
+        let mut i = 0u32;
+        while k > 0 && self.cur.sim.pool.free_len() > target {
             let s = self.fwd(track);
             if s.ev == Event::End {
                 self.notice(&s);
@@ -302,10 +375,14 @@ impl Explorer {
             if self.notice(&s) && !s.refill {
                 return true;
             }
+            i += 1;
             if i % 64 == 63 && (self.clock)() > deadline {
                 break;
             }
         }
+        // A read that took more frames than were due (read-ahead): the rest is owed.
+        let over = (free0 - self.cur.sim.pool.free_len()).saturating_sub(k);
+        self.pace.acc -= over as f64;
         self.playhead = self.cur.sim.now();
         false
     }

@@ -40,7 +40,7 @@ pub const S_MOVED: u32 = 32;
 /// Easing time constant of the cells' motion, ms.
 const EASE_MS: f64 = 110.0;
 /// Trails drawn at once (the newest).
-const MAX_TRAILS: usize = 10;
+const MAX_TRAILS: usize = 6;
 /// Wall time a trail stays visible, ms.
 const TRAIL_MS: f64 = 2200.0;
 
@@ -70,7 +70,7 @@ impl StripLayout {
     /// A layout for `width` × at most `max_height` CSS pixels.
     pub fn new(width: f32, max_height: f32) -> StripLayout {
         let width = width.clamp(200.0, 4000.0);
-        let pitch = (width / 38.0).clamp(11.0, 20.0).floor();
+        let pitch = (width / 31.0).clamp(11.0, 22.0).floor();
         let cell = (pitch - (pitch / 7.0).max(2.0)).floor();
         let cols = (((width - 8.0) / pitch).floor() as u32).max(8);
         let x0 = ((width - cols as f32 * pitch) / 2.0).floor();
@@ -146,6 +146,8 @@ pub struct StripMeta {
     pub slid: u32,
     pub to_head: u32,
     pub demoted_hot: u32,
+    /// Pages the last batch turned old (hot or not): the count the narration gives.
+    pub demoted: u32,
     pub lost_hot: u32,
     /// The close-up's caption: what it has followed since the last LRU batch (or, before the
     /// first one, since the start, while the list grows into the free frames).
@@ -453,7 +455,19 @@ impl Explorer {
             };
             meta.boundary = Some((x, y));
         }
-        meta.slid = st.counts.0;
+        // The counts the narration and the code panel give: the pool's own slide counters
+        // since the batch, not only the pages seen in the strip.
+        meta.slid = match &self.cur.batch {
+            Some(bi) => (self.cur.sim.pool.instances[0].lru.slides.total_young())
+                .saturating_sub(bi.slid_young_after) as u32,
+            None => st.counts.0,
+        };
+        meta.demoted = self
+            .cur
+            .batch
+            .as_ref()
+            .map(|bi| bi.demoted_frames.len() as u32)
+            .unwrap_or(0);
         meta.to_head = st.counts.1;
         meta.demoted_hot = st.counts.2;
         meta.lost_hot = st.counts.3;
@@ -539,10 +553,11 @@ pub fn strip_caption(m: &StripMeta, refills: u32) -> String {
         );
     }
     format!(
-        "Since the last LRU batch: {slid}; {} demoted by the batch (pink ring), {} of them evicted since (pink ×).",
+        "Since the last LRU batch: it turned {} old (bulk demotion), {} (pink ring), {} of them evicted since (pink ×); {slid}.",
+        pages(m.demoted as u64),
         match m.demoted_hot {
-            1 => "1 hot page".to_string(),
-            d => format!("{} hot pages", n(d)),
+            1 => "1 of them a hot page".to_string(),
+            d => format!("{} of them hot pages", n(d)),
         },
         n(m.lost_hot)
     )
@@ -563,8 +578,16 @@ mod caption_tests {
         let grow = strip_caption(&m, 0);
         assert!(grow.starts_with("No LRU batch yet") && grow.contains("1 page turned young"));
         assert!(!grow.contains("demoted"), "{grow}");
+        let refill = strip_caption(
+            &StripMeta {
+                demoted: 607,
+                ..m.clone()
+            },
+            2,
+        );
+        assert!(refill.contains("it turned 607 pages old"), "{refill}");
+        assert!(refill.contains("3 of them hot pages"), "{refill}");
         let refill = strip_caption(&StripMeta { slid: 1204, ..m }, 2);
-        assert!(refill.contains("Since the last LRU batch: 1,204 pages turned young"));
-        assert!(refill.contains("3 hot pages demoted"), "{refill}");
+        assert!(refill.contains("1,204 pages turned young"), "{refill}");
     }
 }

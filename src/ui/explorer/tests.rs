@@ -559,3 +559,125 @@ fn a_figures_snapshot_budget_keeps_fewer_snapshots_and_back_still_lands_exactly(
     }
     assert_eq!(lab.render(), fig.render());
 }
+
+/// Opens the default preset as `at=batch` does: the scan's start, then just before its first
+/// LRU batch.
+fn seed_at_batch() -> Explorer {
+    let mut ex = seed();
+    let w = ex.params().warmup_s as f64;
+    ex.seek_time(w + 0.001);
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    to_batch(&mut ex);
+    ex
+}
+
+#[test]
+fn boundary_steps_walk_a_drain_in_a_few_tens_of_presses() {
+    let mut ex = seed_at_batch();
+    ex.resize(600, 400, 1.0);
+    let slid0 = ex.status().slid_young;
+    // The first press runs the batch: the bulk demotion is one step.
+    ex.step_boundary();
+    let st = ex.status();
+    assert!(st.free > 0 && !st.at_batch, "{st:?}");
+    assert!(st.narration.contains("LRU batch freed"), "{}", st.narration);
+    let mut presses = 1;
+    let mut last = st.slid_young;
+    while ex.status().free > 0 {
+        ex.step_boundary();
+        presses += 1;
+        let st = ex.status();
+        assert_eq!(st.mode, "paused");
+        // Every press in the drain moves the boundary (or ends the drain).
+        assert!(
+            st.slid_young > last || st.free == 0,
+            "press {presses}: {st:?}"
+        );
+        last = st.slid_young;
+        assert!(
+            presses <= 60,
+            "still {} free after {presses} presses",
+            st.free
+        );
+    }
+    assert!((5..=40).contains(&presses), "{presses} presses");
+    let st = ex.status();
+    assert!(
+        st.narration.contains("the free list is empty again"),
+        "{}",
+        st.narration
+    );
+    assert!(st.slid_young - slid0 > 300.0, "{st:?}");
+}
+
+#[test]
+fn the_drain_end_step_runs_the_batch_and_the_whole_drain() {
+    let mut ex = seed_at_batch();
+    ex.step_drain_end();
+    let st = ex.status();
+    assert_eq!((st.free, st.mode, st.refills), (0, "paused", 1), "{st:?}");
+    assert!(
+        st.narration.contains("the free list is empty again"),
+        "{}",
+        st.narration
+    );
+    // With no drain under way it runs to the next batch, like "Next LRU batch".
+    ex.step_drain_end();
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    assert!(ex.status().at_batch);
+}
+
+#[test]
+fn a_watched_drain_starts_slowly_and_shows_the_shrink_step_while_the_boundary_slides() {
+    let mut ex = seed_at_batch();
+    ex.resize(600, 400, 1.0);
+    ex.watch();
+    let mut t = 0.0;
+    let (mut drain_frames, mut shrink, mut mid) = (0u32, 0u32, 0u32);
+    let mut first_read_ms = None;
+    let mut drain_start = None;
+    for _ in 0..20_000 {
+        t += 16.0;
+        ex.frame(t);
+        let st = ex.status();
+        if st.mode == "paused" {
+            break;
+        }
+        if st.mode != "watching" || st.free == 0 {
+            continue;
+        }
+        let c = ex.code_state();
+        let lines = c.at.map(|a| a.lines).unwrap_or_default();
+        if lines.iter().any(|&(r, _)| r == crate::ui::code::BATCH) {
+            continue; // still the batch's animation
+        }
+        drain_start.get_or_insert(t);
+        drain_frames += 1;
+        if st.free < 1000 && first_read_ms.is_none() {
+            first_read_ms = Some(t);
+        }
+        if (256..=768).contains(&st.free) {
+            mid += 1;
+            if lines
+                .iter()
+                .all(|&(r, l)| crate::ui::code::rule_of(r, l) == "adjust_old_len_shrink")
+                && !lines.is_empty()
+            {
+                shrink += 1;
+            }
+        }
+    }
+    let st = ex.status();
+    assert_eq!(st.free, 0, "{st:?}");
+    let drain_ms = drain_frames as f64 * 16.0;
+    // On screen for at least 3 s, and not so long a class loses patience.
+    assert!((3000.0..=15_000.0).contains(&drain_ms), "{drain_ms} ms");
+    assert!(
+        mid > 10 && shrink * 10 >= mid * 8,
+        "{shrink} of {mid} mid-drain frames"
+    );
+    // The first reads one by one: the 25th read is not there within the first second.
+    let _ = first_read_ms;
+}

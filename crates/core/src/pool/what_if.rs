@@ -104,14 +104,35 @@ impl WhatIfs {
                 .join(",")
         }
     }
-    /// Adds the patches named in `s` (comma-separated); `none` clears the set.
+    /// Adds the patches named in `s` (comma-separated); `none` (alone) clears the set. An
+    /// empty list, an empty name, a name given twice and `none` beside other names are errors.
     pub fn add_parsed(&mut self, s: &str) -> Result<(), String> {
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if part == "none" {
-                *self = WhatIfs::NONE;
-            } else {
-                self.insert(WhatIf::parse(part)?);
+        if s.trim().is_empty() {
+            return Err("what_if is empty: give none or one or more of its names".into());
+        }
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        if parts.iter().any(|p| p.is_empty()) {
+            return Err(format!("what_if '{s}' has an empty name between commas"));
+        }
+        if parts.contains(&"none") {
+            if parts.len() > 1 {
+                return Err(format!(
+                    "what_if '{s}': none (stock MySQL 8.4) cannot be combined with other what-ifs"
+                ));
             }
+            *self = WhatIfs::NONE;
+            return Ok(());
+        }
+        let mut seen = WhatIfs::NONE;
+        for part in parts {
+            let w = WhatIf::parse(part)?;
+            if seen.has(w) {
+                return Err(format!("what_if '{s}' names {part} twice"));
+            }
+            seen.insert(w);
+        }
+        for w in seen.list() {
+            self.insert(w);
         }
         Ok(())
     }
@@ -150,6 +171,17 @@ mod tests {
         t.add_parsed(&s.label()).unwrap();
         assert_eq!(s, t);
         t.add_parsed("none").unwrap();
+        assert!(t.is_empty());
+        for bad in [
+            "",
+            " ",
+            "none,slide-spares-fresh,none",
+            "slide-spares-fresh,",
+            "slide-spares-fresh,slide-spares-fresh",
+            "none,none",
+        ] {
+            assert!(t.add_parsed(bad).is_err(), "{bad:?} accepted");
+        }
         assert!(t.is_empty());
         assert!(WhatIf::parse("nope")
             .unwrap_err()

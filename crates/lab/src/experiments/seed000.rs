@@ -333,7 +333,7 @@ pub fn rows(long: bool) -> Vec<Row> {
             "~35 pages/s",
             35.0,
         )
-        .input("the warm start, not the model's dynamics: it begins with ~5,200 young scan pages and the young sublist caps them at ~10,300, so any cadence gives about this rate (README, \"Calibration\")"),
+        .input("the warm start, not the model's dynamics: it begins with ~5,200 young scan pages and the young sublist caps them at ~10,300, so any cadence gives about this rate (docs/reproduction.md, \"Calibration\")"),
         "seed000-hot4485-b2b",
         NetYoungGrowth,
     ));

@@ -99,7 +99,7 @@ pub fn checks(rows: &[Seed001Row]) -> Vec<Check> {
                 0.995,
                 "the direction (128 pages slower: below 0.995) and a rough size (at most 0.10 below the seed's ratio)",
             );
-            c.figure.note = "does not match: the simulator has 128 pages a few per cent faster, not slower (see the README)".into();
+            c.figure.note = "does not match: the simulator has 128 pages a few per cent faster, not slower (see docs/reproduction.md)".into();
             v.push(c);
         }
     }

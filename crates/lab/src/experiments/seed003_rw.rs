@@ -90,7 +90,7 @@ pub fn checks(rows: &[Seed003RwRow]) -> Vec<Check> {
             Figure::shown(
                 "throughput lost, old_blocks_pct 5 and old_blocks_time 1",
                 "34 %",
-                "does not match: the simulator loses more with it (see the README)",
+                "does not match: the simulator loses more with it (see docs/reproduction.md)",
             ),
             Measured::Number(t.report.scan_loss),
             format!("{:.1} %", t.report.scan_loss * 100.0),

@@ -17,6 +17,9 @@ use super::Policy;
 use midpoint_core::clock::SEC;
 use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
 
+/// The latest trace time the policy keeps apart, µs (2⁶⁰ µs, some 36,000 years).
+pub const MAX_T: u64 = 1 << 60;
+
 /// Settings of the InnoDB policy.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InnodbConfig {
@@ -48,6 +51,7 @@ pub struct Innodb {
     cleaner: bool,
     next_tick: Option<u64>,
     last_t: u64,
+    batches_run: u64,
 }
 
 impl Innodb {
@@ -76,12 +80,50 @@ impl Innodb {
             cleaner: cfg.cleaner_every_second,
             next_tick: None,
             last_t: 1,
+            batches_run: 0,
         })
     }
 
     /// The pool (for its counters and lists).
     pub fn pool(&self) -> &BufferPool {
         &self.pool
+    }
+
+    /// LRU batches actually executed (the rest of the batches counted in the pool's
+    /// `lru_batches` were idle ones, skipped): at most about two per request, whatever the
+    /// gaps between the requests' timestamps.
+    pub fn batches_run(&self) -> u64 {
+        self.batches_run
+    }
+
+    /// The page cleaner's one-second rounds due up to `t`: one LRU batch per round
+    /// (`buf_flush_page_coordinator_thread`), over an idle gap only as many as change anything.
+    ///
+    /// Between two requests nothing but the batches touches the pool, and a page is never
+    /// io-fixed past its request (reads complete at once) nor dirty (no write path), so a
+    /// batch that evicts nothing leaves the lists as it found them and every later batch of
+    /// the same gap would evict nothing too: those are counted, not run, and the last one is
+    /// run at its own time. A gap of 2³² s thus costs a few batches, not 2³².
+    fn run_cleaner_until(&mut self, t: u64) {
+        let tick = self.next_tick.get_or_insert(t + SEC);
+        while t >= *tick {
+            let at = *tick;
+            *tick += SEC;
+            let idle = self
+                .pool
+                .lru_batch_all(at)
+                .iter()
+                .all(|b| b.evicted == 0 && b.flushed == 0);
+            self.batches_run += 1;
+            if idle && t >= *tick + SEC {
+                // Rounds at tick, tick + 1 s, ..., up to t; all but the last are skipped.
+                let skipped = (t - *tick) / SEC;
+                *tick += skipped * SEC;
+                for inst in &mut self.pool.instances {
+                    inst.stats.lru_batches += skipped;
+                }
+            }
+        }
     }
 }
 
@@ -94,17 +136,13 @@ impl Policy for Innodb {
         if id >= self.universe {
             return false;
         }
-        // The pool's clock never runs backwards, and 0 means "never accessed".
-        let t = t_us.max(self.last_t);
+        // The pool's clock never runs backwards, and 0 means "never accessed"; times past
+        // MAX_T (half a million years) are taken as MAX_T, so that the rounds' clock cannot
+        // overflow.
+        let t = t_us.min(MAX_T).max(self.last_t);
         self.last_t = t;
         if self.cleaner {
-            let tick = self.next_tick.get_or_insert(t + SEC);
-            while t >= *tick {
-                let at = *tick;
-                *tick += SEC;
-                // buf_flush_page_coordinator_thread: one LRU batch per instance per round.
-                self.pool.lru_batch_all(at);
-            }
+            self.run_cleaner_until(t);
         }
         let page = PageId {
             space: 0,
@@ -196,5 +234,69 @@ mod tests {
         p.access(5000, SEC + 1_500_000, super::super::NEVER);
         assert_eq!(p.pool().stats().lru_batches, 1);
         assert_eq!(p.pool().free_len(), 1024 - 1);
+    }
+
+    /// The rounds one at a time, as before idle gaps were skipped: the reference.
+    struct Stepwise {
+        p: Innodb,
+    }
+    impl Stepwise {
+        fn access(&mut self, id: u32, t_us: u64) -> bool {
+            let t = t_us.max(self.p.last_t);
+            let tick = self.p.next_tick.get_or_insert(t + SEC);
+            while t >= *tick {
+                let at = *tick;
+                *tick += SEC;
+                self.p.pool.lru_batch_all(at);
+            }
+            self.p.cleaner = false;
+            let hit = self.p.access(id, t, super::super::NEVER);
+            self.p.cleaner = true;
+            hit
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Skipping the idle rounds of a gap changes nothing: every hit, every resident page
+        /// and the pool's counters equal those of running every round, for gaps of up to a
+        /// minute (the stepwise reference runs them all) and any scan depth.
+        #[test]
+        fn skipping_idle_rounds_equals_running_them(
+            reqs in proptest::collection::vec((0u32..600, 0u64..3, 0u64..60_000_000), 1..400),
+            pages in 2u32..400,
+            depth in 1u32..300,
+        ) {
+            let c = InnodbConfig { lru_scan_depth: depth, ..InnodbConfig::default() };
+            let mut fast = Innodb::new(pages, 600, c).unwrap();
+            let mut slow = Stepwise { p: Innodb::new(pages, 600, c).unwrap() };
+            let mut t = SEC;
+            for &(id, kind, gap) in &reqs {
+                // Mostly same-second requests, some short gaps, some long ones.
+                t += match kind { 0 => 0, 1 => gap % 3_000_000, _ => gap };
+                proptest::prop_assert_eq!(fast.access(id, t, super::super::NEVER), slow.access(id, t));
+            }
+            for id in 0..600 {
+                proptest::prop_assert_eq!(fast.contains(id), slow.p.contains(id));
+            }
+            proptest::prop_assert_eq!(fast.pool().stats().lru_batches, slow.p.pool().stats().lru_batches);
+            proptest::prop_assert_eq!(fast.pool().stats(), slow.p.pool().stats());
+            proptest::prop_assert_eq!(fast.pool().free_len(), slow.p.pool().free_len());
+            proptest::prop_assert!(fast.batches_run() <= 3 * reqs.len() as u64);
+        }
+    }
+
+    #[test]
+    fn a_gap_of_two_to_the_32_seconds_runs_a_few_batches() {
+        let mut p = Innodb::new(500, 10, InnodbConfig::default()).unwrap();
+        p.access(0, 0, super::super::NEVER);
+        p.access(1, 4_294_967_295 * SEC, super::super::NEVER);
+        assert!(p.batches_run() <= 2, "{}", p.batches_run());
+        // Every one-second round of the gap is counted, as if run.
+        assert_eq!(p.pool().stats().lru_batches, 4_294_967_295 - 1);
+        // The end of time neither overflows nor loops.
+        p.access(2, u64::MAX, super::super::NEVER);
+        p.access(3, u64::MAX, super::super::NEVER);
+        assert!(p.batches_run() <= 4, "{}", p.batches_run());
     }
 }

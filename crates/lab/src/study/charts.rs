@@ -3,13 +3,11 @@
 
 use super::phase::PhaseMap;
 use super::scale::ScaleRow;
-use crate::chart::{label_font, titled_with_legend, Key, Theme, AXIS_X, HOT, LIGHT, SCAN};
+use crate::chart::{
+    e, mesh, secondary_axes, titled_with_legend, Key, Theme, AXIS_X, HOT, LIGHT, SCAN,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-
-fn e<E: std::fmt::Debug>(x: E) -> String {
-    format!("chart: {x:?}")
-}
 
 /// A pool size in MiB as the axis shows it: "256 MiB", "4 GiB".
 pub fn size_label(mb: f64) -> String {
@@ -99,26 +97,13 @@ pub fn draw_scale<DB: DrawingBackend>(
             (lo * 0.8..hi * 1.25).log_scale().with_key_points(ticks),
             0f64..leak_max,
         );
-    chart
-        .configure_mesh()
+    mesh(&mut chart, theme)
         .x_desc("buffer pool size (log scale)")
         .y_desc("hot set kept, %")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .max_light_lines(0)
-        .bold_line_style(theme.grid)
         .x_label_formatter(&|x| size_label(*x))
-        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()
         .map_err(e)?;
-    chart
-        .configure_secondary_axes()
-        .y_desc("leak per instance, pages/s")
-        .axis_style(theme.text)
-        .label_style(label_font(theme))
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .draw()
-        .map_err(e)?;
+    secondary_axes(&mut chart, "leak per instance, pages/s", theme)?;
     let kept: Vec<(f64, f64)> = rows
         .iter()
         .map(|r| (r.pool_mb as f64, r.kept * 100.0))

@@ -150,29 +150,33 @@ pub fn plan(preset_name: &str, sizes: &[u32], vcpus: u32) -> Result<Vec<Params>,
     sizes.iter().map(|&mb| scaled(&base, mb, vcpus)).collect()
 }
 
-/// Markdown for the rows (`wall_s`: the CLI's measured seconds per row, if any).
+/// Markdown for the rows (`wall_s`: the CLI's measured seconds per row; empty: no wall-time
+/// column, so the table is the same on every run).
 pub fn markdown(rows: &[ScaleRow], wall_s: &[f64]) -> String {
-    let mut t = Table::new(
-        [
-            "pool",
-            "instances",
-            "frames/instance",
-            "hot pages",
-            "kept % (range)",
-            "leak/s pool",
-            "leak/s instance",
-            "leak ‰ of young/s",
-            "refills/s pool",
-            "refills/s instance",
-            "pages/refill",
-            "scan pages/s",
-            "passes",
-            "lookups/s",
-            "memory MiB",
-            "wall s",
-        ]
-        .map(|h| (h, Align::Right)),
-    );
+    let columns = [
+        "pool",
+        "instances",
+        "frames/instance",
+        "hot pages",
+        "kept % (range)",
+        "leak/s pool",
+        "leak/s instance",
+        "leak ‰ of young/s",
+        "refills/s pool",
+        "refills/s instance",
+        "pages/refill",
+        "scan pages/s",
+        "passes",
+        "lookups/s",
+        "memory MiB",
+        "wall s",
+    ];
+    let shown = if wall_s.is_empty() {
+        &columns[..columns.len() - 1]
+    } else {
+        &columns[..]
+    };
+    let mut t = Table::new(shown.iter().map(|&h| (h, Align::Right)));
     for (k, r) in rows.iter().enumerate() {
         t.row([
             format!("{} MiB", r.pool_mb),

@@ -16,7 +16,14 @@ pub struct OracleReader<R: Read> {
     end: usize,
     index: u64,
     eof: bool,
+    last_ts: u32,
+    records: Option<u64>,
+    allow_decreasing: bool,
 }
+
+/// The largest object size accepted, bytes: sizes from 2³¹ up are a negative number or a
+/// sentinel written as unsigned (0xFFFFFFFF), not an object.
+pub const MAX_OBJ_SIZE: u32 = i32::MAX as u32;
 
 impl<R: Read> OracleReader<R> {
     /// Reads records from `inner` (buffered here; no need for a `BufReader`).
@@ -28,7 +35,24 @@ impl<R: Read> OracleReader<R> {
             end: 0,
             index: 0,
             eof: false,
+            last_ts: 0,
+            records: None,
+            allow_decreasing: false,
         }
+    }
+
+    /// The trace holds `n` records (a file's length / 24): a next access must then point
+    /// inside it.
+    pub fn with_records(mut self, n: u64) -> Self {
+        self.records = Some(n);
+        self
+    }
+
+    /// Accepts timestamps that go back in time (libCacheSim's own traces never do); the
+    /// replay then takes such a request as happening at the latest time seen.
+    pub fn allow_decreasing_time(mut self, yes: bool) -> Self {
+        self.allow_decreasing = yes;
+        self
     }
 
     fn refill(&mut self) -> io::Result<()> {
@@ -73,14 +97,30 @@ impl<R: Read> OracleReader<R> {
         let next = i64::from_le_bytes(r[16..24].try_into().expect("8 bytes"));
         let i = self.index;
         self.index += 1;
-        if size == 0 {
-            return Err(format!("record {i}: object size 0"));
-        }
-        let next = if next < 0 || next == i64::MAX {
-            u64::MAX
-        } else if (next as u64) <= i {
+        if size == 0 || size > MAX_OBJ_SIZE {
             return Err(format!(
-                "record {i}: next access {next} is not after the record itself"
+                "record {i}: object size {size} is not 1..{MAX_OBJ_SIZE} bytes"
+            ));
+        }
+        if ts < self.last_ts && !self.allow_decreasing {
+            return Err(format!(
+                "record {i}: timestamp {ts} s is before the previous record's {} s (allow it with --allow-decreasing-time)",
+                self.last_ts
+            ));
+        }
+        self.last_ts = self.last_ts.max(ts);
+        // libCacheSim (oracleGeneralBin_read_one_req): −1 and INT64_MAX mean "never again";
+        // any other value is the position of the object's next request, after this one.
+        let next = if next == -1 || next == i64::MAX {
+            u64::MAX
+        } else if next < 0 || (next as u64) <= i {
+            return Err(format!(
+                "record {i}: next access {next} is neither -1 (never) nor a later record"
+            ));
+        } else if self.records.is_some_and(|n| next as u64 >= n) {
+            return Err(format!(
+                "record {i}: next access {next} is past the trace's last record ({})",
+                self.records.unwrap_or(0).saturating_sub(1)
             ));
         } else {
             next as u64
@@ -159,6 +199,72 @@ mod tests {
         rec[12..16].copy_from_slice(&1u32.to_le_bytes());
         rec[16..24].copy_from_slice(&0i64.to_le_bytes());
         let e = OracleReader::new(&rec[..]).next_request().unwrap_err();
-        assert!(e.contains("not after"), "{e}");
+        assert!(e.contains("neither -1"), "{e}");
+    }
+
+    fn one(ts: u32, size: u32, next: i64) -> Vec<u8> {
+        let mut rec = vec![0u8; RECORD];
+        rec[0..4].copy_from_slice(&ts.to_le_bytes());
+        rec[12..16].copy_from_slice(&size.to_le_bytes());
+        rec[16..24].copy_from_slice(&next.to_le_bytes());
+        rec
+    }
+
+    fn read_all(bytes: &[u8], allow: bool) -> Result<usize, String> {
+        let mut r = OracleReader::new(bytes)
+            .with_records((bytes.len() / RECORD) as u64)
+            .allow_decreasing_time(allow);
+        let mut n = 0;
+        while r.next_request()?.is_some() {
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    #[test]
+    fn what_libcachesim_does_not_define_is_refused_with_the_record_named() {
+        let cases: [(Vec<u8>, &str); 5] = [
+            (one(1, 1, -5), "record 0: next access -5 is neither -1"),
+            (one(1, 0xFFFF_FFFF, -1), "record 0: object size 4294967295"),
+            (one(1, 0, -1), "record 0: object size 0"),
+            (
+                [one(1, 1, 1), one(1, 1, 1)].concat(),
+                "record 1: next access 1 is neither",
+            ),
+            (
+                [one(1, 1, 7), one(1, 1, -1)].concat(),
+                "record 0: next access 7 is past",
+            ),
+        ];
+        for (bytes, want) in cases {
+            let e = read_all(&bytes, false).unwrap_err();
+            assert!(e.starts_with(want), "{e}");
+        }
+        let back = [one(5, 1, -1), one(4, 1, -1)].concat();
+        let e = read_all(&back, false).unwrap_err();
+        assert!(e.starts_with("record 1: timestamp 4 s is before"), "{e}");
+        assert_eq!(read_all(&back, true), Ok(2));
+        // What libCacheSim writes: sizes from 1, timestamps from 1, INT64_MAX as never.
+        let ok = [
+            one(1, 1, 2),
+            one(1, MAX_OBJ_SIZE, i64::MAX),
+            one(2, 4096, -1),
+        ]
+        .concat();
+        assert_eq!(read_all(&ok, false), Ok(3));
+    }
+
+    #[test]
+    fn random_bytes_are_not_a_trace() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let bytes: Vec<u8> = (0..100 * 1024 - 16)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        assert!(read_all(&bytes, false).is_err());
     }
 }

@@ -63,6 +63,11 @@ impl<R: BufRead> TextReader<R> {
             let text = std::str::from_utf8(&self.line)
                 .map_err(|_| format!("line {}: not UTF-8 text", self.line_no))?;
             let text = text.trim_end_matches(['\n', '\r']);
+            let text = if self.line_no == 1 {
+                text.strip_prefix('\u{feff}').unwrap_or(text)
+            } else {
+                text
+            };
             if text.trim().is_empty() {
                 continue;
             }
@@ -76,14 +81,29 @@ impl<R: BufRead> TextReader<R> {
                     )
                 })?,
             };
-            let field = field.trim().trim_matches('"');
-            let id: u64 = field.parse().map_err(|_| {
-                format!(
-                    "line {}: '{}' is not an unsigned integer id",
-                    self.line_no,
-                    field.chars().take(40).collect::<String>()
-                )
-            })?;
+            let field = field.trim();
+            // One pair of double quotes around a field, as a CSV writer puts them, or none.
+            let field = match field.strip_prefix('"') {
+                Some(f) => f.strip_suffix('"').ok_or_else(|| {
+                    format!(
+                        "line {}: a quote opens '{}' but does not close it",
+                        self.line_no,
+                        field.chars().take(40).collect::<String>()
+                    )
+                })?,
+                None => field,
+            };
+            // Digits only: no sign, no spaces inside, no exponent (u64's parser takes a '+').
+            let id: u64 = Some(field)
+                .filter(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|f| f.parse().ok())
+                .ok_or_else(|| {
+                    format!(
+                        "line {}: '{}' is not an unsigned integer id (0 to 18446744073709551615)",
+                        self.line_no,
+                        field.chars().take(40).collect::<String>()
+                    )
+                })?;
             let i = self.index;
             self.index += 1;
             return Ok(Some(Request {
@@ -131,5 +151,19 @@ mod tests {
         assert!(e.contains("no column 3"), "{e}");
         let long = "1".repeat(MAX_LINE + 10);
         assert!(ids(&long, Layout::Txt).unwrap_err().contains("longer than"));
+        for bad in [
+            "+5",
+            "-1",
+            "5 5",
+            "1e3",
+            "18446744073709551616",
+            "\"5",
+            "5\"",
+            "\"\"",
+        ] {
+            let e = ids(&format!("1\n{bad}\n"), Layout::Txt).unwrap_err();
+            assert!(e.starts_with("line 2:"), "{bad}: {e}");
+        }
+        assert_eq!(ids("\u{feff}7\n\"8\"\n", Layout::Txt).unwrap(), vec![7, 8]);
     }
 }

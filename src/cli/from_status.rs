@@ -1,0 +1,261 @@
+//! `midpoint from-status FILE...`: read what a server printed (SHOW ENGINE INNODB STATUS,
+//! INNODB_BUFFER_POOL_STATS, SHOW VARIABLES, SHOW GLOBAL STATUS), show each value with its line,
+//! what was assumed and what contradicts, the scenario it makes, and with `--run` its leak risk.
+//! Input it cannot use: one line on stderr, exit status 2.
+
+use super::*;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint::status::risk::{self, RunRow};
+use midpoint::status::scenario::{scenario, Inputs, Scenario};
+use midpoint::status::{self, Reading};
+use std::io::Read;
+
+/// The exit status of input that cannot be used.
+pub const BAD_INPUT: i32 = 2;
+
+pub fn command() -> Command {
+    Command::new("from-status")
+        .about("Read SHOW ENGINE INNODB STATUS (and INNODB_BUFFER_POOL_STATS, SHOW VARIABLES, SHOW GLOBAL STATUS) as pasted from a server: each value with its line, what is assumed, the matching scenario, and with --run its leak risk")
+        .arg(
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(1..)
+                .required(true)
+                .help("files holding what the server printed, in any mix (- reads stdin); two status snapshots give rates from their difference"),
+        )
+        .arg(
+            Arg::new("hot-pages")
+                .long("hot-pages")
+                .value_name("N")
+                .help("pages of your hot set (a status cannot tell it; default: the young sublist's length, at most half the pool)"),
+        )
+        .arg(
+            Arg::new("lookups-per-s")
+                .long("lookups-per-s")
+                .value_name("X")
+                .help("lookups per second your server runs on the hot set when idle (default: the model's 5,000)"),
+        )
+        .arg(
+            Arg::new("run")
+                .long("run")
+                .action(ArgAction::SetTrue)
+                .help("run the scenario: kept, the leak rate per refill, the model's youngs/s beside yours"),
+        )
+        .arg(
+            Arg::new("risk")
+                .long("risk")
+                .action(ArgAction::SetTrue)
+                .help("with the run, the runs that change one thing (lru_scan_depth, old_blocks_time, a pause) and which helps; implies --run"),
+        )
+        .arg(json_arg())
+        .arg(no_limit_arg())
+}
+
+fn refuse(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(BAD_INPUT);
+}
+
+fn read_file(path: &str) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin()
+            .take(status::MAX_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        f.take(status::MAX_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The reading and the scenario, or the one-line reason why not.
+pub fn read_and_map(files: &[String], inputs: &Inputs) -> Result<(Reading, Scenario), String> {
+    let texts = files
+        .iter()
+        .map(|f| read_file(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let r = status::read_inputs(&refs).map_err(|e| {
+        if files.len() > 1 && e.line.is_some() {
+            format!("{}: {e}", files[e.input])
+        } else if files.len() == 1 && e.line.is_some() {
+            format!("{}: {e}", files[0])
+        } else {
+            e.to_string()
+        }
+    })?;
+    let s = scenario(&r, inputs).map_err(|e| format!("the values read make no scenario: {e}"))?;
+    Ok((r, s))
+}
+
+fn inputs(a: &ArgMatches) -> Inputs {
+    let hot_pages = a
+        .get_one::<String>("hot-pages")
+        .map(|v| match v.trim().parse::<u32>() {
+            Ok(n) if (1..=4_194_304).contains(&n) => n,
+            _ => refuse(&format!(
+                "--hot-pages = '{v}' is not a whole number of pages from 1 to 4,194,304"
+            )),
+        });
+    let lookups_per_s = a.get_one::<String>("lookups-per-s").map(|v| {
+        match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() && x > 0.0 && x <= 1e6 => x,
+            _ => refuse(&format!(
+                "--lookups-per-s = '{v}' is not a number of lookups per second above 0 and at most 1,000,000"
+            )),
+        }
+    });
+    Inputs {
+        hot_pages,
+        lookups_per_s,
+    }
+}
+
+pub fn run(a: &ArgMatches) -> Result<(), String> {
+    let files: Vec<String> = a
+        .get_many::<String>("files")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    let inp = inputs(a);
+    let (r, s) = match read_and_map(&files, &inp) {
+        Ok(x) => x,
+        Err(e) => refuse(&e),
+    };
+    let want_risk = a.get_flag("risk");
+    let mut rows: Vec<RunRow> = Vec::new();
+    if a.get_flag("run") || want_risk {
+        let no_limit = a.get_flag("no-limit");
+        let rep = crate::cli::progress::run(&s.params, no_limit)?;
+        rows.push(risk::row("as read", None, &rep));
+        if want_risk {
+            for (label, change, q) in risk::variants(&s.params) {
+                let rep = crate::cli::progress::run(&q, no_limit)?;
+                rows.push(risk::row(&label, Some(change), &rep));
+            }
+        }
+    }
+    if a.get_flag("json") {
+        print_json(&status::report::to_json(&r, &s, &rows, want_risk))
+    } else {
+        print_text(&r, &s, &rows, want_risk);
+        Ok(())
+    }
+}
+
+fn show(v: &status::Num) -> String {
+    match v {
+        status::Num::Int(n) => n.to_string(),
+        status::Num::Real(x) => format!("{x}"),
+        status::Num::Text(t) => t.clone(),
+    }
+}
+
+fn print_text(r: &Reading, s: &Scenario, rows: &[RunRow], with_risk: bool) {
+    println!("read ({} snapshot(s)):", r.snapshots);
+    println!("  {:<36} {:>22}  line  text", "name", "value");
+    for (k, v) in &r.values {
+        let flag = if r.flagged.iter().any(|f| f == k) {
+            " (flagged)"
+        } else {
+            ""
+        };
+        println!(
+            "  {:<36} {:>22}  {:>4}  {}{flag}",
+            k,
+            show(&v.value),
+            v.from.line,
+            v.from.text
+        );
+    }
+    if let Some(i) = &r.interval {
+        println!(
+            "over the {:.0} s between the snapshots (lines {} and {}):",
+            i.seconds, i.from_line, i.to_line
+        );
+        for (k, x) in &i.rates {
+            println!("  {k:<36} {x:>22.2}");
+        }
+    }
+    if !r.warnings.is_empty() {
+        println!("warnings:");
+        for w in &r.warnings {
+            println!("  {w}");
+        }
+    }
+    println!("assumed:");
+    for a in &s.assumed {
+        println!("  {} = {}: {}", a.name, a.value, a.why);
+    }
+    for n in r.notes.iter().chain(s.notes.iter()) {
+        println!("note: {n}");
+    }
+    let p = &s.params;
+    println!(
+        "scenario: --engine {} --pool-mb {} --buffer-pool-instances {} --old-blocks-pct {} --old-blocks-time {} --lru-scan-depth {} --read-ahead-threshold {} --hot-pages {} --hot-table-pages {} --scan-table-mb {}{}{}",
+        p.engine.label(),
+        p.pool_mb,
+        p.buffer_pool_instances,
+        p.old_blocks_pct,
+        p.old_blocks_time,
+        p.lru_scan_depth,
+        p.read_ahead_threshold,
+        p.hot_pages,
+        p.hot_table_pages,
+        p.scan_table_mb,
+        if p.idle_scan_pages_per_s > 0.0 {
+            format!(" --idle-scan-pages-per-s {}", p.idle_scan_pages_per_s)
+        } else {
+            String::new()
+        },
+        if p.idle_lookups_per_s > 0.0 {
+            format!(" --idle-lookups-per-s {}", p.idle_lookups_per_s)
+        } else {
+            String::new()
+        }
+    );
+    if rows.is_empty() {
+        return;
+    }
+    let (y, n) = risk::pasted_rates(r);
+    let f = |x: Option<f64>| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
+    println!();
+    println!(
+        "{:<36} {:>8} {:>12} {:>12} {:>9} {:>10} {:>13}",
+        "run", "kept %", "leak pages/s", "leak/refill", "refills", "youngs/s", "non-youngs/s"
+    );
+    for row in rows {
+        println!(
+            "{:<36} {:>8} {:>12.1} {:>12} {:>9} {:>10.1} {:>13.1}",
+            row.label,
+            row.kept
+                .map(|k| format!("{:.1}", k * 100.0))
+                .unwrap_or_else(|| "n/a".into()),
+            row.leak_pages_per_s,
+            f(row.leak_per_refill),
+            row.refills_during_scan,
+            row.youngs_per_s,
+            row.non_youngs_per_s
+        );
+    }
+    println!(
+        "{:<36} {:>8} {:>12} {:>12} {:>9} {:>10} {:>13}",
+        "yours (as pasted)",
+        "",
+        "",
+        "",
+        "",
+        f(y),
+        f(n)
+    );
+    println!(
+        "(the leak is not in youngs/s: a page the boundary's slide turns young counts nowhere)"
+    );
+    if with_risk {
+        println!();
+        println!("{}", risk::advice(rows));
+    }
+}

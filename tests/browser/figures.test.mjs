@@ -1,0 +1,294 @@
+// One figure, one screen (issue 20), in headless Chromium: every article figure and embed view
+// within one viewport at 1366×768 and 390×844 with no sideways scrolling, the lab's dashboard,
+// the boundary and drain-end steps, the choreographed Watch, view=present, the one-figure embed
+// snippets and a plain HTML post that embeds three figures.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { baseUrl, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+
+const shared = useBrowser();
+const SIZES = [
+  { width: 1366, height: 768 },
+  { width: 390, height: 844 },
+];
+const VIEWS = ["strip", "grid", "residency", "sweep"];
+
+/** Scrolls through the page so that every lazily started figure starts, then waits a little. */
+async function visitAll(page) {
+  const h = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < h; y += 500) {
+    await page.evaluate((yy) => window.scrollTo(0, yy), y);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForFunction(() => window.__midpoint.apps.length === document.querySelectorAll("[data-midpoint]").length, null, { timeout: 20_000 });
+  await page.waitForTimeout(600);
+}
+
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe("one figure, one screen", () => {
+  for (const vp of SIZES) {
+    test(`article at ${vp.width}×${vp.height}: each figure within the viewport, no sideways scrolling`, async () => {
+      const { page, errors } = await openPage(shared.browser, "/www/index.html", { viewport: vp });
+      try {
+        await pageReady(page);
+        await visitAll(page);
+        const figs = await page.evaluate(() =>
+          [...document.querySelectorAll(".explain figure")].map((f) => ({
+            name: f.querySelector("[data-midpoint]")?.dataset.view ?? f.dataset.beyond,
+            h: f.getBoundingClientRect().height,
+          })),
+        );
+        assert.ok(figs.length >= 10, `${figs.length} figures`);
+        for (const f of figs) assert.ok(f.h <= vp.height, `${f.name}: ${Math.round(f.h)} px > ${vp.height}`);
+        assert.equal(await overflow(page), 0, "horizontal overflow");
+        // Every figure of the article has its Embed button, one each.
+        const embeds = await page.evaluate(() => [...document.querySelectorAll(".explain [data-midpoint]")].map((r) => r.querySelectorAll("[data-testid=embed-button]").length));
+        assert.ok(embeds.every((n) => n === 1), JSON.stringify(embeds));
+        // Canvases fit their containers.
+        const wide = await page.evaluate(() => [...document.querySelectorAll("canvas")].filter((c) => c.offsetParent && c.getBoundingClientRect().width > c.parentElement.getBoundingClientRect().width + 1).map((c) => c.className));
+        assert.deepEqual(wide, []);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test(`lab at ${vp.width}×${vp.height}: the residency plot and the lru_scan_depth slider in one screen`, async () => {
+      const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0", { viewport: vp });
+      try {
+        await pageReady(page);
+        const slider = page.locator('[data-param="lru_scan_depth"]');
+        await slider.waitFor();
+        const rects = await page.evaluate(() => {
+          const r = (s) => document.querySelector(s).getBoundingClientRect();
+          return { plot: r("[data-testid=residency-plot]"), slider: r('[data-param="lru_scan_depth"]') };
+        });
+        if (vp.width >= 1000) {
+          for (const k of ["plot", "slider"]) assert.ok(rects[k].bottom <= vp.height && rects[k].top >= 0, `${k}: ${JSON.stringify(rects[k])}`);
+        } else {
+          // On a phone: scroll to the slider; the plot stays in view above it (sticky).
+          await page.evaluate(() => document.querySelector('[data-param="lru_scan_depth"]').scrollIntoView({ block: "end" }));
+          await page.waitForTimeout(200);
+          const now = await page.evaluate(() => {
+            const r = (s) => document.querySelector(s).getBoundingClientRect();
+            return { plot: r("[data-testid=residency-plot]"), slider: r('[data-param="lru_scan_depth"]') };
+          });
+          assert.ok(now.plot.top >= 0 && now.plot.bottom <= vp.height, `plot ${JSON.stringify(now.plot)}`);
+          assert.ok(now.slider.top >= now.plot.bottom - 1 && now.slider.bottom <= vp.height, `slider ${JSON.stringify(now.slider)}`);
+          // Scrolled further, the plot is still there.
+          await page.evaluate(() => window.scrollBy(0, 600));
+          await page.waitForTimeout(150);
+          const later = await page.evaluate(() => document.querySelector("[data-testid=residency-plot]").getBoundingClientRect().top);
+          assert.ok(later >= 0 && later < 60, `plot top ${later}`);
+        }
+        assert.equal(await overflow(page), 0, "horizontal overflow");
+        await screenshot(page, `lab-first-screen-${vp.width}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+
+    test(`embed views at ${vp.width}×${vp.height}: within the viewport, no sideways scrolling`, async () => {
+      for (const view of VIEWS) {
+        const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&preset=seed000-hot4485-b2b&view=${view}&autoplay=0`, { viewport: vp });
+        try {
+          await pageReady(page);
+          await page.waitForTimeout(300);
+          const h = await page.evaluate(() => document.querySelector("[data-testid=midpoint-widget]").getBoundingClientRect().height);
+          assert.ok(h <= vp.height, `${view}: ${h}`);
+          assert.equal(await overflow(page), 0, `${view}: horizontal overflow`);
+          assert.equal(await page.evaluate(() => document.querySelectorAll("[data-testid=embed-button]").length), 1, view);
+          assert.deepEqual(errors, [], view);
+        } finally {
+          await page.close();
+        }
+      }
+    });
+  }
+
+  test("from at=batch, boundary steps reach an empty free list in 5 to 40 presses; the drain-end step in one", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?preset=seed000-hot4485-b2b&at=batch", { viewport: { width: 1366, height: 768 } });
+    try {
+      await pageReady(page);
+      const w = page.locator("[data-testid=midpoint-widget]");
+      // Paused at the batch (the URL then records the moment).
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+      const free0 = Number(await w.getAttribute("data-free-len"));
+      const ev0 = Number(await w.getAttribute("data-event"));
+      let presses = 0;
+      let free = free0;
+      const seen = [];
+      while (presses < 60) {
+        await page.locator("[data-testid=step-boundary]").click();
+        presses++;
+        await page.waitForFunction((e) => Number(document.querySelector("[data-testid=midpoint-widget]").dataset.event) > e, ev0, { timeout: 10_000 });
+        await page.waitForTimeout(40);
+        free = Number(await w.getAttribute("data-free-len"));
+        seen.push(free);
+        if (free === 0 && presses > 1) break;
+      }
+      assert.ok(presses >= 5 && presses <= 40, `${presses} presses: ${seen.join(" ")}`);
+      assert.ok(Math.max(...seen) >= 1000, `the batch refilled the free list: ${seen.join(" ")}`);
+      assert.match(await page.locator("[data-testid=narration]").textContent(), /the free list is empty again/);
+      // Back at the batch, one drain-end step runs the batch and the drain.
+      await page.goto(`${baseUrl}/www/lab.html?preset=seed000-hot4485-b2b&at=batch`);
+      await pageReady(page);
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+      await page.locator("[data-testid=step-drain-end]").click();
+      await page.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.freeLen === "0" && window.__midpoint.apps[0].status.refills >= 1, null, { timeout: 10_000 });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  for (const vp of SIZES) {
+    test(`Watch at ${vp.width}: the drain within 5 s, on screen for 3 s, mid-drain frames on adjust_old_len_shrink`, async () => {
+      const { page, errors } = await openPage(shared.browser, "/www/lab.html?preset=seed000-hot4485-b2b&at=batch", { viewport: vp });
+      try {
+        await pageReady(page);
+        await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+        const fig = page.locator(".mp-lab");
+        await fig.locator("[data-testid=boundary-strip]").scrollIntoViewIfNeeded();
+        const t0 = Date.now();
+        await fig.locator("[data-testid=watch-refill]").click();
+        // Sample the widget each animation frame until it pauses.
+        const frames = await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              const root = document.querySelector(".mp-lab");
+              const out = [];
+              const start = performance.now();
+              const tick = () => {
+                const active = [...root.querySelectorAll("[data-testid=code-panel] [data-rule][data-active=true]")].map((b) => b.dataset.rule);
+                out.push({ ms: performance.now() - start, mode: root.dataset.mode, free: Number(root.dataset.freeLen), active });
+                if ((root.dataset.mode === "paused" && out.length > 30) || performance.now() - start > 40_000) resolve(out);
+                else requestAnimationFrame(tick);
+              };
+              requestAnimationFrame(tick);
+            }),
+        );
+        const drain = frames.filter((f) => f.mode === "watching" && f.free > 0 && f.free < 1024);
+        assert.ok(drain.length > 10, `${drain.length} drain frames`);
+        assert.ok(drain[0].ms < 5000 + 1000, `drain began at ${drain[0].ms} ms (pressed ${Date.now() - t0} ms ago)`);
+        const last = drain[drain.length - 1].ms;
+        assert.ok(last - drain[0].ms >= 3000, `drain on screen ${last - drain[0].ms} ms`);
+        const mid = drain.filter((f) => f.free >= 200 && f.free <= 800);
+        const shrink = mid.filter((f) => f.active.length === 1 && f.active[0] === "adjust_old_len_shrink");
+        assert.ok(mid.length > 5 && shrink.length / mid.length >= 0.7, `${shrink.length} of ${mid.length} mid-drain frames show the shrink step`);
+        // Every count at one moment agrees: the close-up's caption, the narration, the counter.
+        const agree = await page.evaluate(() => {
+          const root = document.querySelector(".mp-lab");
+          return { cap: root.querySelector(".mp-stripcap").textContent, narr: root.querySelector("[data-testid=narration]").textContent };
+        });
+        const young = (s) => Number((s.match(/([\d,]+) pages? turned young|turned ([\d,]+) (?:pages? )?young/) ?? []).slice(1).find(Boolean)?.replaceAll(",", ""));
+        assert.equal(young(agree.cap), young(agree.narr), JSON.stringify(agree));
+        await screenshot(page, `watch-end-${vp.width}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+
+  test("view=present at 1920×1080: a close-up at least 1,200 px wide, text at least 24 px, beats on the keys", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/index.html?view=present", { viewport: { width: 1920, height: 1080 } });
+    try {
+      await pageReady(page);
+      await page.waitForTimeout(500);
+      const m = await page.evaluate(() => {
+        const strip = document.querySelector("[data-testid=boundary-strip]").getBoundingClientRect();
+        const px = (s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
+        return { w: strip.width, narr: px("[data-testid=narration]"), tour: px(".mp-tour-text"), btn: px("[data-testid=watch-refill]"), figs: document.querySelectorAll("[data-midpoint]").length };
+      });
+      assert.ok(m.w >= 1200, `close-up ${m.w} px wide`);
+      for (const k of ["narr", "tour", "btn"]) assert.ok(m[k] >= 24, `${k}: ${m[k]} px`);
+      assert.equal(m.figs, 1);
+      const h = () => page.locator(".mp-tour-h").textContent();
+      const first = await h();
+      await page.keyboard.press("Space");
+      await page.waitForFunction((t) => document.querySelector(".mp-tour-h").textContent !== t, first);
+      await page.keyboard.press("ArrowRight");
+      await page.waitForTimeout(200);
+      await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForFunction((t) => document.querySelector(".mp-tour-h").textContent === t, first);
+      await page.waitForTimeout(1500);
+      await screenshot(page, "present-1920");
+      assert.equal(await overflow(page), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("every figure's Embed dialog gives a one-figure iframe that renders within 520 px", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/index.html", { viewport: { width: 1366, height: 900 } });
+    try {
+      await pageReady(page);
+      await visitAll(page);
+      const n = await page.locator(".explain [data-midpoint]").count();
+      const snippets = [];
+      for (let i = 0; i < n; i++) {
+        const w = page.locator(".explain [data-midpoint]").nth(i);
+        await w.locator("[data-testid=embed-button]").scrollIntoViewIfNeeded();
+        await w.locator("[data-testid=embed-button]").click();
+        const snip = await w.locator("[data-testid=embed-snippet]").inputValue();
+        snippets.push({ view: await w.getAttribute("data-view"), snip });
+        await page.keyboard.press("Escape");
+      }
+      assert.equal(snippets.length, n);
+      for (const { view, snip } of snippets) {
+        const src = snip.match(/<iframe src="([^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+        const height = Number(snip.match(/height="(\d+)"/)?.[1]);
+        assert.ok(src && height <= 520, snip);
+        const url = new URL(src, page.url());
+        assert.equal(url.searchParams.get("view"), view, snip);
+        for (const width of [800, 390]) {
+          const host = await shared.browser.newPage({ viewport: { width, height: 900 } });
+          try {
+            await host.goto(url.href);
+            await pageReady(host);
+            await host.waitForTimeout(300);
+            const h = await host.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom));
+            assert.ok(h <= height, `${view} at ${width}: ${h} px > the snippet's ${height}`);
+            if (view === "strip") assert.ok(h <= (width === 800 ? 520 : 420), `strip at ${width}: ${h}`);
+          } finally {
+            await host.close();
+          }
+        }
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a plain HTML post embedding three figures loads with no error", async () => {
+    for (const vp of [{ width: 1366, height: 900 }, { width: 390, height: 844 }]) {
+      const { page, errors } = await openPage(shared.browser, "/tests/browser/example-post.html", { viewport: vp });
+      try {
+        for (const id of ["post-strip", "post-residency", "post-grid"]) {
+          await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        }
+        await page.waitForFunction(() => document.querySelector("midpoint-explainer")?.shadowRoot?.querySelector("[data-testid=pool-grid]"), null, { timeout: 20_000 });
+        for (const f of page.frames().filter((fr) => fr !== page.mainFrame())) {
+          await f.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
+          await f.waitForTimeout(300);
+          const h = await f.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom));
+          const own = await f.frameElement().then((e) => e.getAttribute("height"));
+          assert.ok(h <= Number(own), `${f.url()}: ${h} > ${own}`);
+        }
+        assert.equal(page.frames().length, 3);
+        assert.equal(await overflow(page), 0);
+        await page.waitForTimeout(800);
+        await screenshot(page, `example-post-${vp.width}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,143 @@
+//! `midpoint from-status`: the JSON interface's names, exit status 2 on input it cannot use, a
+//! run's result.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_midpoint");
+const F: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/status/");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(BIN)
+        .arg("from-status")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn status_json_names() {
+    let v = json(&[&format!("{F}mysql-8.0-manual.txt"), "--json"]);
+    let r = &v["read"];
+    for (k, want) in [
+        ("pool_pages", 131072),
+        ("free_buffers", 130095),
+        ("database_pages", 973),
+        ("old_database_pages", 0),
+        ("modified_db_pages", 0),
+        ("pages_made_young", 0),
+        ("pages_not_made_young", 0),
+        ("pages_read", 810),
+        ("pages_created", 163),
+        ("pages_written", 404),
+        ("hit_rate_per_1000", 1000),
+        ("young_making_rate_per_1000", 0),
+        ("lru_len", 973),
+        ("instances", 2),
+    ] {
+        assert_eq!(r[k], want, "{k}");
+    }
+    for k in [
+        "youngs_per_s",
+        "non_youngs_per_s",
+        "reads_per_s",
+        "creates_per_s",
+        "writes_per_s",
+        "read_ahead_per_s",
+        "evicted_without_access_per_s",
+    ] {
+        assert_eq!(r[k].as_f64(), Some(0.0), "{k}");
+    }
+    assert_eq!(v["lines"]["pool_pages"]["line"], 27);
+    assert!(v["assumed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "hot_pages"));
+    assert_eq!(v["scenario"]["pool_mb"], 2048);
+    assert_eq!(v["scenario"]["buffer_pool_instances"], 2);
+    assert!(v.get("result").is_none());
+}
+
+#[test]
+fn only_variables_or_only_pool_stats_exit_0() {
+    let v = json(&[&format!("{F}mariadb-10.11-vars-B.txt"), "--json"]);
+    assert_eq!(v["read"]["innodb_buffer_pool_size"], 16777216);
+    assert_eq!(v["read"]["innodb_lru_scan_depth"], 1536);
+    assert!(v["read"].get("pool_pages").is_none());
+    let v = json(&[&format!("{F}mariadb-10.11-pool-stats-G.txt"), "--json"]);
+    assert_eq!(v["read"]["pool_pages"], 1014);
+    assert_eq!(v["read"]["pages_read"], 6516);
+    // Both files at once: a mix.
+    let v = json(&[
+        &format!("{F}mariadb-10.11-status-table.txt"),
+        &format!("{F}mariadb-10.11-vars-table.txt"),
+        "--json",
+    ]);
+    assert_eq!(v["read"]["free_buffers"], 921);
+    assert_eq!(v["read"]["innodb_old_blocks_time"], 1000);
+    assert_eq!(v["scenario"]["engine"], "mariadb-10.11");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let dir = std::env::temp_dir().join(format!("midpoint-from-status-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: &[(&str, &str, &str)] = &[
+        ("empty", "", "no buffer pool section found"),
+        ("random", "the quick brown fox\n42 jumps\n", "no buffer pool section found"),
+        ("huge", "Buffer pool size 184467440737095516160\n", "line 1"),
+        ("negative", "Buffer pool size 10\nDatabase pages -3\n", "line 2"),
+        (
+            "truncated",
+            "----------------------\nBUFFER POOL AND MEMORY\n----------------------\nTotal large memory allocated 1\n",
+            "truncated",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let (code, out, err) = run(&[p.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(out.is_empty(), "{name}: {out}");
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+    }
+    let (code, _, err) = run(&[dir.join("absent").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = run(&[&format!("{F}mysql-5.7-bpm.txt"), "--hot-pages", "-4"]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_gives_kept_and_leak() {
+    let v = json(&[
+        &format!("{F}mariadb-10.11-status-G.txt"),
+        "--hot-pages",
+        "300",
+        "--run",
+        "--json",
+    ]);
+    let res = &v["result"];
+    let kept = res["kept"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&kept), "{res}");
+    assert!(res["leak_pages_per_s"].as_f64().unwrap() >= 0.0);
+    assert!(res["refills_during_scan"].as_u64().unwrap() > 0);
+    assert_eq!(res["your_youngs_per_s"].as_f64(), Some(0.0));
+    assert_eq!(v["scenario"]["hot_pages"], 300);
+    assert_eq!(
+        v["scenario"]["idle_scan_pages_per_s"].as_f64(),
+        Some(3110.0)
+    );
+}

@@ -1,0 +1,121 @@
+// The lab's "Your server" panel: the paste goes to the reader in WebAssembly (status_report in
+// src/web/status.rs); the table shows each value with its line, the values assumed, the
+// warnings and the scenario; "Run it" opens the lab at the scenario's address (the settings
+// only: the paste is not in it). Nothing is sent anywhere.
+import { boot } from "./boot.js";
+import * as mp from "../pkg/midpoint.js";
+
+const panel = document.querySelector("[data-testid=status-panel]");
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) e.append(k);
+  return e;
+}
+
+function fmt(v) {
+  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en-US") : String(v);
+  return String(v);
+}
+
+function render(out, rep) {
+  out.replaceChildren();
+  const table = el("table", { class: "mp-table mp-status-table", "data-testid": "status-table" });
+  table.append(el("caption", { text: "What was read, and what was assumed" }));
+  const head = el("tr");
+  for (const h of ["Value", "Read", "Line", "As printed"]) head.append(el("th", { scope: "col", text: h }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  // The buffer pool's values first, in the order printed, then the variables.
+  const rank = { status: 0, instance_sums: 0, pool_stats: 1, variables: 2, global_status: 3 };
+  const names = Object.keys(rep.read).sort(
+    (a, b) => (rank[rep.sources[a]] ?? 4) - (rank[rep.sources[b]] ?? 4) || (rep.lines[a]?.line ?? 0) - (rep.lines[b]?.line ?? 0) || a.localeCompare(b),
+  );
+  for (const name of names) {
+    const value = rep.read[name];
+    const from = rep.lines[name] ?? {};
+    const flagged = rep.warnings.some((w) => w.includes(name)) ? " (flagged)" : "";
+    const tr = el("tr", { "data-name": name });
+    tr.append(el("th", { scope: "row" }, el("code", { text: name })));
+    tr.append(el("td", { text: fmt(value) + flagged }));
+    tr.append(el("td", { text: from.line ?? "" }));
+    tr.append(el("td", {}, el("code", { text: from.text ?? "" })));
+    body.append(tr);
+  }
+  for (const a of rep.assumed_values) {
+    const tr = el("tr", { class: "mp-assumed", "data-name": a.name, "data-assumed": "1" });
+    tr.append(el("th", { scope: "row" }, el("code", { text: a.name })));
+    tr.append(el("td", { text: `${a.value} (assumed)` }));
+    tr.append(el("td", { text: "—" }));
+    tr.append(el("td", { text: a.why }));
+    body.append(tr);
+  }
+  table.append(body);
+  out.append(el("div", { class: "mp-status-scroll", tabindex: "0", role: "region", "aria-label": "What was read" }, table));
+  if (rep.warnings.length) {
+    const ul = el("ul", { class: "mp-status-warnings", "data-testid": "status-warnings" });
+    for (const w of rep.warnings) ul.append(el("li", { text: w }));
+    out.append(el("h3", { text: "Values that contradict each other (read, flagged)" }), ul);
+  }
+  if (rep.notes.length) {
+    const ul = el("ul", { class: "mp-status-notes" });
+    for (const n of rep.notes) ul.append(el("li", { text: n }));
+    out.append(el("h3", { text: "Notes" }), ul);
+  }
+  const s = rep.scenario;
+  out.append(
+    el("p", {
+      "data-testid": "status-scenario",
+      text: `The lab will run: ${s.engine ?? "mysql-8.4"}, a ${s.pool_mb} MiB pool in ${s.buffer_pool_instances} instance(s), innodb_old_blocks_pct ${s.old_blocks_pct}, innodb_old_blocks_time ${s.old_blocks_time} ms, innodb_lru_scan_depth ${s.lru_scan_depth}, a hot set of ${s.hot_pages} pages (suggested: ${rep.suggested.hot_pages}), a scan of a ${s.scan_table_mb} MiB table${s.idle_scan_pages_per_s ? ` at ${s.idle_scan_pages_per_s} pages/s` : ""}. Your youngs/s and non-youngs/s, as pasted: ${rep.read.youngs_per_s ?? "—"} and ${rep.read.non_youngs_per_s ?? "—"}; the leak the lab shows is not in them.`,
+    }),
+  );
+}
+
+async function main() {
+  if (!panel) return;
+  const paste = panel.querySelector("[data-testid=status-paste]");
+  const hot = panel.querySelector("[data-testid=status-hot]");
+  const readBtn = panel.querySelector("[data-testid=status-read]");
+  const runBtn = panel.querySelector("[data-testid=status-run]");
+  const msg = panel.querySelector("[data-testid=status-message]");
+  const out = panel.querySelector("[data-testid=status-result]");
+  try {
+    await boot();
+  } catch (e) {
+    msg.textContent = `The reader could not start: ${e.message}`;
+    return;
+  }
+  let query = null;
+  const read = () => {
+    query = null;
+    runBtn.disabled = true;
+    const h = Number.parseInt(hot.value, 10);
+    if (hot.value.trim() !== "" && !(h >= 1 && h <= 4194304)) {
+      msg.textContent = "The hot set is a whole number of pages from 1 to 4,194,304.";
+      out.replaceChildren();
+      return;
+    }
+    const rep = JSON.parse(mp.status_report(paste.value, Number.isFinite(h) ? h : 0));
+    if (rep.error) {
+      msg.textContent = rep.error;
+      out.replaceChildren();
+      return;
+    }
+    const n = Object.keys(rep.read).length;
+    msg.textContent = `Read ${n} value${n === 1 ? "" : "s"}; ${rep.assumed.length} assumed; ${rep.warnings.length} warning${rep.warnings.length === 1 ? "" : "s"}.`;
+    render(out, rep);
+    query = rep.query;
+    runBtn.disabled = false;
+  };
+  readBtn.addEventListener("click", read);
+  runBtn.addEventListener("click", () => {
+    if (query !== null) location.assign(`${location.pathname}?${query}`);
+  });
+  panel.dataset.ready = "1";
+}
+
+main();
