@@ -578,7 +578,6 @@ mod tests {
             kept: 0.9,
             young_leak_pages_per_s: 3.0,
             lookups_per_s: 5.0,
-            kept_range: None,
         });
         assert_eq!(m.done(), 2);
         let k = m.kept();

@@ -544,7 +544,7 @@ pub struct RowResult {
 pub fn run_rows(
     rows: &[Row],
     seeds: u32,
-    mut progress: impl FnMut(usize, usize) + Send,
+    progress: impl FnMut(usize, usize) + Send,
 ) -> Vec<RowResult> {
     let key = |r: &Row| format!("{}{:?}", r.preset, r.overrides);
     // Every distinct setting once, in the rows' order, each with seeds 1..=seeds; the runs go
@@ -560,8 +560,7 @@ pub fn run_rows(
         .flat_map(|r| (1..=seeds as u64).map(move |s| (*r, s)))
         .collect();
     let mut reports =
-        crate::ensemble::par_map(&jobs, |(r, s)| simulate(r, *s), |d, n| progress(d, n))
-            .into_iter();
+        crate::ensemble::par_map(&jobs, |(r, s)| simulate(r, *s), progress).into_iter();
     let cache: Vec<(String, Vec<RunReport>)> = firsts
         .iter()
         .map(|r| (key(r), reports.by_ref().take(seeds as usize).collect()))
