@@ -7,7 +7,9 @@
 # Installs what it needs on a fresh machine (idempotent, fast when already installed):
 #   - the Rust target wasm32-unknown-unknown;
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version recorded in Cargo.lock (the CLI and
-#     the library must match; the install also provides wasm-bindgen-test-runner).
+#     the library must match; the install also provides wasm-bindgen-test-runner);
+#   - wasm-opt from npm's binaryen package at the version package-lock.json pins (npm ci;
+#     Debian's binaryen 108 writes a module Chromium rejects, see docs/performance.md).
 # The output is deterministic: the same sources and toolchain give byte-identical files.
 # OUT_DIR/source-hash records the SHA-256 of the sources it was built from (src/, crates/*/src/,
 # the Cargo.toml files, Cargo.lock): scripts/serve.sh serves the committed pkg/ without building when it matches.
@@ -47,6 +49,16 @@ if [[ "$have" != "$want" || "$have_runner" != "$want" ]]; then
     cargo install --quiet --force wasm-bindgen-cli --version "$want"
 fi
 
+# --- wasm-opt (npm binaryen, pinned by package-lock.json) --------------------------------------
+wasm_opt=node_modules/.bin/wasm-opt
+want_binaryen="$(sed -n 's/.*"binaryen": *"\([0-9.]*\)".*/\1/p' package.json | head -n 1)"
+have_binaryen="$(node -p 'require("./node_modules/binaryen/package.json").version' 2>/dev/null || true)"
+if [[ ! -x "$wasm_opt" || "$have_binaryen" != "$want_binaryen" ]]; then
+    need_node >&2
+    echo "build-wasm: installing binaryen $want_binaryen from npm (npm ci)"
+    npm ci --silent >&2
+fi
+
 if $tools_only; then
     exit 0
 fi
@@ -60,5 +72,10 @@ cargo build --quiet --release --target wasm32-unknown-unknown --lib
 mkdir -p "$out_dir"
 wasm-bindgen --target web --no-typescript --out-dir "$out_dir" \
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
+# -O3 for speed (the page's runs), not -Oz for size. wasm-opt is deterministic: the same input
+# and version give the same bytes.
+"$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    "$out_dir/midpoint_bg.wasm" -o "$out_dir/midpoint_bg.wasm.opt"
+mv "$out_dir/midpoint_bg.wasm.opt" "$out_dir/midpoint_bg.wasm"
 source_hash >"$out_dir/source-hash"
 echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"

@@ -8,6 +8,7 @@ pub fn command() -> Command {
     Command::new("depth-sweep")
             .about("A write-heavy server with a concurrent scan: hot-set kept %, write throughput and free-list waits against innodb_lru_scan_depth")
             .arg(json_arg())
+            .arg(threads_arg())
             .arg(Arg::new("depths").long("depths").value_name("LIST").help("comma-separated scan depths (default 128,256,512,1024,2048,4096)"))
 }
 

@@ -49,6 +49,13 @@ pub fn cli() -> Command {
 
 /// Runs the subcommand `m` names.
 pub fn dispatch(m: &ArgMatches) -> Result<(), String> {
+    // `run` sizes the pool itself: there `--threads` is also the write-path presets' client
+    // thread count.
+    if let Some((name, a)) = m.subcommand() {
+        if name != "run" {
+            set_threads(a)?;
+        }
+    }
     match m.subcommand() {
         Some(("run", a)) => run::run(a),
         Some(("sweep", a)) => sweep::run(a),
@@ -75,6 +82,42 @@ pub fn preset_arg() -> Arg {
         .long("preset")
         .value_name("NAME")
         .help("start from a preset (see `midpoint presets`)")
+}
+
+/// `--runs N` (alias `--seeds`): an ensemble of N runs, RNG seeds `--seed`, `--seed` + 1, ….
+pub fn runs_arg(default: &'static str, help: &'static str) -> Arg {
+    Arg::new("runs")
+        .long("runs")
+        .alias("seeds")
+        .value_name("N")
+        .default_value(default)
+        .help(help)
+}
+
+/// `--runs`, checked (1 to [`midpoint_lab::ensemble::MAX_RUNS`]).
+pub fn parse_runs(a: &ArgMatches) -> Result<u32, String> {
+    parse_count(a, "runs", 1, midpoint_lab::ensemble::MAX_RUNS)
+}
+
+/// `--threads N`: how many runs at once.
+pub fn threads_arg() -> Arg {
+    Arg::new("threads")
+        .long("threads")
+        .value_name("N")
+        .help("runs at once, on this many threads (default: one per core); the results are the same whatever the count")
+}
+
+/// Sizes rayon's global pool from `--threads` when the subcommand has it and it is given
+/// (rayon's default, one thread per core, otherwise).
+pub fn set_threads(a: &ArgMatches) -> Result<(), String> {
+    if let Ok(Some(_)) = a.try_get_one::<String>("threads") {
+        let n = parse_count(a, "threads", 1, 1024)?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+            .map_err(|e| format!("--threads: {e}"))?;
+    }
+    Ok(())
 }
 
 /// `--no-limit`.
@@ -171,9 +214,12 @@ pub fn params_from(m: &ArgMatches) -> Result<Params, String> {
             "--set applies to the write-path presets only ({WRITE_PRESETS}); here give each parameter as its own flag, e.g. --lru-scan-depth 128"
         ));
     }
+    // `--threads` on a read-only command is how many runs at once (`threads_arg`), not the
+    // write path's client threads.
     let write_only: Vec<String> = write_only_specs()
         .iter()
         .map(|s| s.name.to_string())
+        .filter(|n| n != "threads")
         .collect();
     if let Some((_, name, _)) = given_params(m, &write_only).first() {
         return Err(format!(

@@ -14,7 +14,8 @@ pub fn command() -> Command {
             .arg(Arg::new("y").long("y").value_name("PARAM").default_value("refill-interval-s").help("the y axis"))
             .arg(Arg::new("x-values").long("x-values").value_name("LIST").help("comma-separated x values (defaults exist for idle-lookups-per-s, refill-interval-s, hot-pages, lru-scan-depth)"))
             .arg(Arg::new("y-values").long("y-values").value_name("LIST").help("comma-separated y values"))
-            .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("3").help("runs per cell"))
+            .arg(runs_arg("3", "runs per cell, RNG seeds 1..N [alias: --seeds]"))
+            .arg(threads_arg())
             .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the preset's scan phase (short runs for tests)"))
             .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the preset's warm-up"))
             .arg(Arg::new("bands").long("bands").value_name("X,Y").help("instead of the grid: run seed 000's kept figures that have a band at this one setting and say which stay in band"))
@@ -26,7 +27,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     use midpoint_lab::study::{charts, phase};
     let x = a.get_one::<String>("x").expect("default").clone();
     let y = a.get_one::<String>("y").expect("default").clone();
-    let seeds = parse_count(a, "seeds", 1, 50)?;
+    let seeds = parse_count(a, "runs", 1, 50)?;
     if let Some(b) = parse_f64_list(a, "bands")? {
         let [xv, yv] = b[..] else {
             return Err("--bands: expected X,Y (one value per axis)".into());

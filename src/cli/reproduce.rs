@@ -11,6 +11,7 @@ pub fn command() -> Command {
             .arg(json_arg())
             .arg(Arg::new("markdown").long("markdown").action(ArgAction::SetTrue).conflicts_with("json").help("print the Markdown tables alone, without the title heading (as docs/reproduction.md holds them)"))
             .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
+            .arg(threads_arg())
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
             .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help()))
 }

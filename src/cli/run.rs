@@ -2,9 +2,9 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint_core::metrics::RunReport;
 use midpoint_core::scenario::write::{self as write_scenario, WriteParams};
 use midpoint_lab::chart;
+use midpoint_lab::ensemble::{self, Ensemble};
 use midpoint_lab::experiments::{self};
 
 pub fn command() -> Command {
@@ -14,23 +14,16 @@ pub fn command() -> Command {
             .arg(json_arg())
             .arg(Arg::new("csv").long("csv").action(ArgAction::SetTrue).help("print the time series as CSV, with every parameter in the header"))
             .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the residency chart as SVG"))
+            .arg(runs_arg("1", "an ensemble of N runs with RNG seeds --seed, --seed + 1, ...: kept and every figure as the median with its range, the time series and the chart as the per-sample median (the chart with the runs' band); --json adds kept_median, kept_min, kept_max, kept_mean and runs; on a read-only scenario --threads N runs N at once (default: one per core) [alias: --seeds]"))
             .arg(no_limit_arg())
             .arg(Arg::new("estimate").long("estimate").action(ArgAction::SetTrue).help("print the run's estimated wall time and memory without running it (with --json: {\"estimated_s\", \"estimated_mib\"})"))
             .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("write-path presets (seed001-*, seed003-rw-*, writeheavy-*): set a parameter, e.g. --set threads=64"))
             .args(param_args(true))
 }
 
-/// Runs the command would do: `--runs N` where the command has that flag, else one.
-fn runs_of(a: &ArgMatches) -> Result<usize, String> {
-    match a.try_get_one::<String>("runs") {
-        Ok(Some(_)) => Ok(parse_count(a, "runs", 1, 1000)? as usize),
-        _ => Ok(1),
-    }
-}
-
 /// `--estimate`: the cost model's figures for the whole command, nothing run.
 fn print_estimate(a: &ArgMatches, one: midpoint_core::cost::Estimate) -> Result<(), String> {
-    let e = one.times(runs_of(a)?);
+    let e = one.times(parse_runs(a)? as usize);
     if a.get_flag("json") {
         println!(
             "{}",
@@ -49,7 +42,21 @@ fn print_estimate(a: &ArgMatches, one: midpoint_core::cost::Estimate) -> Result<
     Ok(())
 }
 
-fn print_run_table(r: &RunReport) {
+/// A figure of the table: the run's value, or over several runs the median and the range.
+fn fig(e: &Ensemble, name: &str, width: usize, prec: usize) -> String {
+    let s = e.figure(name).expect("a figure of ensemble::FIGURES");
+    if e.runs.len() == 1 {
+        format!("{:width$.prec$}", s.median)
+    } else {
+        format!(
+            "{:width$.prec$} ({:.prec$}-{:.prec$})",
+            s.median, s.min, s.max
+        )
+    }
+}
+
+fn print_run_table(e: &Ensemble) {
+    let r = e.first();
     let p = &r.parameters;
     println!(
         "pool {} MiB ({} frames x {} instance(s)), hot set {} pages, scanned table {} pages, old_blocks_pct {}, old_blocks_time {} ms, lru_scan_depth {}, cleaner {}, {} start",
@@ -68,42 +75,71 @@ fn print_run_table(r: &RunReport) {
             midpoint_core::scenario::Start::Restart => "restart",
         }
     );
+    let n = e.runs.len();
+    if n > 1 {
+        let seeds = e.seeds();
+        println!(
+            "{n} runs, RNG seeds {}-{}; each figure the median (range) over the runs",
+            seeds[0],
+            seeds[n - 1]
+        );
+    }
     println!();
+    if n == 1 {
+        println!(
+            "kept (mean hot-set residency, {:.0}-{:.0} s)   {}",
+            r.kept_window_s[0],
+            r.kept_window_s[1],
+            r.kept_percent(6)
+        );
+    } else {
+        println!(
+            "kept (mean hot-set residency, {:.0}-{:.0} s)   {}{}",
+            r.kept_window_s[0],
+            r.kept_window_s[1],
+            e.kept_words(),
+            if e.kept.n > 0 {
+                format!(", mean {:.1} %", e.kept.mean * 100.0)
+            } else {
+                String::new()
+            }
+        );
+    }
     println!(
-        "kept (mean hot-set residency, {:.0}-{:.0} s)   {}",
-        r.kept_window_s[0],
-        r.kept_window_s[1],
-        r.kept_percent(6)
+        "scan pages turned young                  {} pages/s  (slide {}, promotion {})",
+        fig(e, "young_leak_pages_per_s", 6, 1),
+        fig(e, "slid_young_per_s", 0, 1),
+        fig(e, "promoted_per_s", 0, 1)
     );
-    println!(
-        "scan pages turned young                  {:6.1} pages/s  (slide {:.1}, promotion {:.1})",
-        r.young_leak_pages_per_s, r.slid_young_per_s, r.promoted_per_s
-    );
-    if r.scan_growth_slid_young > 0 {
+    if n == 1 && r.scan_growth_slid_young > 0 {
         println!(
             "  of the slide, by the pool's growth     {:6} pages  (the LRU list growing past its longest)",
             r.scan_growth_slid_young
         );
     }
     println!(
-        "scanned table's young count, net growth  {:6.1} pages/s",
-        r.scan_young_growth_per_s
+        "scanned table's young count, net growth  {} pages/s",
+        fig(e, "scan_young_growth_per_s", 6, 1)
     );
     println!(
-        "lookups during scans                     {:6.0} /s  (warm-up {:.0} /s)",
-        r.lookups_per_s, r.lookups_per_s_warmup
+        "lookups during scans                     {} /s  (warm-up {} /s)",
+        fig(e, "lookups_per_s", 6, 0),
+        fig(e, "lookups_per_s_warmup", 0, 0)
     );
     println!(
-        "scan rate                                {:6.0} pages/s  ({} passes)",
-        r.scan_pages_per_s, r.scan_passes
+        "scan rate                                {} pages/s  ({} passes)",
+        fig(e, "scan_pages_per_s", 6, 0),
+        fig(e, "scan_passes", 0, 0)
     );
     println!(
-        "LRU batches with evictions during scans  {:6}  (mean {:.0} pages)",
-        r.refills_during_scan, r.mean_refill_pages
+        "LRU batches with evictions during scans  {}  (mean {} pages)",
+        fig(e, "refills_during_scan", 6, 0),
+        fig(e, "mean_refill_pages", 0, 0)
     );
     println!(
         "made young / not made young              {} / {}",
-        r.counters.made_young, r.counters.not_made_young
+        fig(e, "made_young", 0, 0),
+        fig(e, "not_made_young", 0, 0)
     );
     println!();
     println!(
@@ -120,7 +156,7 @@ fn print_run_table(r: &RunReport) {
         "lookups/s"
     );
     let step = (10_000 / p.sample_ms.max(1)).max(1) as usize;
-    for s in r.samples.iter().step_by(step) {
+    for s in e.median_samples.iter().step_by(step) {
         println!(
             "{:7.1} {:8} {:7} {:7} {:9} {:9} {:7} {:8} {:7.1} {:9.0}",
             s.t_s,
@@ -144,14 +180,35 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     {
         return cmd_write_run(a, wp);
     }
+    set_threads(a)?;
     let p = params_from(a)?;
     if a.get_flag("estimate") {
         return print_estimate(a, midpoint_core::cost::estimate(&p));
     }
-    let r = crate::cli::progress::run(&p, a.get_flag("no-limit"))?;
+    let runs = parse_runs(a)?;
+    let e = if runs == 1 {
+        Ensemble::of(vec![crate::cli::progress::run(&p, a.get_flag("no-limit"))?])
+    } else {
+        crate::cli::progress::check_sweep(&p, runs as usize, a.get_flag("no-limit"))?;
+        let quiet = a.get_flag("json") || a.get_flag("csv");
+        let e = ensemble::run_with_progress(&p, runs, |d, n| {
+            if !quiet {
+                eprint!("\r{d}/{n} runs");
+            }
+        })?;
+        if !quiet {
+            eprintln!();
+        }
+        e
+    };
+    let r = e.first();
     if let Some(path) = a.get_one::<String>("svg") {
-        let svg = chart::residency_svg(
-            &r.samples,
+        let svg = chart::residency_band_svg(
+            &e.median_samples,
+            Some(chart::Band {
+                points: &e.hot_resident,
+                runs: e.runs.len(),
+            }),
             &midpoint::ui::charts::refill_times(&r.batches, 0.1),
             &midpoint_lab::experiments::seed000::residency_marks(&p),
             r.hot_pages,
@@ -162,19 +219,75 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         write_file(path, &svg)?;
     }
     if a.get_flag("json") {
-        print_json(&r)?;
+        print_json(&ensemble_json(&e)?)?;
     } else if a.get_flag("csv") {
-        print!("{}", midpoint_core::metrics::samples_csv(&p, &r.samples));
+        if runs > 1 {
+            println!(
+                "# the per-sample median of {runs} runs (RNG seeds {}-{})",
+                p.seed,
+                p.seed + runs as u64 - 1
+            );
+        }
+        print!(
+            "{}",
+            midpoint_core::metrics::samples_csv(&p, &e.median_samples)
+        );
     } else {
-        print_run_table(&r);
+        print_run_table(&e);
     }
     Ok(())
+}
+
+/// `run --json`: the first run's report (`kept`, the samples: the run `--seed` gives), with the
+/// ensemble's keys: `runs`, `seeds`, `kept_median`, `kept_min`, `kept_max`, `kept_mean` (`null`
+/// when no run has a kept figure), every other figure's median, range and mean under
+/// `figures`, and with more than one run the hot set's per-sample band, `hot_resident_band`.
+fn ensemble_json(e: &Ensemble) -> Result<serde_json::Value, String> {
+    let mut v = serde_json::to_value(e.first()).map_err(|x| x.to_string())?;
+    let num = |x: f64| {
+        if x.is_finite() {
+            serde_json::json!(x)
+        } else {
+            serde_json::Value::Null
+        }
+    };
+    let o = v.as_object_mut().ok_or("a run report is an object")?;
+    o.insert("runs".into(), serde_json::json!(e.runs.len()));
+    o.insert("seeds".into(), serde_json::json!(e.seeds()));
+    o.insert("kept_median".into(), num(e.kept.median));
+    o.insert("kept_min".into(), num(e.kept.min));
+    o.insert("kept_max".into(), num(e.kept.max));
+    o.insert("kept_mean".into(), num(e.kept.mean));
+    let figures: serde_json::Map<String, serde_json::Value> = e
+        .figures
+        .iter()
+        .map(|(name, s)| {
+            (
+                name.to_string(),
+                serde_json::json!({"median": num(s.median), "min": num(s.min), "max": num(s.max), "mean": num(s.mean)}),
+            )
+        })
+        .collect();
+    o.insert("figures".into(), serde_json::Value::Object(figures));
+    if e.runs.len() > 1 {
+        o.insert(
+            "hot_resident_band".into(),
+            serde_json::to_value(&e.hot_resident).map_err(|x| x.to_string())?,
+        );
+    }
+    Ok(v)
 }
 
 /// `run --preset <write-path preset>`: one write-path run. Its own flags and the read-only
 /// flags that mean the same thing (`--lru-scan-depth`, `--seed`, ...) apply, in command-line
 /// order, together with `--set NAME=VALUE`; any other flag is refused with the reason.
 fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), String> {
+    if parse_runs(a)? != 1 {
+        return Err(format!(
+            "--runs: the write-path preset '{}' runs once (its results are throughput and counters, not an ensemble of kept figures)",
+            wp.name
+        ));
+    }
     if a.get_flag("csv") {
         return Err(format!(
             "--csv: the write-path preset '{}' has no time series to export (it reports throughput and counters); use --json",

@@ -12,7 +12,8 @@ pub fn command() -> Command {
             .arg(Arg::new("preset").long("preset").value_name("NAME").default_value("seed000-hot4485-b2b").help("the seed-000 cell to scale"))
             .arg(Arg::new("sizes").long("sizes").value_name("LIST").help("comma-separated pool sizes in MiB (default 256,1024,4096,16384,32768)"))
             .arg(Arg::new("vcpus").long("vcpus").value_name("N").default_value("16").help("vCPUs MySQL sees: 8.4's default instance count is clamp(min(size / 256 MiB, vCPUs / 4), 1, 64) from 1 GiB up"))
-            .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("1").help("runs per size"))
+            .arg(runs_arg("1", "runs per size, RNG seeds 1..N [alias: --seeds]"))
+            .arg(threads_arg())
             .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the scan phase (seconds; the kept window shrinks to fit)"))
             .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the warm-up (seconds)"))
             .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the kept-against-size chart as SVG"))
@@ -23,7 +24,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     use midpoint_lab::study::scale;
     let sizes = parse_list(a, "sizes", scale::DEFAULT_SIZES_MB, 16, 65536)?;
     let vcpus = parse_count(a, "vcpus", 1, 4096)?;
-    let seeds = parse_count(a, "seeds", 1, 20)?;
+    let seeds = parse_count(a, "runs", 1, 20)?;
     let name = a.get_one::<String>("preset").expect("default");
     let mut plan = scale::plan(name, &sizes, vcpus)?;
     for p in &mut plan {
@@ -39,7 +40,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     }
     let peak = plan.iter().map(|p| p.memory_estimate()).max().unwrap_or(0);
     eprintln!(
-        "{} runs (sizes {:?} MiB, {seeds} seed(s) each), one at a time; the largest takes about {:.0} MiB",
+        "{} runs (sizes {:?} MiB, {seeds} seed(s) each), the seeds of a size at once; the largest takes about {:.0} MiB",
         plan.len() * seeds as usize,
         sizes,
         peak as f64 / (1u64 << 20) as f64

@@ -34,6 +34,8 @@ pub fn command() -> Command {
                 .value_name("FILE")
                 .help("also write the chart as SVG"),
         )
+        .arg(runs_arg("1", "runs per point, RNG seeds --seed, --seed + 1, ...: each point's kept the median, its range in --json (kept_range) [alias: --seeds]"))
+        .arg(threads_arg())
         .arg(no_limit_arg())
         .args(param_args(false))
 }
@@ -42,9 +44,14 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let p = params_from(a)?;
     let depths = parse_list(a, "depths", sweep::DEFAULT_DEPTHS, 100, 1_000_000)?;
     let times = parse_list(a, "times", sweep::DEFAULT_TIMES, 0, 3_600_000)?;
-    crate::cli::progress::check_sweep(&p, depths.len() * times.len(), a.get_flag("no-limit"))?;
+    let runs = parse_runs(a)?;
+    crate::cli::progress::check_sweep(
+        &p,
+        depths.len() * times.len() * runs as usize,
+        a.get_flag("no-limit"),
+    )?;
     let quiet = a.get_flag("json") || a.get_flag("csv");
-    let res = sweep::sweep(&p, &depths, &times, |done, total| {
+    let res = sweep::sweep_runs(&p, &depths, &times, runs, |done, total| {
         if !quiet {
             eprint!("\r{done}/{total} points");
         }

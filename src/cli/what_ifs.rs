@@ -10,7 +10,8 @@ pub fn command() -> Command {
             .arg(json_arg())
             .arg(Arg::new("compare").long("compare").action(ArgAction::SetTrue).help("run seed 000's cells and the write-heavy presets of depth-sweep under stock 8.4 and each what-if"))
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("with --compare: the 4,485-page back-to-back cell and writeheavy-depth-1024 only"))
-            .arg(Arg::new("seeds").long("seeds").value_name("N").default_value("2").help("with --compare: runs per read-only cell"))
+            .arg(runs_arg("2", "with --compare: runs per read-only cell, RNG seeds 1..N [alias: --seeds]"))
+            .arg(threads_arg())
 }
 
 /// `what-ifs`: the list, or with `--compare` the comparison against stock 8.4.
@@ -36,7 +37,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
         return Ok(());
     }
-    let seeds = parse_count(a, "seeds", 1, 20)?;
+    let seeds = parse_count(a, "runs", 1, 20)?;
     let quick = a.get_flag("quick");
     let cells = whatif::seed000_cells(quick);
     let writes = whatif::write_presets(quick);

@@ -431,6 +431,7 @@ impl SweepModel {
                     kept: f64::NAN,
                     young_leak_pages_per_s: f64::NAN,
                     lookups_per_s: f64::NAN,
+                    kept_range: None,
                 });
             }
         }

@@ -1,6 +1,7 @@
 //! Charts, drawn with plotters over any `DrawingBackend`: the same code renders on a canvas in
 //! the page and to SVG in the CLI and the tests.
 
+use crate::ensemble::BandPoint;
 use crate::sweep::SweepResult;
 use midpoint_core::metrics::Sample;
 use plotters::chart::{DualCoordChartContext, MeshStyle};
@@ -78,6 +79,8 @@ pub(crate) enum Key {
     Measured(RGBColor),
     /// A line drawn faded (a previous result kept while the new one computes).
     Faded(RGBColor),
+    /// A filled band (the spread of an ensemble's runs).
+    Band(RGBColor),
 }
 
 /// Text and stroke of one legend entry.
@@ -151,6 +154,18 @@ pub(crate) fn titled_with_legend<DB: DrawingBackend>(
                     c.mix(0.3).stroke_width(2),
                 ))
                 .map_err(e)?,
+            Key::Band(c) => {
+                band.draw(&Rectangle::new(
+                    [(x, y - 5), (x + 16, y + 5)],
+                    c.mix(0.18).filled(),
+                ))
+                .map_err(e)?;
+                band.draw(&Rectangle::new(
+                    [(x, y - 2), (x + 16, y + 2)],
+                    c.mix(0.32).filled(),
+                ))
+                .map_err(e)?;
+            }
             Key::Measured(c) => {
                 band.draw(&PathElement::new(
                     vec![(x + 8, y - 6), (x + 8, y + 6)],
@@ -345,6 +360,55 @@ pub fn draw_residency<DB: DrawingBackend>(
     cursor_s: Option<f64>,
     theme: Theme,
 ) -> Result<(), String> {
+    draw_residency_band(
+        root,
+        samples,
+        ghost,
+        None,
+        refills_s,
+        published,
+        hot_pages,
+        pool_pages,
+        scan_start_s,
+        end_s,
+        cursor_s,
+        theme,
+    )
+}
+
+/// The legend text of an ensemble's band over `runs` runs.
+pub fn band_legend(runs: usize) -> String {
+    format!("{runs} runs: range (light), 10th-90th percentile (dark)")
+}
+
+/// An ensemble's spread on the residency plot: the hot set's pages resident per sample over
+/// `runs` runs (median, range, 10th-90th percentile). Runs still to come: `runs` counts those
+/// in `points`.
+#[derive(Clone, Copy, Debug)]
+pub struct Band<'a> {
+    pub points: &'a [BandPoint],
+    pub runs: usize,
+}
+
+/// [`draw_residency`] with an ensemble's band behind the curves (`samples` are then the
+/// median curve): the hot set's range over the runs filled light, its 10th-90th percentile
+/// darker, named in the legend with the run count. A band of fewer than two runs is not drawn.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_residency_band<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    samples: &[Sample],
+    ghost: &[Sample],
+    band: Option<Band<'_>>,
+    refills_s: &[f64],
+    published: &[Published],
+    hot_pages: u32,
+    pool_pages: u32,
+    scan_start_s: f64,
+    end_s: f64,
+    cursor_s: Option<f64>,
+    theme: Theme,
+) -> Result<(), String> {
+    let band = band.filter(|b| b.runs >= 2 && b.points.len() >= 2);
     root.fill(&theme.background).map_err(e)?;
     let x_max = end_s.max(1.0);
     let entries = [
@@ -369,6 +433,9 @@ pub fn draw_residency<DB: DrawingBackend>(
     }
     if !ghost.is_empty() {
         entries.push((GHOST_LEGEND.to_string(), Key::Faded(HOT)));
+    }
+    if let Some(b) = band {
+        entries.push((band_legend(b.runs), Key::Band(HOT)));
     }
     let area = titled_with_legend(
         root,
@@ -405,6 +472,26 @@ pub fn draw_residency<DB: DrawingBackend>(
         .map_err(e)?;
     let hot = hot_pages.max(1) as f64;
     let pool = pool_pages.max(1) as f64;
+    if let Some(b) = band {
+        let pts: Vec<&BandPoint> = b
+            .points
+            .iter()
+            .filter(|q| q.t_s <= x_max && q.min.is_finite() && q.max.is_finite())
+            .collect();
+        type Edge = fn(&BandPoint) -> f64;
+        let edges: [(Edge, Edge, f64); 2] = [
+            (|q: &BandPoint| q.min, |q: &BandPoint| q.max, 0.16),
+            (|q: &BandPoint| q.p10, |q: &BandPoint| q.p90, 0.28),
+        ];
+        for (lo, hi, alpha) in edges {
+            let mut poly: Vec<(f64, f64)> =
+                pts.iter().map(|q| (q.t_s, lo(q) * 100.0 / hot)).collect();
+            poly.extend(pts.iter().rev().map(|q| (q.t_s, hi(q) * 100.0 / hot)));
+            chart
+                .draw_series(std::iter::once(Polygon::new(poly, HOT.mix(alpha).filled())))
+                .map_err(e)?;
+        }
+    }
     // The previous setting's curves first, faded, then this run's over them.
     draw_curves(&mut chart, ghost, hot, pool, 0.3)?;
     draw_curves(&mut chart, samples, hot, pool, 1.0)?;
@@ -594,13 +681,38 @@ pub fn residency_svg(
     scan_start_s: f64,
     end_s: f64,
 ) -> Result<String, String> {
+    residency_band_svg(
+        samples,
+        None,
+        refills_s,
+        published,
+        hot_pages,
+        pool_pages,
+        scan_start_s,
+        end_s,
+    )
+}
+
+/// [`residency_svg`] with an ensemble's band ([`draw_residency_band`]).
+#[allow(clippy::too_many_arguments)]
+pub fn residency_band_svg(
+    samples: &[Sample],
+    band: Option<Band<'_>>,
+    refills_s: &[f64],
+    published: &[Published],
+    hot_pages: u32,
+    pool_pages: u32,
+    scan_start_s: f64,
+    end_s: f64,
+) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_residency(
+        draw_residency_band(
             &root,
             samples,
             &[],
+            band,
             refills_s,
             published,
             hot_pages,
@@ -694,6 +806,43 @@ mod tests {
     }
 
     #[test]
+    fn an_ensembles_band_is_filled_behind_the_curves_and_named_with_its_run_count() {
+        let a = vec![
+            sample(0.0, 100, 0),
+            sample(1.0, 60, 10),
+            sample(2.0, 40, 30),
+        ];
+        let pts = [
+            BandPoint::of(0.0, [100.0, 100.0, 100.0]),
+            BandPoint::of(1.0, [40.0, 60.0, 80.0]),
+            BandPoint::of(2.0, [20.0, 40.0, 70.0]),
+        ];
+        let plain = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
+        let draw = |runs| {
+            residency_band_svg(
+                &a,
+                Some(Band { points: &pts, runs }),
+                &[],
+                &[],
+                100,
+                1000,
+                1.0,
+                2.0,
+            )
+            .unwrap()
+        };
+        let banded = draw(3);
+        assert!(banded.contains(&band_legend(3)), "{banded}");
+        assert!(banded.contains("3 runs"));
+        assert_eq!(
+            banded.matches("<polygon").count(),
+            plain.matches("<polygon").count() + 2
+        );
+        // One run has no spread to draw.
+        assert_eq!(draw(1), plain);
+    }
+
+    #[test]
     fn published_figures_are_drawn_with_their_label_and_legend() {
         let a = vec![sample(0.0, 100, 0), sample(2.0, 20, 30)];
         let mark = Published {
@@ -723,6 +872,7 @@ mod tests {
                     kept: if t == 0 { 0.1 } else { 0.5 },
                     young_leak_pages_per_s: 0.0,
                     lookups_per_s: 0.0,
+                    kept_range: None,
                 });
             }
         }
@@ -775,6 +925,7 @@ mod glance_tests {
                     kept: 0.1 + 0.1 * di as f64 / depths.len() as f64 + 0.7 * ti as f64,
                     young_leak_pages_per_s: 0.0,
                     lookups_per_s: 0.0,
+                    kept_range: None,
                 });
             }
         }

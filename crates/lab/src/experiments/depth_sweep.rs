@@ -28,17 +28,16 @@ pub struct DepthRow {
 }
 
 /// Runs the trade-off.
-pub fn depth_sweep(depths: &[u32], mut progress: impl FnMut(usize, usize)) -> Vec<DepthRow> {
-    let mut v = Vec::new();
-    for (k, &d) in depths.iter().enumerate() {
-        progress(k, depths.len());
-        v.push(DepthRow {
+pub fn depth_sweep(depths: &[u32], progress: impl FnMut(usize, usize) + Send) -> Vec<DepthRow> {
+    // Every depth at once (every core natively), back in the depths' order.
+    crate::ensemble::par_map(
+        depths,
+        |&d| DepthRow {
             lru_scan_depth: d,
             report: simulate(d),
-        });
-    }
-    progress(depths.len(), depths.len());
-    v
+        },
+        progress,
+    )
 }
 
 /// Markdown for the trade-off.

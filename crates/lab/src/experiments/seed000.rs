@@ -552,29 +552,30 @@ pub struct RowResult {
 pub fn run_rows(
     rows: &[Row],
     seeds: u32,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize) + Send,
 ) -> Vec<RowResult> {
     let key = |r: &Row| format!("{}{:?}", r.preset, r.overrides);
-    let mut cache: Vec<(String, Vec<RunReport>)> = Vec::new();
-    let total = {
-        let mut names: Vec<String> = rows.iter().map(key).collect();
-        names.sort();
-        names.dedup();
-        names.len() * seeds as usize
-    };
-    let mut done = 0;
+    // Every distinct setting once, in the rows' order, each with seeds 1..=seeds; the runs go
+    // through par_map (every core natively), and come back in this order.
+    let mut firsts: Vec<&Row> = Vec::new();
+    for r in rows {
+        if !firsts.iter().any(|f| key(f) == key(r)) {
+            firsts.push(r);
+        }
+    }
+    let jobs: Vec<(&Row, u64)> = firsts
+        .iter()
+        .flat_map(|r| (1..=seeds as u64).map(move |s| (*r, s)))
+        .collect();
+    let mut reports =
+        crate::ensemble::par_map(&jobs, |(r, s)| simulate(r, *s), progress).into_iter();
+    let cache: Vec<(String, Vec<RunReport>)> = firsts
+        .iter()
+        .map(|r| (key(r), reports.by_ref().take(seeds as usize).collect()))
+        .collect();
     let mut out = Vec::new();
     for r in rows {
         let k = key(r);
-        if !cache.iter().any(|c| c.0 == k) {
-            let mut runs = Vec::new();
-            for s in 1..=seeds {
-                runs.push(simulate(r, s as u64));
-                done += 1;
-                progress(done, total);
-            }
-            cache.push((k.clone(), runs));
-        }
         let runs = &cache.iter().find(|c| c.0 == k).expect("cached").1;
         let values: Vec<f64> = runs.iter().map(|x| measure(r.metric, x)).collect();
         let stats = Summary::of(values.iter().copied());

@@ -91,11 +91,18 @@ pub fn cell_params(base: &Params, x: &str, xv: f64, y: &str, yv: f64) -> Result<
 pub fn run_cell(p: &Params, xv: f64, yv: f64, seeds: u32) -> Result<Cell, String> {
     let mut kept = Vec::new();
     let mut look = 0.0;
-    for s in 1..=seeds.max(1) as u64 {
-        let r = sim::run(&Params {
-            seed: s,
-            ..p.clone()
-        })?;
+    let reports = crate::ensemble::par_map(
+        &(1..=seeds.max(1) as u64).collect::<Vec<_>>(),
+        |&s| {
+            sim::run(&Params {
+                seed: s,
+                ..p.clone()
+            })
+        },
+        |_, _| {},
+    );
+    for r in reports {
+        let r = r?;
         kept.push(r.kept);
         look += r.lookups_per_s;
     }
@@ -123,7 +130,7 @@ pub fn run(
     y: &str,
     ys: &[f64],
     seeds: u32,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize) + Send,
 ) -> Result<PhaseMap, String> {
     if xs.is_empty() || ys.is_empty() {
         return Err("each axis needs at least one value".into());
@@ -135,11 +142,11 @@ pub fn run(
             plan.push((xv, yv, cell_params(&base, x, xv, y, yv)?));
         }
     }
-    let mut cells = Vec::new();
-    for (k, (xv, yv, p)) in plan.iter().enumerate() {
-        cells.push(run_cell(p, *xv, *yv, seeds)?);
-        progress(k + 1, plan.len());
-    }
+    // Every cell at once (every core natively), back in the plan's order.
+    let cells =
+        crate::ensemble::par_map(&plan, |(xv, yv, p)| run_cell(p, *xv, *yv, seeds), progress)
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()?;
     Ok(PhaseMap {
         preset: preset_name.into(),
         x: x.replace('-', "_"),

@@ -87,12 +87,19 @@ pub fn run_row(p: &Params, seeds: u32) -> Result<ScaleRow, String> {
     let inst = p.buffer_pool_instances.max(1) as f64;
     let scan_s = p.scan_s.max(1) as f64;
     let start_us = midpoint_core::sim::EPOCH + p.warmup_s as u64 * 1_000_000;
-    for s in 1..=seeds as u64 {
-        let q = Params {
-            seed: s,
-            ..p.clone()
-        };
-        let r = sim::run(&q)?;
+    // The seeds' runs at once (every core natively), summed in seed order.
+    let reports = crate::ensemble::par_map(
+        &(1..=seeds as u64).collect::<Vec<_>>(),
+        |&s| {
+            sim::run(&Params {
+                seed: s,
+                ..p.clone()
+            })
+        },
+        |_, _| {},
+    );
+    for r in reports {
+        let r = r?;
         kept.push(r.kept);
         leak += r.slid_young_per_s;
         let b: Vec<_> = r

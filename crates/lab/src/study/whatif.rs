@@ -84,13 +84,19 @@ pub fn write_presets(quick: bool) -> Vec<String> {
 pub fn read_row(name: &str, base: &Params, w: WhatIfs, seeds: u32) -> Result<ReadRow, String> {
     let mut kept = Vec::new();
     let (mut scan, mut look, mut slid) = (0.0, 0.0, 0.0);
-    for s in 1..=seeds.max(1) as u64 {
-        let p = Params {
-            what_if: w,
-            seed: s,
-            ..base.clone()
-        };
-        let r = sim::run(&p)?;
+    let reports = crate::ensemble::par_map(
+        &(1..=seeds.max(1) as u64).collect::<Vec<_>>(),
+        |&s| {
+            sim::run(&Params {
+                what_if: w,
+                seed: s,
+                ..base.clone()
+            })
+        },
+        |_, _| {},
+    );
+    for r in reports {
+        let r = r?;
         kept.push(r.kept);
         scan += r.scan_pages_per_s;
         look += r.lookups_per_s;
@@ -134,28 +140,53 @@ pub fn compare(
     cells: &[String],
     writes: &[String],
     seeds: u32,
-    mut progress: impl FnMut(usize, usize),
+    progress: impl FnMut(usize, usize) + Send,
 ) -> Result<Comparison, String> {
     let vs = variants();
     let total = (cells.len() * seeds.max(1) as usize + writes.len()) * vs.len();
-    let mut done = 0;
-    let mut read = Vec::new();
+    // Every (cell, variant) and (preset, variant) at once (every core natively), back in this
+    // order; progress counts runs as they finish.
+    let mut read_jobs = Vec::new();
     for c in cells {
         let base = preset(c)?.params;
         for &w in &vs {
-            read.push(read_row(c, &base, w, seeds)?);
-            done += seeds.max(1) as usize;
-            progress(done, total);
+            read_jobs.push((c, base.clone(), w));
         }
     }
-    let mut write = Vec::new();
-    for c in writes {
-        for &w in &vs {
-            write.push(write_row(c, w)?);
-            done += 1;
-            progress(done, total);
-        }
-    }
+    let write_jobs: Vec<(&String, WhatIfs)> = writes
+        .iter()
+        .flat_map(|c| vs.iter().map(move |&w| (c, w)))
+        .collect();
+    let per_read = seeds.max(1) as usize;
+    let progress = std::sync::Mutex::new((0usize, progress));
+    let tick = |k: usize| {
+        let mut g = progress.lock().unwrap_or_else(|p| p.into_inner());
+        g.0 += k;
+        let d = g.0;
+        (g.1)(d, total);
+    };
+    let read = crate::ensemble::par_map(
+        &read_jobs,
+        |(c, base, w)| {
+            let r = read_row(c, base, *w, seeds);
+            tick(per_read);
+            r
+        },
+        |_, _| {},
+    )
+    .into_iter()
+    .collect::<Result<Vec<_>, _>>()?;
+    let write = crate::ensemble::par_map(
+        &write_jobs,
+        |(c, w)| {
+            let r = write_row(c, *w);
+            tick(1);
+            r
+        },
+        |_, _| {},
+    )
+    .into_iter()
+    .collect::<Result<Vec<_>, _>>()?;
     Ok(Comparison { read, write })
 }
 
