@@ -351,6 +351,19 @@ export class Explorer {
         wasm.explorer_step_back(this.__wbg_ptr);
     }
     /**
+     * The boundary step: runs until `LRU_old` has moved by a twentieth of the refill (or to
+     * the drain's next beat); see `ui::explorer::steps`.
+     */
+    step_boundary() {
+        wasm.explorer_step_boundary(this.__wbg_ptr);
+    }
+    /**
+     * Runs to the end of the current drain (or to the next LRU batch if none is under way).
+     */
+    step_drain_end() {
+        wasm.explorer_step_drain_end(this.__wbg_ptr);
+    }
+    /**
      * The frame under CSS pixel (x, y) of the close-up, or −1.
      * @param {number} x
      * @param {number} y
@@ -1371,6 +1384,18 @@ export function code_routines() {
 }
 
 /**
+ * The `data-rule` name of each line of the code panel: one array of names per routine.
+ * @returns {any}
+ */
+export function code_rules() {
+    const ret = wasm.code_rules();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
  * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
  * @param {any} params
  * @returns {any}
@@ -1564,6 +1589,29 @@ export function set_param(params, key, value) {
  */
 export function start() {
     wasm.start();
+}
+
+/**
+ * The report of `text` (what a server printed), or `{"error": "..."}`; `hot_pages` 0 lets the
+ * reader suggest the hot set.
+ * @param {string} text
+ * @param {number} hot_pages
+ * @returns {string}
+ */
+export function status_report(text, hot_pages) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        const val2 = +hot_pages;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.status_report(ptr0, len0, val2);
+        deferred3_0 = ret[0];
+        deferred3_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
 }
 
 /**

@@ -361,7 +361,7 @@ pub fn rows(long: bool) -> Vec<Row> {
             "~1,500",
             1500.0,
         )
-        .calibration("fitted: read_latency_us = 270 (no source gives it) and scan_interference = 1.0 were chosen so that 2 × 200 + 270 µs per missing lookup gives 1,493/s"),
+        .calibration("read_latency_us = 270 (no source gives it) and scan_interference = 1.0 were chosen so that 2 × 200 + 270 µs per missing lookup gives 1,493/s"),
         "seed000-hot4485-b2b",
         LookupsLast30,
     ));
