@@ -54,12 +54,21 @@ fn seed001_doublewrite_counters_match_the_bug() {
 #[test]
 fn seed003_read_write_scan_costs_about_the_seeds_loss() {
     // Figure: a concurrent scan costs read-write sysbench 42 % with the Plugin's defaults; band
-    // and reason in `seed003_rw::checks`. (The seed's 34 % with old_blocks_pct 5 /
-    // old_blocks_time 1 is shown, not checked: the simulator loses more with it; see the README.)
+    // and reason in `seed003_rw::checks`. Counted too: the seed's direction, that the tuned
+    // settings (old_blocks_pct 5, old_blocks_time 1: 34 %) lose less than the defaults. The
+    // model reverses it, a known miss with its reason (docs/reproduction.md); the test fails if
+    // the default figure leaves its band or the direction starts to hold without the ledger
+    // saying so.
     let rows = seed003_rw(|_, _| {});
     let c = seed003_rw::checks(&rows);
-    assert_eq!(c.iter().filter(|x| x.holds.is_some()).count(), 1);
-    assert!(failed(&c).is_empty(), "{}", describe_failures(&c));
+    assert_eq!(c.iter().filter(|x| x.holds.is_some()).count(), 2);
+    let misses = failed(&c);
+    assert_eq!(misses.len(), 1, "{}", describe_failures(&c));
+    assert!(
+        misses[0].figure.what.starts_with("the tuned settings"),
+        "{}",
+        describe_failures(&c)
+    );
     // The band is the seed's 42 % ± 10 points.
     let (lo, hi) = c[0].figure.band().expect("a band");
     assert!(
