@@ -96,7 +96,12 @@ export class MidpointApp {
   build() {
     const id = this.id;
     this.root.classList.add("mp");
+    // The lab is a dashboard whose settings come first: a keyboard user skips them in one go.
+    const skip = this.viewName === "lab"
+      ? `<a class="mp-skip" href="#${id}-controls">Skip to the simulation controls</a>`
+      : "";
     this.root.innerHTML = `
+      ${skip}
       <div class="mp-alert" role="alert" hidden></div>
       <div class="mp-notes" role="status" hidden>
         <p><strong>Some settings in the link could not be used as given:</strong></p>
@@ -177,7 +182,7 @@ export class MidpointApp {
             <button type="button" class="mp-small" data-act="tour-end">Leave the tour</button>
           </div>
         </section>
-        <div class="mp-toolbar" role="toolbar" aria-label="Simulation controls">
+        <div class="mp-toolbar" role="toolbar" aria-label="Simulation controls" id="${id}-controls" tabindex="-1">
           <div class="mp-group">
             <button type="button" data-act="play" aria-keyshortcuts="Space"><span aria-hidden="true" class="mp-ico">▶</span> <span class="mp-lbl">Play</span></button>
             <button type="button" data-act="back" aria-keyshortcuts="ArrowLeft" title="Step back one event (←)"><span aria-hidden="true">◀</span> Back</button>
