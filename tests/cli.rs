@@ -273,6 +273,20 @@ fn a_sweep_without_a_scan_phase_prints_n_a_not_nan() {
 }
 
 #[test]
+fn reproduce_set_is_checked_before_any_run() {
+    // Not a parameter, not NAME=VALUE, out of range: refused with the flag named.
+    for bad in ["no_such_param=1", "cpus", "cpus=9999"] {
+        let o = run(&["reproduce", "--set", bad]);
+        assert!(!o.status.success(), "{bad}");
+        assert!(stderr(&o).contains("--set"), "{bad}: {}", stderr(&o));
+    }
+    // Only experiment 000 takes it.
+    let o = run(&["reproduce", "--experiment", "mariadb", "--set", "cpus=2"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("experiment 000 only"), "{}", stderr(&o));
+}
+
+#[test]
 fn reproduce_refuses_runs_it_cannot_use() {
     // A bad value is refused by every experiment, before any run.
     let o = run(&["reproduce", "--experiment", "001", "--runs", "abc"]);

@@ -30,7 +30,9 @@ pub fn command() -> Command {
         .arg(opt("runs", "N", "simulated runs of the model's ensemble, seeds 1 to N (default 5)"))
         .arg(opt("sample-s", "S", "seconds between two samples of the pool's content (default 5)"))
         .arg(opt("free-sample-ms", "MS", "milliseconds between two samples of the free list (default 100)"))
-        .arg(opt("cpus", "N", "the model's CPUs shared by the lookups and the scan (processor sharing; default 0 = the seed-000 scan_interference factor)"))
+        .arg(opt("cpus", "N", "the default model's CPUs (\"simulated\" in --json): 0 = the seed-000 scan_interference factor, N = processor sharing over N CPUs (default: the fixed factor; the other model is run beside it)"))
+        .arg(opt("server-cpus", "N", "the server's CPUs, for the processor-sharing model (default: this machine's when the server is on loopback; else that model is not run)"))
+        .arg(opt("idle-passes", "N", "idle scan passes timed after one warm pass; the model is given their median rate (default 3)"))
         .arg(flag("yes", "run even though the server holds other schemas (the run loads the server and evicts their pages)"))
         .arg(flag("keep", "keep the schema midpoint_experiment and its tables at the end"))
         .arg(flag("dry-run", "print the plan (tables, disk, time, variables) and do nothing"))
@@ -85,7 +87,9 @@ pub fn options(a: &ArgMatches) -> Result<Options, String> {
         runs: count(a, "runs", d.runs, 1, 100)?,
         sample_s: count(a, "sample-s", d.sample_s, 1, 60)?,
         free_sample_ms: count(a, "free-sample-ms", d.free_sample_ms, 10, 10_000)?,
-        cpus: count(a, "cpus", d.cpus, 0, 256)?,
+        cpus: maybe(a, "cpus", 0, 256)?,
+        server_cpus: maybe(a, "server-cpus", 1, 256)?,
+        idle_passes: count(a, "idle-passes", d.idle_passes, 1, 20)?,
         keep: a.get_flag("keep"),
     };
     settings.validate()?;

@@ -14,6 +14,23 @@ pub fn command() -> Command {
             .arg(threads_arg())
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
             .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help()))
+            .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("experiment 000: set a parameter in every row, on top of its preset (e.g. --set cpus=2, to re-check the figures with another model); the figures' bands are unchanged"))
+}
+
+/// `--set NAME=VALUE` pairs, each checked on the default parameters.
+fn sets(a: &ArgMatches) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for kv in a.get_many::<String>("set").into_iter().flatten() {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected NAME=VALUE"))?;
+        let (k, v) = (k.trim(), v.trim());
+        midpoint_core::scenario::Params::default()
+            .set(k, v)
+            .map_err(|e| format!("--set {k}={v}: {e}"))?;
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
 }
 
 /// `reproduce --experiment CODE`: an experiment's figures beside the simulated ones, as Markdown
@@ -29,6 +46,13 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let bare = a.get_flag("markdown");
     // Checked for every experiment, so that a bad value is refused even where it is not used.
     let runs = parse_count(a, "runs", 1, 50)?;
+    let sets = sets(a)?;
+    if !sets.is_empty() && exp.code != "000" {
+        return Err(format!(
+            "--set applies to experiment 000 only, not to experiment {}",
+            exp.code
+        ));
+    }
     let fixed_runs = || -> Result<(), String> {
         if a.value_source("runs") == Some(clap::parser::ValueSource::CommandLine) {
             return Err(format!(
@@ -65,7 +89,11 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     };
     match exp.code {
         "000" => {
-            let r = seed000::run_rows(&seed000::rows(!quick), runs, progress);
+            let mut rows = seed000::rows(!quick);
+            for r in &mut rows {
+                r.overrides.extend(sets.iter().cloned());
+            }
+            let r = seed000::run_rows(&rows, runs, progress);
             show(
                 serde_json::to_string_pretty(&r),
                 seed000::markdown(&r),

@@ -4,6 +4,7 @@
 //! `server`; the live procedure (load, clients, samplers) in `procedure`; the simulated
 //! ensemble in `model`.
 
+pub mod host;
 pub mod model;
 pub mod plan;
 pub mod procedure;
@@ -81,17 +82,45 @@ pub fn run(o: &Options) -> Result<String, String> {
         s.runs
     );
     let f = report::figures(&m, s);
-    let p = model::params_for(&info, s, &plan, &m);
+    let server_cpus = s.server_cpus.or(if info.loopback {
+        host::available_cpus()
+    } else {
+        None
+    });
+    let (cpus, other) = model::cpu_models(s, server_cpus);
     let times: Vec<f64> = f.kept_by_s.iter().map(|x| x.0).collect();
-    let sim = model::ensemble(&p, s.runs, &times)?;
+    let sim = model::ensemble(
+        &model::params_for(&info, s, &plan, &m, cpus),
+        s.runs,
+        &times,
+    )?;
+    let other = match other {
+        Some((key, c)) => {
+            eprintln!("experiment: and the other CPU model ({key}, cpus {c})");
+            let p = model::params_for(&info, s, &plan, &m, c);
+            Some((key, model::ensemble(&p, s.runs, &times)?))
+        }
+        None => None,
+    };
+    let other = other.as_ref().map(|(k, x)| (*k, x));
     if let Some(path) = &o.svg {
-        let svg = report::svg(&f, &sim, s.warmup_s as f64)?;
+        let svg = report::svg(&f, &sim, other, s.warmup_s as f64)?;
         std::fs::write(path, svg).map_err(|e| format!("--svg {path}: {e}"))?;
     }
     Ok(if o.json {
-        let v = report::json_report(&info, s, &plan, &m, &f, &sim, &restored, dropped);
+        let v = report::json_report(
+            &info,
+            s,
+            &plan,
+            &m,
+            &f,
+            (&sim, other),
+            &restored,
+            dropped,
+            server_cpus,
+        );
         serde_json::to_string_pretty(&v).map_err(|e| e.to_string())? + "\n"
     } else {
-        report::text_report(&info, s, &plan, &m, &f, &sim)
+        report::text_report(&info, s, &plan, &m, &f, &sim, other)
     })
 }

@@ -1,7 +1,7 @@
 //! The model beside the measurement: the simulator with the server's settings, as an ensemble of
 //! runs that differ only in their RNG seed, measured by the same functions as the server.
 
-use super::plan::{Plan, Settings};
+use super::plan::{CpuModel, Plan, Settings, DEFAULT_CPU_MODEL};
 use super::procedure::Measured;
 use super::sample::{count_refills, kept_of, leak_rate, mean_between, tail_window};
 use super::server::ServerInfo;
@@ -10,8 +10,29 @@ use midpoint_core::metrics::RunReport;
 use midpoint_core::scenario::Params;
 use serde::Serialize;
 
-/// The simulator's parameters for the live run's settings.
-pub fn params_for(info: &ServerInfo, s: &Settings, plan: &Plan, m: &Measured) -> Params {
+/// The CPU models the experiment simulates: the default one's `cpus` (reported as
+/// `"simulated"`) and the other one's JSON key and `cpus`, when it can be run.
+///
+/// `cpus` 0 is the fixed factor (`scan_interference`); N > 0 processor sharing over N CPUs,
+/// the server's: `server_cpus` (`--server-cpus`, or this machine's on loopback). The clients
+/// run on the server's machine in the live run, so each lookup's CPU burst is the whole idle
+/// loop (`1e6 / idle_lookups_per_s`: the server's CPU, the client's and the loopback round
+/// trip); page reads are waits off the CPU in the core's model ([`midpoint_core::cpu`]).
+pub fn cpu_models(s: &Settings, server_cpus: Option<u32>) -> (u32, Option<(&'static str, u32)>) {
+    let primary = s.cpus.unwrap_or(match DEFAULT_CPU_MODEL {
+        CpuModel::Fixed => 0,
+        CpuModel::Shared => server_cpus.unwrap_or(0),
+    });
+    let other = if primary == 0 {
+        server_cpus.map(|c| ("simulated_shared", c))
+    } else {
+        Some(("simulated_fixed", 0))
+    };
+    (primary, other)
+}
+
+/// The simulator's parameters for the live run's settings, with `cpus` (0: the fixed factor).
+pub fn params_for(info: &ServerInfo, s: &Settings, plan: &Plan, m: &Measured, cpus: u32) -> Params {
     let mut p = Params::default();
     // Setting the engine resets lru_scan_depth and the instance count to its defaults; the
     // server's values are set after it.
@@ -35,7 +56,7 @@ pub fn params_for(info: &ServerInfo, s: &Settings, plan: &Plan, m: &Measured) ->
     p.scan_s = s.scan_s;
     p.kept_window_s = s.scan_s.clamp(1, 60);
     p.sample_ms = s.free_sample_ms;
-    p.cpus = s.cpus;
+    p.cpus = cpus;
     if m.warmup_elapsed_s > 0.0 && m.lookups_warmup > 0 {
         p.idle_lookups_per_s = (m.lookups_warmup as f64 / m.warmup_elapsed_s).min(1_000_000.0);
     }
@@ -48,6 +69,9 @@ pub fn params_for(info: &ServerInfo, s: &Settings, plan: &Plan, m: &Measured) ->
 /// The ensemble's figures.
 #[derive(Clone, Debug, Serialize)]
 pub struct Simulated {
+    pub cpu_model: CpuModel,
+    /// `Params::cpus` (0 for the fixed factor).
+    pub cpus: u32,
     pub runs: u32,
     pub kept_tail: f64,
     pub kept_tail_min: f64,
@@ -167,6 +191,12 @@ pub fn ensemble(p: &Params, runs: u32, times: &[f64]) -> Result<Simulated, Strin
         })
         .collect();
     Ok(Simulated {
+        cpu_model: if p.cpus == 0 {
+            CpuModel::Fixed
+        } else {
+            CpuModel::Shared
+        },
+        cpus: p.cpus,
         runs,
         kept_tail: mean(all.iter().map(|o| o.kept_tail)),
         kept_tail_min: kmin,
@@ -190,4 +220,38 @@ pub fn ensemble(p: &Params, runs: u32, times: &[f64]) -> Result<Simulated, Strin
         frames: p.frames_per_instance(),
         params: p.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_model_and_the_other_one() {
+        let s = Settings::default();
+        let (primary, other) = cpu_models(&s, Some(2));
+        match DEFAULT_CPU_MODEL {
+            CpuModel::Fixed => assert_eq!((primary, other), (0, Some(("simulated_shared", 2)))),
+            CpuModel::Shared => assert_eq!((primary, other), (2, Some(("simulated_fixed", 0)))),
+        }
+        // The server's CPUs unknown (a remote server, no --server-cpus): the fixed factor only.
+        assert_eq!(cpu_models(&s, None), (0, None));
+        // --cpus chooses the default model; the other is then the fixed factor, or sharing.
+        let fixed = Settings {
+            cpus: Some(0),
+            ..Settings::default()
+        };
+        assert_eq!(
+            cpu_models(&fixed, Some(4)),
+            (0, Some(("simulated_shared", 4)))
+        );
+        let shared = Settings {
+            cpus: Some(3),
+            ..Settings::default()
+        };
+        assert_eq!(
+            cpu_models(&shared, Some(4)),
+            (3, Some(("simulated_fixed", 0)))
+        );
+    }
 }

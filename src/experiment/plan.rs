@@ -34,9 +34,29 @@ pub struct Settings {
     pub runs: u32,
     pub sample_s: u32,
     pub free_sample_ms: u32,
-    pub cpus: u32,
+    /// The default model's CPUs (`--cpus`): 0 the fixed `scan_interference` factor, N
+    /// processor sharing over N CPUs; `None`: the experiment's default, [`DEFAULT_CPU_MODEL`].
+    pub cpus: Option<u32>,
+    /// The server's CPUs for the processor-sharing model (`--server-cpus`); `None`: this
+    /// machine's when the server is on loopback, else unknown.
+    pub server_cpus: Option<u32>,
+    /// Idle scan passes timed after one warm pass; the model takes their median.
+    pub idle_passes: u32,
     pub keep: bool,
 }
+
+/// The experiment's model when `--cpus` is not given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CpuModel {
+    /// `cpus` 0: lookups slowed by the fixed `scan_interference` factor while a scan runs.
+    Fixed,
+    /// Processor sharing over the server's CPUs (`cpus` = the server's CPUs).
+    Shared,
+}
+
+/// The default model of `midpoint experiment` (see docs/experiment.md, "CPU").
+pub const DEFAULT_CPU_MODEL: CpuModel = CpuModel::Fixed;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -52,7 +72,9 @@ impl Default for Settings {
             runs: 5,
             sample_s: 5,
             free_sample_ms: 100,
-            cpus: 0,
+            cpus: None,
+            server_cpus: None,
+            idle_passes: 3,
             keep: false,
         }
     }
@@ -97,7 +119,13 @@ impl Settings {
         range("runs", self.runs, 1, 100)?;
         range("sample-s", self.sample_s, 1, 60)?;
         range("free-sample-ms", self.free_sample_ms, 10, 10_000)?;
-        range("cpus", self.cpus, 0, 256)?;
+        if let Some(c) = self.cpus {
+            range("cpus", c, 0, 256)?;
+        }
+        if let Some(c) = self.server_cpus {
+            range("server-cpus", c, 1, 256)?;
+        }
+        range("idle-passes", self.idle_passes, 1, 20)?;
         Ok(())
     }
 }
@@ -163,8 +191,10 @@ pub fn plan(s: &Settings, f: &PoolFacts) -> Result<Plan, String> {
     // Leaf pages, about 1 % of internal pages, and the tablespaces' extent slack.
     let disk_bytes = ((hot_pages + scan_pages) as f64 * PAGE_BYTES as f64 * 1.1) as u64;
     let load_s_estimate = (hot_rows + scan_rows) as f64 / ASSUMED_LOAD_ROWS_PER_S;
-    // The load, one idle pass (at most a minute, a guess), the warm-up and the scans.
-    let total_s_estimate = load_s_estimate + 60.0 + s.warmup_s as f64 + s.scan_s as f64;
+    // The load, the warm pass and the idle passes (at most 20 s each, a guess), the warm-up
+    // and the scans.
+    let total_s_estimate =
+        load_s_estimate + 20.0 * (1 + s.idle_passes) as f64 + s.warmup_s as f64 + s.scan_s as f64;
     let mut variables = Vec::new();
     let mut want = |name: &str, cur: u32, to: Option<u32>| -> u32 {
         match to {
@@ -226,8 +256,8 @@ impl Plan {
         );
         o += &format!("disk     about {} MiB\n", self.disk_bytes / (1 << 20));
         o += &format!(
-            "time     about {:.0} s: load about {:.0} s (at an assumed {:.0} rows/s), one idle scan pass, warm-up {} s, scans {} s\n",
-            self.total_s_estimate, self.load_s_estimate, ASSUMED_LOAD_ROWS_PER_S, s.warmup_s, s.scan_s
+            "time     about {:.0} s: load about {:.0} s (at an assumed {:.0} rows/s), one warm and {} idle scan passes, warm-up {} s, scans {} s\n",
+            self.total_s_estimate, self.load_s_estimate, ASSUMED_LOAD_ROWS_PER_S, s.idle_passes, s.warmup_s, s.scan_s
         );
         if self.variables.is_empty() {
             o += "sets     nothing (the server's current values are used)\n";

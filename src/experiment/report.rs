@@ -125,7 +125,38 @@ pub fn by_s(series: &[(f64, f64)]) -> Value {
     Value::Object(m)
 }
 
-/// The `--json` document.
+/// One ensemble's block of the `--json` document.
+pub fn sim_json(sim: &Simulated) -> Value {
+    json!({
+        "cpu_model": sim.cpu_model,
+        "cpus": sim.cpus,
+        "runs": sim.runs,
+        "kept_tail": num(sim.kept_tail),
+        "kept_tail_min": num(sim.kept_tail_min),
+        "kept_tail_max": num(sim.kept_tail_max),
+        "kept_by_s": by_s(&sim.kept_by_s),
+        "kept_by_s_min": by_s(&sim.kept_by_s_min),
+        "kept_by_s_max": by_s(&sim.kept_by_s_max),
+        "lookups_per_s_warmup": num(sim.lookups_per_s_warmup),
+        "lookups_per_s_scan": num(sim.lookups_per_s_scan),
+        "lookups_per_s_scan_min": num(sim.lookups_per_s_scan_min),
+        "lookups_per_s_scan_max": num(sim.lookups_per_s_scan_max),
+        "scan_pages_per_s": num(sim.scan_pages_per_s),
+        "passes": num(sim.passes),
+        "refills": num(sim.refills),
+        "refills_min": sim.refills_min,
+        "refills_max": sim.refills_max,
+        "lru_batches_during_scan": num(sim.lru_batches_during_scan),
+        "leak_pages_per_s": num(sim.leak_pages_per_s),
+        "leak_pages_per_s_min": num(sim.leak_pages_per_s_min),
+        "leak_pages_per_s_max": num(sim.leak_pages_per_s_max),
+        "frames": sim.frames,
+        "params": sim.params,
+    })
+}
+
+/// The `--json` document: `"simulated"` is the default CPU model's ensemble; the other model's
+/// (`"simulated_shared"` or `"simulated_fixed"`), when it ran, sits beside it.
 #[allow(clippy::too_many_arguments)]
 pub fn json_report(
     info: &ServerInfo,
@@ -133,12 +164,13 @@ pub fn json_report(
     plan: &Plan,
     m: &Measured,
     f: &MeasuredFigures,
-    sim: &Simulated,
+    (sim, other): (&Simulated, Option<(&str, &Simulated)>),
     restored: &[(String, u64)],
     dropped: bool,
+    server_cpus: Option<u32>,
 ) -> Value {
     let diffs = differences(f, sim);
-    json!({
+    let mut v = json!({
         "server": {
             "address": info.address,
             "version": info.version,
@@ -148,6 +180,8 @@ pub fn json_report(
             "page_size": info.page_size,
             "sequence_engine": info.sequence_engine,
             "other_schemas": info.other_schemas,
+            "loopback": info.loopback,
+            "cpus": server_cpus,
             "variables_before": {
                 "innodb_old_blocks_time": info.old_blocks_time,
                 "innodb_old_blocks_pct": info.old_blocks_pct,
@@ -166,7 +200,10 @@ pub fn json_report(
             "runs": s.runs,
             "sample_s": s.sample_s,
             "free_sample_ms": s.free_sample_ms,
-            "cpus": s.cpus,
+            "idle_passes": s.idle_passes,
+            "cpus": sim.cpus,
+            "cpu_model": sim.cpu_model,
+            "server_cpus": server_cpus,
             "keep": s.keep,
             "hot_rows": plan.hot_rows,
             "scan_rows": plan.scan_rows,
@@ -187,39 +224,30 @@ pub fn json_report(
             "hot_pages": m.hot_pages,
             "scan_pages": m.scan_pages,
             "load_s": m.load_s,
-            "idle_pass_s": m.idle_pass_s,
+            "warm_pass_s": m.warm_pass_s,
+            "idle_passes_s": m.idle_passes_s,
+            "idle_pass_s": num(m.idle_pass_s),
             "idle_scan_pages_per_s": num(m.idle_scan_pages_per_s),
+            "loadavg_before": m.loadavg_before,
+            "cpu_warmup": m.cpu_warmup,
+            "cpu_scan": m.cpu_scan,
             "samples": m.samples,
+            "lookups_at": m.lookups_at,
             "free_samples": m.free.len(),
             "free_min": m.free.iter().map(|x| x.1).min(),
             "free_max": m.free.iter().map(|x| x.1).max(),
         },
-        "simulated": {
-            "runs": sim.runs,
-            "kept_tail": num(sim.kept_tail),
-            "kept_tail_min": num(sim.kept_tail_min),
-            "kept_tail_max": num(sim.kept_tail_max),
-            "kept_by_s": by_s(&sim.kept_by_s),
-            "kept_by_s_min": by_s(&sim.kept_by_s_min),
-            "kept_by_s_max": by_s(&sim.kept_by_s_max),
-            "lookups_per_s_warmup": num(sim.lookups_per_s_warmup),
-            "lookups_per_s_scan": num(sim.lookups_per_s_scan),
-            "scan_pages_per_s": num(sim.scan_pages_per_s),
-            "passes": num(sim.passes),
-            "refills": num(sim.refills),
-            "refills_min": sim.refills_min,
-            "refills_max": sim.refills_max,
-            "lru_batches_during_scan": num(sim.lru_batches_during_scan),
-            "leak_pages_per_s": num(sim.leak_pages_per_s),
-            "leak_pages_per_s_min": num(sim.leak_pages_per_s_min),
-            "leak_pages_per_s_max": num(sim.leak_pages_per_s_max),
-            "frames": sim.frames,
-            "params": sim.params,
-        },
+        "simulated": sim_json(sim),
         "differences": diffs,
         "restored": restored.iter().map(|(n, v)| (n.clone(), json!(v))).collect::<Map<_, _>>(),
         "schema_dropped": dropped,
-    })
+    });
+    if let Some((key, o)) = other {
+        let mut block = sim_json(o);
+        block["differences"] = json!(differences(f, o));
+        v[key] = block;
+    }
+    v
 }
 
 fn pct(v: f64) -> String {
@@ -238,7 +266,16 @@ fn fig(v: f64, d: usize) -> String {
     }
 }
 
-/// The side-by-side table the command prints.
+fn model_name(sim: &Simulated) -> String {
+    if sim.cpus == 0 {
+        "fixed factor".into()
+    } else {
+        format!("{} CPUs shared", sim.cpus)
+    }
+}
+
+/// The side-by-side table the command prints: the measurement, the default CPU model's
+/// ensemble and, when it ran, the other model's.
 pub fn text_report(
     info: &ServerInfo,
     s: &Settings,
@@ -246,6 +283,7 @@ pub fn text_report(
     m: &Measured,
     f: &MeasuredFigures,
     sim: &Simulated,
+    other: Option<(&str, &Simulated)>,
 ) -> String {
     let mut o = String::new();
     o += &format!(
@@ -257,29 +295,58 @@ pub fn text_report(
         plan.old_blocks_time, plan.old_blocks_pct, plan.lru_scan_depth, s.pause_ms, s.warmup_s, s.scan_s
     );
     o += &format!(
-        "model    {} runs (seeds 1-{}), engine {}, {} frames, idle lookups {}/s and idle scan {} pages/s as measured, cpus {}\n",
+        "model    {} runs (seeds 1-{}), engine {}, {} frames, idle lookups {}/s and idle scan {} pages/s as measured (median of {} idle passes after a warm one)\n",
         sim.runs,
         sim.runs,
         sim.params.engine.label(),
         sim.frames,
         fig(sim.params.idle_lookups_per_s, 0),
         fig(sim.params.idle_scan_pages_per_s, 0),
-        if s.cpus == 0 { "0 (one scan_interference factor)".to_string() } else { s.cpus.to_string() }
+        m.idle_passes_s.len()
     );
-    o += "clock    the measurement runs on this machine's wall clock; the model on its virtual clock\n\n";
-    o += "kept over time (share of the hot table's pages resident)\n";
-    o += "   t (s)  measured     model  model min..max\n";
-    for (i, (t, k)) in f.kept_by_s.iter().enumerate() {
-        let sm = sim.kept_by_s.get(i).map(|x| x.1).unwrap_or(f64::NAN);
-        let lo = sim.kept_by_s_min.get(i).map(|x| x.1).unwrap_or(f64::NAN);
-        let hi = sim.kept_by_s_max.get(i).map(|x| x.1).unwrap_or(f64::NAN);
+    o += &format!(
+        "cpu      model: {} (cpus {}){}\n",
+        model_name(sim),
+        sim.cpus,
+        match other {
+            Some((k, x)) => format!("; beside it {} (cpus {}, {k} in --json)", model_name(x), x.cpus),
+            None => "; the server's CPUs are unknown (not on loopback: give --server-cpus N) so processor sharing is not run".into(),
+        }
+    );
+    if let Some(l) = m.loadavg_before {
         o += &format!(
-            "  {:>6.0}  {:>8}  {:>8}  {} .. {}{}\n",
+            "machine  load average {:.2} {:.2} {:.2} before the warm-up; CPUs busy warm-up {} / scans {} (server {} / {}, clients {} / {})\n",
+            l[0],
+            l[1],
+            l[2],
+            opt(m.cpu_warmup.machine_cpus),
+            opt(m.cpu_scan.machine_cpus),
+            opt(m.cpu_warmup.server_cpus),
+            opt(m.cpu_scan.server_cpus),
+            opt(m.cpu_warmup.client_cpus),
+            opt(m.cpu_scan.client_cpus)
+        );
+    }
+    o += "clock    the measurement runs on this machine's wall clock; the model on its virtual clock\n\n";
+    let ox = other.map(|x| x.1);
+    let at = |v: &[(f64, f64)], i: usize| v.get(i).map(|x| x.1).unwrap_or(f64::NAN);
+    o += "kept over time (share of the hot table's pages resident)\n";
+    o += &format!(
+        "   t (s)  measured     model  model min..max{}\n",
+        if ox.is_some() { "     other model" } else { "" }
+    );
+    for (i, (t, k)) in f.kept_by_s.iter().enumerate() {
+        o += &format!(
+            "  {:>6.0}  {:>8}  {:>8}  {} .. {}{}{}\n",
             t,
             pct(*k),
-            pct(sm),
-            pct(lo),
-            pct(hi),
+            pct(at(&sim.kept_by_s, i)),
+            pct(at(&sim.kept_by_s_min, i)),
+            pct(at(&sim.kept_by_s_max, i)),
+            ox.map_or(String::new(), |x| format!(
+                "  {:>14}",
+                pct(at(&x.kept_by_s, i))
+            )),
             if (*t - s.warmup_s as f64).abs() < 1e-6 {
                 "   <- scans start"
             } else {
@@ -287,67 +354,115 @@ pub fn text_report(
             }
         );
     }
-    o += "\n                                   measured      model (min..max)\n";
     o += &format!(
-        "kept in the last minute          {:>9}  {:>9} ({} .. {})\n",
+        "\n                                   measured      model (min..max){}\n",
+        ox.map_or(String::new(), |x| format!("   | {}", model_name(x)))
+    );
+    let col =
+        |f: &dyn Fn(&Simulated) -> String| ox.map_or(String::new(), |x| format!("   | {}", f(x)));
+    o += &format!(
+        "kept in the last minute          {:>9}  {:>9} ({} .. {}){}\n",
         pct(f.kept_tail),
         pct(sim.kept_tail),
         pct(sim.kept_tail_min),
-        pct(sim.kept_tail_max)
+        pct(sim.kept_tail_max),
+        col(&|x| format!(
+            "{} ({} .. {})",
+            pct(x.kept_tail),
+            pct(x.kept_tail_min),
+            pct(x.kept_tail_max)
+        ))
     );
     o += &format!(
-        "leak (scan young pages/s, net)   {:>9}  {:>9} ({} .. {})\n",
+        "leak (scan young pages/s, net)   {:>9}  {:>9} ({} .. {}){}\n",
         fig(f.leak_pages_per_s, 1),
         fig(sim.leak_pages_per_s, 1),
         fig(sim.leak_pages_per_s_min, 1),
-        fig(sim.leak_pages_per_s_max, 1)
+        fig(sim.leak_pages_per_s_max, 1),
+        col(&|x| fig(x.leak_pages_per_s, 1))
     );
     o += &format!(
-        "refills seen (free-list rises)   {:>9}  {:>9} ({} .. {}; the model ran {} LRU batches)\n",
+        "refills seen (free-list rises)   {:>9}  {:>9} ({} .. {}; the model ran {} LRU batches){}\n",
         f.refills,
         fig(sim.refills, 1),
         sim.refills_min,
         sim.refills_max,
-        fig(sim.lru_batches_during_scan, 0)
+        fig(sim.lru_batches_during_scan, 0),
+        col(&|x| fig(x.refills, 1))
     );
     o += &format!(
-        "lookups/s, warm-up               {:>9}  {:>9}\n",
+        "lookups/s, warm-up               {:>9}  {:>9}{}\n",
         fig(f.lookups_per_s_warmup, 0),
-        fig(sim.lookups_per_s_warmup, 0)
+        fig(sim.lookups_per_s_warmup, 0),
+        col(&|x| fig(x.lookups_per_s_warmup, 0))
     );
     o += &format!(
-        "lookups/s, during the scans      {:>9}  {:>9} ({} .. {})\n",
+        "lookups/s, during the scans      {:>9}  {:>9} ({} .. {}){}\n",
         fig(f.lookups_per_s_scan, 0),
         fig(sim.lookups_per_s_scan, 0),
         fig(sim.lookups_per_s_scan_min, 0),
-        fig(sim.lookups_per_s_scan_max, 0)
+        fig(sim.lookups_per_s_scan_max, 0),
+        col(&|x| format!(
+            "{} ({} .. {})",
+            fig(x.lookups_per_s_scan, 0),
+            fig(x.lookups_per_s_scan_min, 0),
+            fig(x.lookups_per_s_scan_max, 0)
+        ))
     );
     o += &format!(
-        "scan pages/s (idle pass {:>6})   {:>9}  {:>9}\n",
+        "scan pages/s (idle pass {:>6})   {:>9}  {:>9}{}\n",
         fig(m.idle_scan_pages_per_s, 0),
         fig(f.scan_pages_per_s, 0),
-        fig(sim.scan_pages_per_s, 0)
+        fig(sim.scan_pages_per_s, 0),
+        col(&|x| fig(x.scan_pages_per_s, 0))
     );
     o += &format!(
-        "passes (mean {} s)             {:>9}  {:>9}\n",
+        "passes (mean {} s)             {:>9}  {:>9}{}\n",
         fig(f.mean_pass_s, 2),
         f.passes,
-        fig(sim.passes, 1)
+        fig(sim.passes, 1),
+        col(&|x| fig(x.passes, 1))
     );
     let d = differences(f, sim);
     if d.is_empty() {
         o += "\nthe measurement is within the model's ensemble on every figure above\n";
     } else {
-        o += "\nwhere they differ by more than the ensemble's spread:\n";
+        o += "\nwhere they differ by more than the (default) model's spread:\n";
         for x in d {
             o += &format!("  {x}\n");
         }
     }
+    if let Some(x) = ox {
+        let d = differences(f, x);
+        o += &format!(
+            "{} ({}): {}\n",
+            if d.is_empty() {
+                "the other model"
+            } else {
+                "and the other model"
+            },
+            model_name(x),
+            if d.is_empty() {
+                "the measurement is within its ensemble on every figure".to_string()
+            } else {
+                d.join("; ")
+            }
+        );
+    }
     o
 }
 
+fn opt(v: Option<f64>) -> String {
+    v.map_or("n/a".into(), |x| format!("{x:.2}"))
+}
+
 /// Kept over time, both curves (the model's mean with its min..max band), as SVG.
-pub fn svg(f: &MeasuredFigures, sim: &Simulated, warmup_s: f64) -> Result<String, String> {
+pub fn svg(
+    f: &MeasuredFigures,
+    sim: &Simulated,
+    other: Option<(&str, &Simulated)>,
+    warmup_s: f64,
+) -> Result<String, String> {
     let e = |x: DrawingAreaErrorKind<std::io::Error>| x.to_string();
     let end = f.kept_by_s.last().map(|x| x.0).unwrap_or(1.0).max(1.0);
     let mut out = String::new();
@@ -391,7 +506,10 @@ pub fn svg(f: &MeasuredFigures, sim: &Simulated, warmup_s: f64) -> Result<String
                 BLUE.stroke_width(2),
             ))
             .map_err(|x| x.to_string())?
-            .label("model (mean; band: min..max of the runs)")
+            .label(format!(
+                "model, {} (mean; band: min..max of the runs)",
+                model_name(sim)
+            ))
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
         chart
             .draw_series(LineSeries::new(
@@ -404,6 +522,22 @@ pub fn svg(f: &MeasuredFigures, sim: &Simulated, warmup_s: f64) -> Result<String
             .map_err(|x| x.to_string())?
             .label("server (measured)")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
+        if let Some((_, o)) = other {
+            let green = RGBColor(0, 140, 60);
+            chart
+                .draw_series(LineSeries::new(
+                    o.kept_by_s
+                        .iter()
+                        .filter(|x| x.1.is_finite())
+                        .map(|(t, k)| (*t, k * 100.0)),
+                    green.stroke_width(2),
+                ))
+                .map_err(|x| x.to_string())?
+                .label(format!("model, {} (mean)", model_name(o)))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], green.stroke_width(2))
+                });
+        }
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![(warmup_s, 0.0), (warmup_s, 100.0)],
@@ -442,6 +576,8 @@ mod tests {
             lru_scan_depth: 1536,
             other_schemas: vec![],
             sequence_engine: true,
+            loopback: true,
+            server_pid: None,
         }
     }
 
@@ -481,6 +617,8 @@ mod tests {
 
     fn simulated() -> Simulated {
         Simulated {
+            cpu_model: super::super::plan::CpuModel::Fixed,
+            cpus: 0,
             runs: 2,
             kept_tail: 0.9,
             kept_tail_min: 0.85,
@@ -543,7 +681,7 @@ mod tests {
         let m = measured();
         let f = figures(&m, &s);
         let sim = simulated();
-        let v = json_report(&info(), &s, &p, &m, &f, &sim, &[], true);
+        let v = json_report(&info(), &s, &p, &m, &f, (&sim, None), &[], true, Some(2));
         assert_eq!(v["server"]["pool_pages"], 4056);
         assert_eq!(v["server"]["version"], "10.11.19-MariaDB");
         assert_eq!(v["settings"]["warmup_s"], 30);
@@ -570,10 +708,59 @@ mod tests {
             .iter()
             .any(|x| x.as_str().unwrap().contains("kept in the last minute")));
         assert!(!d.iter().any(|x| x.as_str().unwrap().contains("leak")));
-        let text = text_report(&info(), &s, &p, &m, &f, &sim);
+        assert!(v.get("simulated_shared").is_none());
+        assert_eq!(v["simulated"]["cpu_model"], "fixed");
+        assert_eq!(v["server"]["cpus"], 2);
+        let text = text_report(&info(), &s, &p, &m, &f, &sim, None);
         assert!(text.contains("wall clock"));
         assert!(text.contains("<- scans start"));
-        let svg = svg(&f, &sim, 30.0).unwrap();
+        assert!(text.contains("give --server-cpus"));
+        let svg = svg(&f, &sim, None, 30.0).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("server (measured)"));
+    }
+
+    #[test]
+    fn the_other_cpu_model_sits_beside_the_default_one() {
+        let s = Settings {
+            warmup_s: 30,
+            scan_s: 60,
+            ..Settings::default()
+        };
+        let facts = PoolFacts {
+            pool_pages: 4056,
+            page_size: 16384,
+            old_blocks_time: 1000,
+            old_blocks_pct: 37,
+            lru_scan_depth: 1536,
+        };
+        let p = plan(&s, &facts).unwrap();
+        let m = measured();
+        let f = figures(&m, &s);
+        let sim = simulated();
+        let shared = Simulated {
+            cpu_model: super::super::plan::CpuModel::Shared,
+            cpus: 2,
+            kept_tail: 0.6,
+            kept_tail_min: 0.55,
+            kept_tail_max: 0.7,
+            kept_by_s: vec![(0.0, 1.0), (30.0, 1.0), (90.0, 0.61)],
+            ..simulated()
+        };
+        let other = Some(("simulated_shared", &shared));
+        let v = json_report(&info(), &s, &p, &m, &f, (&sim, other), &[], true, Some(2));
+        assert_eq!(v["simulated"]["cpu_model"], "fixed");
+        assert_eq!(v["simulated_shared"]["cpu_model"], "shared");
+        assert_eq!(v["simulated_shared"]["cpus"], 2);
+        assert_eq!(v["simulated_shared"]["kept_by_s"]["90"], 0.61);
+        // The measured tail (0.675) is inside the shared model's 55-70 %, outside the fixed's.
+        let d = v["simulated_shared"]["differences"].as_array().unwrap();
+        assert!(!d
+            .iter()
+            .any(|x| x.as_str().unwrap().contains("kept in the last minute")));
+        let text = text_report(&info(), &s, &p, &m, &f, &sim, other);
+        assert!(text.contains("| 2 CPUs shared"), "{text}");
+        assert!(text.contains("61.0 %"), "{text}");
+        let svg = svg(&f, &sim, other, 30.0).unwrap();
+        assert!(svg.contains("2 CPUs shared"));
     }
 }

@@ -37,6 +37,24 @@ impl Target {
         Ok(Opts::from(b))
     }
 
+    /// Whether the server runs on this machine: a Unix socket, or a URL whose host is
+    /// `localhost`, `127.x.x.x` or `::1`.
+    pub fn is_loopback(&self) -> bool {
+        if self.socket.is_some() {
+            return true;
+        }
+        let Some(u) = &self.url else { return false };
+        let rest = u.trim_start_matches("mysql://");
+        let host_port = rest.rsplit_once('@').map_or(rest, |x| x.1);
+        let host_port = host_port.split('/').next().unwrap_or("");
+        let host = if let Some(h) = host_port.strip_prefix('[') {
+            h.split(']').next().unwrap_or("")
+        } else {
+            host_port.split(':').next().unwrap_or("")
+        };
+        host.eq_ignore_ascii_case("localhost") || host.starts_with("127.") || host == "::1"
+    }
+
     /// The server's address without the password, for messages and the JSON.
     pub fn label(&self) -> String {
         match (&self.url, &self.socket) {
@@ -123,6 +141,10 @@ pub struct ServerInfo {
     pub other_schemas: Vec<String>,
     /// Whether the SEQUENCE engine (MariaDB) is there to load the tables.
     pub sequence_engine: bool,
+    /// Whether the server runs on this machine ([`Target::is_loopback`]).
+    pub loopback: bool,
+    /// The server's process on this machine (from `@@pid_file`), when it can be read.
+    pub server_pid: Option<u32>,
 }
 
 impl ServerInfo {
@@ -138,6 +160,15 @@ impl ServerInfo {
 }
 
 const SYSTEM_SCHEMAS: [&str; 4] = ["mysql", "information_schema", "performance_schema", "sys"];
+
+/// The server's pid from its pid file, when the file is readable here and names a live process.
+fn local_pid(c: &mut Conn) -> Option<u32> {
+    let path = scalar(c, "SELECT @@GLOBAL.pid_file").ok()??;
+    let pid: u32 = std::fs::read_to_string(path).ok()?.trim().parse().ok()?;
+    std::path::Path::new(&format!("/proc/{pid}/stat"))
+        .exists()
+        .then_some(pid)
+}
 
 /// Reads what the server is, and refuses, with a one-line reason, a server the experiment
 /// cannot use (no InnoDB, no `innodb_buffer_page`).
@@ -184,7 +215,11 @@ pub fn inspect(c: &mut Conn, t: &Target) -> Result<ServerInfo, String> {
             .filter(|s| !SYSTEM_SCHEMAS.contains(&s.to_lowercase().as_str()) && s != SCHEMA)
             .collect();
     other_schemas.sort();
+    let loopback = t.is_loopback();
+    let server_pid = if loopback { local_pid(c) } else { None };
     Ok(ServerInfo {
+        loopback,
+        server_pid,
         address: t.label(),
         mariadb: version.to_lowercase().contains("mariadb"),
         version,
@@ -305,5 +340,33 @@ impl Drop for RestoreGuard {
                 eprintln!("error: {e}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(u: &str) -> Target {
+        Target {
+            url: Some(u.into()),
+            socket: None,
+        }
+    }
+
+    #[test]
+    fn loopback_is_a_socket_or_a_local_host() {
+        assert!(url("mysql://root@127.0.0.1:3306").is_loopback());
+        assert!(url("mysql://u:p@localhost").is_loopback());
+        assert!(url("mysql://u:p@[::1]:3307").is_loopback());
+        assert!(!url("mysql://u:p@db.example.com:3306").is_loopback());
+        assert!(!url("mysql://u:p@10.0.0.7").is_loopback());
+        // A password holding '@' or "127." does not make a remote host local.
+        assert!(!url("mysql://u:x@127.0@db.example.com").is_loopback());
+        let sock = Target {
+            url: Some("mysql://u@db.example.com".into()),
+            socket: Some("/run/mysqld.sock".into()),
+        };
+        assert!(sock.is_loopback());
     }
 }
