@@ -246,8 +246,8 @@ mod tests {
         assert!(note.starts_with("5 runs of each row"), "{note}");
         let big = Params {
             pool_mb: 1024,
-            hot_pages: 20_000,
-            hot_table_pages: 20_000,
+            hot_pages: 60_000,
+            hot_table_pages: 60_000,
             scan_table_mb: 3072,
             ..Params::default()
         };
