@@ -809,6 +809,87 @@ export class Runner {
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
 /**
+ * The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
+ * time (`crate::status::page_risk::PageRisk`).
+ */
+export class StatusRisk {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        StatusRiskFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_statusrisk_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share done (1 = every run).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.statusrisk_advance(this.__wbg_ptr, max_events);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+    /**
+     * What runs now ("run 3 of 25: …"), empty when over.
+     * @returns {string}
+     */
+    current() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.statusrisk_current(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
+     * @param {string} text
+     * @param {number} hot_pages
+     * @param {number} runs
+     */
+    constructor(text, hot_pages, runs) {
+        const val2 = +hot_pages;
+        const val3 = +runs;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.statusrisk_new(ptr0, len0, val2, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        StatusRiskFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The rows so far, the table's cells, the advice and the pasted rates, as a JSON string.
+     * @returns {string}
+     */
+    result() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.statusrisk_result(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+}
+if (Symbol.dispose) StatusRisk.prototype[Symbol.dispose] = StatusRisk.prototype.free;
+
+/**
  * The sweep's points as they arrive, and its drawing.
  */
 export class SweepView {
@@ -2176,6 +2257,9 @@ const PoliciesFinalization = (typeof FinalizationRegistry === 'undefined')
 const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_runner_free(ptr, 1));
+const StatusRiskFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_statusrisk_free(ptr, 1));
 const SweepViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_sweepview_free(ptr, 1));

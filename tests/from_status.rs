@@ -142,3 +142,51 @@ fn run_gives_kept_and_leak() {
         Some(3110.0)
     );
 }
+
+#[test]
+fn runs_make_each_row_an_ensemble_with_kept_as_median_and_range() {
+    let fixture = format!("{F}mariadb-10.11-status-G.txt");
+    let one = json(&[&fixture, "--hot-pages", "300", "--run", "--json"]);
+    let v = json(&[
+        &fixture,
+        "--hot-pages",
+        "300",
+        "--risk",
+        "--runs",
+        "3",
+        "--json",
+    ]);
+    let res = &v["result"];
+    assert_eq!(res["runs"], 3);
+    // `kept` stays the first run's: the single run's figure.
+    assert_eq!(res["kept"], one["result"]["kept"]);
+    assert_eq!(one["result"]["runs"], 1);
+    assert_eq!(one["result"]["kept_median"], one["result"]["kept"]);
+    let rows = v["runs"].as_array().unwrap();
+    assert!(rows.len() >= 4, "{}", v["runs"]);
+    for r in rows {
+        assert_eq!(r["runs"], 3, "{r}");
+        let (lo, m, hi) = (
+            r["kept_min"].as_f64().unwrap(),
+            r["kept_median"].as_f64().unwrap(),
+            r["kept_max"].as_f64().unwrap(),
+        );
+        assert!(lo <= m && m <= hi, "{r}");
+        let first = r["kept"].as_f64().unwrap();
+        assert!((lo..=hi).contains(&first), "{r}");
+    }
+    assert!(v["advice"].as_str().unwrap().contains("over 3 runs"));
+    // The text: kept as "median (min-max)" on each row.
+    let (code, out, err) = run(&[&fixture, "--hot-pages", "300", "--run", "--runs", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let row = out.lines().find(|l| l.starts_with("as read")).unwrap();
+    assert!(
+        row.split_whitespace()
+            .nth(3)
+            .is_some_and(|c| c.starts_with('(') && c.contains('-')),
+        "{row}"
+    );
+    let (code, _, err) = run(&[&fixture, "--run", "--runs", "0"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("runs"), "{err}");
+}

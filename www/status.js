@@ -1,7 +1,10 @@
 // The lab's "Your server" panel: the paste goes to the reader in WebAssembly (status_report in
 // src/web/status.rs); the table shows each value with its line, the values assumed, the
 // warnings and the scenario; "Run it" opens the lab at the scenario's address (the settings
-// only: the paste is not in it). Nothing is sent anywhere.
+// only: the paste is not in it). "Leak risk" runs the scenario and the changes tried in a
+// worker (www/status-worker.js), a few seeds each, and shows the table, the advice and the
+// model's youngs/s beside the pasted ones, all formatted in Rust (src/status/risk.rs); a change
+// to the paste stops it. Nothing is sent anywhere.
 import { boot } from "./boot.js";
 import * as mp from "../pkg/midpoint.js";
 
@@ -75,6 +78,36 @@ function render(out, rep) {
   );
 }
 
+// The leak risk's table (cells from risk::table), the advice and the notes.
+function renderRisk(out, res, running) {
+  out.replaceChildren();
+  const t = res.table;
+  const table = el("table", { class: "mp-table mp-status-table mp-risk-table", "data-testid": "status-risk-table" });
+  table.append(el("caption", { text: "Leak risk: the scenario as read and the changes tried" }));
+  const head = el("tr");
+  for (const h of t.head) head.append(el("th", { scope: "col", text: h }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  const line = (cells, attrs) => {
+    const tr = el("tr", attrs);
+    cells.forEach((c, i) => tr.append(i === 0 ? el("th", { scope: "row", text: c }) : el("td", { text: c })));
+    body.append(tr);
+  };
+  t.rows.forEach((cells, i) => line(cells, { "data-row": res.rows[i].label }));
+  line(t.yours, { class: "mp-yours", "data-row": "yours" });
+  table.append(body);
+  out.append(el("div", { class: "mp-status-scroll", tabindex: "0", role: "region", "aria-label": "Leak risk" }, table));
+  if (!running && res.done) out.append(el("p", { class: "mp-status-advice", "data-testid": "status-advice", text: res.advice }));
+  const notes = [
+    res.runs_note,
+    "Kept: the hot set's mean residency over the scan; leak: scan pages turned young. The leak is not in youngs/s: a page the boundary's slide turns young counts nowhere, so your youngs/s can stay low while the scan takes the pool.",
+    ...res.notes,
+  ];
+  const ul = el("ul", { class: "mp-status-notes", "data-testid": "status-risk-notes" });
+  for (const n of notes) ul.append(el("li", { text: n }));
+  out.append(ul);
+}
+
 async function main() {
   if (!panel) return;
   const paste = panel.querySelector("[data-testid=status-paste]");
@@ -83,16 +116,81 @@ async function main() {
   const runBtn = panel.querySelector("[data-testid=status-run]");
   const msg = panel.querySelector("[data-testid=status-message]");
   const out = panel.querySelector("[data-testid=status-result]");
+  const riskBtn = panel.querySelector("[data-testid=status-risk-run]");
+  const riskOut = panel.querySelector("[data-testid=status-risk]");
+  const riskMsg = panel.querySelector("[data-testid=status-risk-message]");
+  let module;
   try {
-    await boot();
+    ({ module } = await boot());
   } catch (e) {
     msg.textContent = `The reader could not start: ${e.message}`;
     return;
   }
   let query = null;
+  // The leak risk's worker: one job at a time; stopping it terminates the worker.
+  let worker = null;
+  let job = 0;
+  let pasted = null;
+  const stopRisk = (why) => {
+    worker?.terminate();
+    worker = null;
+    riskMsg.textContent = why;
+    riskOut.replaceChildren();
+    delete panel.dataset.risk;
+  };
+  const startRisk = () => {
+    stopRisk("");
+    if (!pasted) return;
+    riskMsg.textContent = "Running the leak risk in the background…";
+    const id = ++job;
+    const w = new Worker(new URL("./status-worker.js", import.meta.url), { type: "module" });
+    worker = w;
+    w.postMessage({ type: "init", module });
+    const bar = el("progress", { max: "1", value: "0", "aria-label": "Leak risk runs done", "data-testid": "status-risk-progress" });
+    const now = el("span", { text: "Starting the runs…" });
+    const progress = el("p", { class: "mp-status-progress" }, bar, " ", now);
+    riskOut.replaceChildren(progress);
+    panel.dataset.risk = "running";
+    let rows = -1;
+    const table = el("div");
+    riskOut.append(table);
+    w.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === "ready" || worker !== w) return;
+      if (m.type === "panic" || m.type === "error") {
+        stopRisk(`The leak risk could not run: ${m.message}`);
+        return;
+      }
+      if (m.id !== id) return;
+      const res = JSON.parse(m.result);
+      if (m.type === "progress") {
+        bar.value = m.frac;
+        now.textContent = `${Math.floor(m.frac * 100)} %: ${m.now}`;
+        if (res.rows.length !== rows && res.rows.length > 0) {
+          rows = res.rows.length;
+          renderRisk(table, res, true);
+        }
+        return;
+      }
+      w.terminate();
+      worker = null;
+      progress.remove();
+      renderRisk(table, res, false);
+      riskMsg.textContent = `Leak risk: ${res.rows.length} rows, ${res.runs} run${res.runs === 1 ? "" : "s"} each, in ${(m.ms / 1000).toFixed(1)} s.`;
+      panel.dataset.risk = "done";
+    };
+    w.onerror = (e) => {
+      e.preventDefault();
+      if (worker === w) stopRisk(`The leak risk could not run: ${e.message || "worker error"}`);
+    };
+    w.postMessage({ id, text: pasted.text, hot: pasted.hot, runs: 0 });
+  };
   const read = () => {
     query = null;
+    pasted = null;
     runBtn.disabled = true;
+    riskBtn.disabled = true;
+    stopRisk("");
     const h = Number.parseInt(hot.value, 10);
     if (hot.value.trim() !== "" && !(h >= 1 && h <= 4194304)) {
       msg.textContent = "The hot set is a whole number of pages from 1 to 4,194,304.";
@@ -109,9 +207,22 @@ async function main() {
     msg.textContent = `Read ${n} value${n === 1 ? "" : "s"}; ${rep.assumed.length} assumed; ${rep.warnings.length} warning${rep.warnings.length === 1 ? "" : "s"}.`;
     render(out, rep);
     query = rep.query;
+    pasted = { text: paste.value, hot: Number.isFinite(h) ? h : 0 };
     runBtn.disabled = false;
+    riskBtn.disabled = false;
   };
   readBtn.addEventListener("click", read);
+  riskBtn.addEventListener("click", startRisk);
+  // A changed paste or hot set: what was read no longer holds; stop the runs.
+  for (const input of [paste, hot]) {
+    input.addEventListener("input", () => {
+      if (pasted === null) return;
+      pasted = null;
+      riskBtn.disabled = true;
+      runBtn.disabled = true;
+      stopRisk(worker ? "The paste changed: the leak risk runs were stopped. Read it again to run them." : "");
+    });
+  }
   runBtn.addEventListener("click", () => {
     if (query !== null) location.assign(`${location.pathname}?${query}`);
   });

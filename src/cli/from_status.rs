@@ -47,6 +47,8 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("with the run, the runs that change one thing (lru_scan_depth, old_blocks_time, a pause) and which helps; implies --run"),
         )
+        .arg(runs_arg("1", "with --run/--risk, an ensemble of N runs of each row (RNG seeds: the scenario's seed, seed + 1, ...): kept as the median with its range; --json adds kept_median, kept_min, kept_max and runs to each row (kept stays the first run's) [alias: --seeds]"))
+        .arg(threads_arg())
         .arg(json_arg())
         .arg(no_limit_arg())
 }
@@ -126,16 +128,17 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         Err(e) => refuse(&e),
     };
     let want_risk = a.get_flag("risk");
+    let runs = parse_runs(a)?;
+    set_threads(a)?;
     let mut rows: Vec<RunRow> = Vec::new();
     if a.get_flag("run") || want_risk {
         let no_limit = a.get_flag("no-limit");
-        let rep = crate::cli::progress::run(&s.params, no_limit)?;
-        rows.push(risk::row("as read", None, &rep));
-        if want_risk {
-            for (label, change, q) in risk::variants(&s.params) {
-                let rep = crate::cli::progress::run(&q, no_limit)?;
-                rows.push(risk::row(&label, Some(change), &rep));
-            }
+        let mut plan = risk::plan(&s.params);
+        if !want_risk {
+            plan.truncate(1);
+        }
+        for (label, change, q) in plan {
+            rows.push(risk::row(&label, change, &run_rows(&q, runs, no_limit)?));
         }
     }
     if a.get_flag("json") {
@@ -144,6 +147,20 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         print_text(&r, &s, &rows, want_risk);
         Ok(())
     }
+}
+
+/// The `runs` runs of one row (seeds `q.seed`, `q.seed + 1`, ...): one run with the progress
+/// bar, or an ensemble after the budget's check of them all.
+fn run_rows(
+    q: &midpoint_core::scenario::Params,
+    runs: u32,
+    no_limit: bool,
+) -> Result<Vec<midpoint_core::metrics::RunReport>, String> {
+    if runs == 1 {
+        return Ok(vec![crate::cli::progress::run(q, no_limit)?]);
+    }
+    crate::cli::progress::check_sweep(q, runs as usize, no_limit)?;
+    Ok(midpoint_lab::ensemble::run(q, runs)?.runs)
 }
 
 fn show(v: &status::Num) -> String {
@@ -220,36 +237,18 @@ fn print_text(r: &Reading, s: &Scenario, rows: &[RunRow], with_risk: bool) {
     if rows.is_empty() {
         return;
     }
-    let (y, n) = risk::pasted_rates(r);
-    let f = |x: Option<f64>| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
     println!();
-    println!(
-        "{:<36} {:>8} {:>12} {:>12} {:>9} {:>10} {:>13}",
-        "run", "kept %", "leak pages/s", "leak/refill", "refills", "youngs/s", "non-youngs/s"
-    );
-    for row in rows {
+    if rows.iter().any(|r| r.runs > 1) {
         println!(
-            "{:<36} {:>8} {:>12.1} {:>12} {:>9} {:>10.1} {:>13.1}",
-            row.label,
-            row.kept
-                .map(|k| format!("{:.1}", k * 100.0))
-                .unwrap_or_else(|| "n/a".into()),
-            row.leak_pages_per_s,
-            f(row.leak_per_refill),
-            row.refills_during_scan,
-            row.youngs_per_s,
-            row.non_youngs_per_s
+            "(each row: {} runs, RNG seeds {}-{}; kept % the median (min-max), the other figures the medians)",
+            rows[0].runs,
+            s.params.seed,
+            s.params.seed + rows[0].runs as u64 - 1
         );
     }
-    println!(
-        "{:<36} {:>8} {:>12} {:>12} {:>9} {:>10} {:>13}",
-        "yours (as pasted)",
-        "",
-        "",
-        "",
-        "",
-        f(y),
-        f(n)
+    print!(
+        "{}",
+        risk::table_text(&risk::table(rows, risk::pasted_rates(r)))
     );
     println!(
         "(the leak is not in youngs/s: a page the boundary's slide turns young counts nowhere)"

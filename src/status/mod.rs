@@ -13,6 +13,7 @@
 //! [`scenario`] turns a reading into the simulator's parameters.
 
 mod check;
+pub mod page_risk;
 pub mod report;
 pub mod risk;
 pub mod scenario;

@@ -54,20 +54,23 @@ pub fn to_json(r: &Reading, s: &Scenario, rows: &[RunRow], with_risk: bool) -> J
     Json::Object(o)
 }
 
-/// The page's panel: the report of a paste, with `query` (the lab's URL query for the scenario),
-/// or `{"error": "..."}`. `hot_pages` 0: not given.
-pub fn page_report(text: &str, hot_pages: u32) -> Json {
-    let r = match super::read(text) {
-        Ok(r) => r,
-        Err(e) => return json!({ "error": e.to_string() }),
-    };
+/// The page's reading and scenario of a paste (`hot_pages` 0: not given), or the message.
+pub fn page_scenario(text: &str, hot_pages: u32) -> Result<(Reading, Scenario), String> {
+    let r = super::read(text).map_err(|e| e.to_string())?;
     let inputs = Inputs {
         hot_pages: (hot_pages > 0).then_some(hot_pages.min(4_194_304)),
         lookups_per_s: None,
     };
-    let s = match scenario(&r, &inputs) {
-        Ok(s) => s,
-        Err(e) => return json!({ "error": format!("the values read make no scenario: {e}") }),
+    let s = scenario(&r, &inputs).map_err(|e| format!("the values read make no scenario: {e}"))?;
+    Ok((r, s))
+}
+
+/// The page's panel: the report of a paste, with `query` (the lab's URL query for the scenario),
+/// or `{"error": "..."}`. `hot_pages` 0: not given.
+pub fn page_report(text: &str, hot_pages: u32) -> Json {
+    let (r, s) = match page_scenario(text, hot_pages) {
+        Ok(x) => x,
+        Err(e) => return json!({ "error": e }),
     };
     let mut j = to_json(&r, &s, &[], false);
     if let Json::Object(m) = &mut j {

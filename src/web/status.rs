@@ -9,3 +9,38 @@ use wasm_bindgen::prelude::*;
 pub fn status_report(text: &str, hot_pages: u32) -> String {
     crate::status::report::page_report(text, hot_pages).to_string()
 }
+
+/// The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
+/// time (`crate::status::page_risk::PageRisk`).
+#[wasm_bindgen]
+pub struct StatusRisk {
+    risk: crate::status::page_risk::PageRisk,
+}
+
+#[wasm_bindgen]
+impl StatusRisk {
+    /// The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str, hot_pages: u32, runs: u32) -> Result<StatusRisk, JsValue> {
+        crate::status::page_risk::PageRisk::new(text, hot_pages, runs)
+            .map(|risk| StatusRisk { risk })
+            .map_err(|e| JsValue::from_str(&e))
+    }
+
+    /// Runs up to `max_events` more events; returns the share done (1 = every run).
+    pub fn advance(&mut self, max_events: u32) -> Result<f64, JsValue> {
+        self.risk
+            .advance(max_events as u64)
+            .map_err(|e| JsValue::from_str(&e))
+    }
+
+    /// What runs now ("run 3 of 25: …"), empty when over.
+    pub fn current(&self) -> String {
+        self.risk.current()
+    }
+
+    /// The rows so far, the table's cells, the advice and the pasted rates, as a JSON string.
+    pub fn result(&self) -> String {
+        self.risk.result().to_string()
+    }
+}

@@ -1,0 +1,59 @@
+// Web Worker for the "Your server" panel's leak risk: a second instance of the WASM module runs
+// the scenario read from the paste and the changes tried (StatusRisk in src/web/status.rs), each
+// row a few seeds, a slice of events at a time, so the page's main thread never runs them. The
+// panel stops a job by terminating the worker (when the paste changes or a new job starts).
+// Messages:
+//   in:  {type: "init", module}          the compiled WebAssembly.Module
+//        {id, text, hot, runs}           the paste, the hot set (0: the suggestion), runs per
+//                                        row (0: as many as the page allows)
+//   out: {type: "ready"} | {id, type: "progress", frac, now, result} (result: the JSON string
+//        of the rows so far) | {id, type: "done", result, ms} | {id, type: "error", message}
+//        | {type: "panic", message}
+import init, { StatusRisk } from "../pkg/midpoint.js";
+
+let ready = null;
+// Slices of about SLICE_MS, progress every POST_MS.
+const SLICE_MS = 25;
+const POST_MS = 100;
+
+self.addEventListener("midpoint-panic", (e) => {
+  self.postMessage({ type: "panic", message: String(e.detail) });
+});
+
+self.onmessage = async (e) => {
+  const m = e.data;
+  if (m.type === "init") {
+    ready = init({ module_or_path: m.module });
+    try {
+      await ready;
+      self.postMessage({ type: "ready" });
+    } catch (err) {
+      self.postMessage({ type: "error", id: -1, message: `the worker could not start the WASM module: ${err}` });
+    }
+    return;
+  }
+  await ready;
+  const t0 = performance.now();
+  let r = null;
+  try {
+    r = new StatusRisk(m.text, m.hot ?? 0, m.runs ?? 0);
+    let slice = 20_000;
+    let posted = -Infinity;
+    let frac = 0;
+    while (frac < 1) {
+      const a = performance.now();
+      frac = r.advance(slice);
+      const b = performance.now();
+      slice = Math.round(Math.min(2_000_000, Math.max(2_000, (slice * SLICE_MS) / Math.max(0.25, b - a))));
+      if (frac < 1 && b - posted >= POST_MS) {
+        self.postMessage({ id: m.id, type: "progress", frac, now: r.current(), result: r.result() });
+        posted = b;
+      }
+    }
+    self.postMessage({ id: m.id, type: "done", result: r.result(), ms: performance.now() - t0 });
+  } catch (err) {
+    self.postMessage({ id: m.id, type: "error", message: String(err?.message ?? err) });
+  } finally {
+    r?.free();
+  }
+};
