@@ -99,7 +99,7 @@ impl Comparison {
     /// Runs the next policy (the first call: the InnoDB run, recorded).
     pub fn step(&mut self) -> Result<(), String> {
         let params = &self.params;
-        let Some(rec) = &self.rec else {
+        if self.rec.is_none() {
             let (rec, report) = super::record::record(params)?;
             let (mut req, mut miss) = (0u64, 0u64);
             for i in rec.scan_from..rec.ids.len() {
@@ -119,7 +119,7 @@ impl Comparison {
                 super::closed_loop::scan_miss_cost_us(params, &rec, report.scan_passes);
             self.rec = Some(rec);
             return Ok(());
-        };
+        }
         let Some(&name) = ORDER.get(self.rows.len()) else {
             return Ok(());
         };
@@ -176,11 +176,7 @@ pub fn policy_rows(
     c.step()?;
     // The other policies each replay the recording on their own: on every core on native
     // builds (`ensemble::par_map`, results in ORDER's order whatever the thread count).
-    let rest = crate::ensemble::par_map(
-        &ORDER[c.rows.len()..],
-        |name| c.row_of(name),
-        |_, _| {},
-    );
+    let rest = crate::ensemble::par_map(&ORDER[c.rows.len()..], |name| c.row_of(name), |_, _| {});
     let mut rows = c.into_rows();
     for r in rest {
         rows.push(r?);
