@@ -249,6 +249,17 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
+     * The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
+     * @returns {any}
+     */
+    run_set_summary() {
+        const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
      * @param {number} n
      */
@@ -283,6 +294,20 @@ export class Explorer {
      */
     set_dark(dark) {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
+    }
+    /**
+     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
+     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
+     * and band.
+     * @param {number} index
+     * @param {number} total
+     * @param {any} run
+     */
+    set_member(index, total, run) {
+        const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
     }
     /**
      * Turns highlights and the eviction animation off (prefers-reduced-motion).
@@ -1696,14 +1721,17 @@ export function status_report(text, hot_pages) {
 }
 
 /**
- * One point of the sweep: a full run with this scan depth and old_blocks_time (ms).
+ * One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
+ * page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
+ * kept their median, with its range over more than one run.
  * @param {any} params
  * @param {number} depth
  * @param {number} time
+ * @param {number} runs
  * @returns {any}
  */
-export function sweep_point(params, depth, time) {
-    const ret = wasm.sweep_point(params, depth, time);
+export function sweep_point(params, depth, time, runs) {
+    const ret = wasm.sweep_point(params, depth, time, runs);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }

@@ -2,7 +2,7 @@
 # The page's speed beside the native core's, as one JSON line (issue 12's figures):
 #
 #   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "slider_first_ms", "slider_full_ms",
-#    "sweep40_s"}
+#    "ensemble5_ms", "workers", "sweep40_s"}
 #
 #   native_run_ms      `midpoint bench --json`'s run_ms_median: one full-size seed000-hot4485-b2b
 #                      run, median of 3 (target/release/midpoint, built first if stale)
@@ -11,7 +11,11 @@
 #   slider_first_ms    median over 5 moves of the innodb_lru_scan_depth slider, from its input
 #                      event to the first midpoint-residency event (partial or not)
 #   slider_full_ms     ... to the final one (partial: false)
-#   sweep40_s          the page's 40-point sweep, or null if it would not finish in the budget
+#   ensemble5_ms       median over 3 moves of the innodb_old_blocks_time slider, from its input
+#                      event to the 5-run band complete (midpoint-ensemble), idle page
+#   workers            the page's own worker count (one per core: navigator.hardwareConcurrency)
+#   sweep40_s          the page's 40-point sweep at one run per point, or null if it would not
+#                      finish in the budget
 #
 # Serves the repository on a free loopback port and drives headless Chromium (playwright-core,
 # tests/browser/bench.mjs --json); finishes within BUDGET_S seconds (default 240) of its start.

@@ -170,3 +170,29 @@ fn reproduce_quick_is_the_same_byte_for_byte_on_one_thread_and_on_all() {
     assert!(ok, "{err}");
     assert_eq!(two, one_md);
 }
+
+#[test]
+fn policies_give_the_same_rows_on_one_thread_and_on_all() {
+    let args = ["policies", "--preset", "small-demo", "--json"];
+    let (ok, all, err) = midpoint(&args);
+    assert!(ok, "{err}");
+    let (ok, one, err) = midpoint(&with(&args, &["--threads", "1"]));
+    assert!(ok, "{err}");
+    let (ok, two, err) = midpoint(&with(&args, &["--threads", "2"]));
+    assert!(ok, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&all).unwrap();
+    let names: Vec<&str> = rows["policies"]
+        .as_array()
+        .expect("a list of rows")
+        .iter()
+        .map(|r| r["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names.len(),
+        midpoint_lab::policy::compare::ORDER.len(),
+        "{all}"
+    );
+    assert_eq!(names, midpoint_lab::policy::compare::ORDER.to_vec());
+    assert_eq!(all, one);
+    assert_eq!(all, two);
+}

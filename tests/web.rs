@@ -164,7 +164,7 @@ fn worker_entry_points_run() {
         .as_f64()
         .unwrap();
     assert!((0.0..=1.0).contains(&kept), "kept {kept}");
-    let pt = worker::sweep_point(js(&p), 128, 1000).unwrap();
+    let pt = worker::sweep_point(js(&p), 128, 1000, 1).unwrap();
     let k = js_sys::Reflect::get(&pt, &"kept".into())
         .unwrap()
         .as_f64()
@@ -294,7 +294,7 @@ fn csv_exports_list_every_parameter() {
         assert!(csv.contains(&format!("# {k}={v}\n")), "{k}");
     }
     let mut v = SweepView::new(vec![100, 1024], vec![0, 1000], js(&p)).unwrap();
-    let pt = worker::sweep_point(js(&p), 100, 0).unwrap();
+    let pt = worker::sweep_point(js(&p), 100, 0, 1).unwrap();
     v.set_point(pt).unwrap();
     assert_eq!(v.done(), 1);
     let csv = v.to_csv(js(&p)).unwrap();

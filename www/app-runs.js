@@ -1,6 +1,9 @@
 // Full runs and the sweep, computed off the main thread in Web Workers.
 import * as mp from "../pkg/midpoint.js";
-import { el, fmt, pct } from "./util.js";
+import { el, fmt } from "./util.js";
+
+/** Points of a run's time series the workers send for the residency plot. */
+const MAX_POINTS = 1500;
 
 /** A small pool of module workers sharing one compiled WASM module. */
 export class Workers {
@@ -64,7 +67,11 @@ export class RunMethods {
 
   scheduleRun(delay) {
     clearTimeout(this.runTimer);
+    // A newer value stops the last one's other runs at once (their results would land in the
+    // new explorer).
+    this.cancelMembers();
     this.el.runcap.textContent = "Computing the full run…";
+    delete this.el.runcap.dataset.runsDone;
     this.runTimer = setTimeout(() => this.startRun(), delay);
   }
 
@@ -83,6 +90,8 @@ export class RunMethods {
     const token = ++this.runToken;
     const params = this.params;
     const key = mp.params_query(params);
+    this.cancelMembers();
+    this.firstRun = null;
     const stale = this.liveJob;
     if (stale) {
       this.workers.cancel(this.runWorker, stale.id);
@@ -91,9 +100,10 @@ export class RunMethods {
     this.liveJob = null;
     this.skipped = this.skipped.filter((j) => j.key !== key);
     const cached = this.runCache.get(key);
+    this.startMembers(params, token);
     if (cached) {
       this.showRun(cached);
-      this.runSkipped();
+      this.pumpMembers();
       return;
     }
     this.liveRun(params, key, token, (m) => {
@@ -104,6 +114,8 @@ export class RunMethods {
     }).then((m) => {
       if (m && token === this.runToken && !this.dead) this.showRun(m);
     });
+    // The other runs at once, in the other workers.
+    this.pumpMembers();
   }
 
   /** Runs `params` in the run worker; resolves with the "done" message (cached) or null. A
@@ -111,16 +123,14 @@ export class RunMethods {
    *  value computed in the background). */
   liveRun(params, key, token, onPartial) {
     this.runWorker ??= this.workers.spawn();
-    const job = this.workers.run(this.runWorker, { kind: "live", params, maxPoints: 1500 }, null, onPartial);
+    const job = this.workers.run(this.runWorker, { kind: "live", params, maxPoints: MAX_POINTS }, null, onPartial);
     this.liveJob = { id: job.id, key, params };
     return job.then(
       (m) => {
         if (this.liveJob?.id === job.id) this.liveJob = null;
         if (!m) return null;
-        this.runCache.delete(key);
-        this.runCache.set(key, m);
-        while (this.runCache.size > 64) this.runCache.delete(this.runCache.keys().next().value);
-        this.runSkipped();
+        this.cacheRun(key, m);
+        this.pumpMembers();
         return m;
       },
       (err) => {
@@ -131,9 +141,16 @@ export class RunMethods {
     );
   }
 
-  /** While the run worker is idle, computes the newest value skipped on the way. */
+  cacheRun(key, m) {
+    this.runCache.delete(key);
+    this.runCache.set(key, m);
+    while (this.runCache.size > 160) this.runCache.delete(this.runCache.keys().next().value);
+  }
+
+  /** While the run worker is idle (and no run of the current ensemble waits), computes the
+   *  newest value skipped on the way. */
   runSkipped() {
-    if (this.liveJob || this.dead) return;
+    if (this.liveJob || this.dead || this.memberBusy.has(this.runWorker) || this.ens?.queue.length) return;
     let j;
     while ((j = this.skipped.pop()) && this.runCache.has(j.key));
     if (j) this.liveRun(j.params, j.key, null, null);
@@ -143,33 +160,206 @@ export class RunMethods {
     this.run = m.result;
     this.runCsv = m.csv;
     this.el.csvRun.disabled = !m.csv;
-    this.ex.set_run(m.result);
+    this.ex.set_member(0, this.ensembleRuns(), m.result);
     this.dirtyResidency = true;
+    if (this.ens) this.checkEnsembleDone(this.ens);
     this.captionRun(m);
   }
 
   captionRun(m) {
-    const r = m.result;
-    const p = this.samePreset();
-    const seed = p?.seed ? ` Seed 000 measured ${p.seed}.` : p ? "" : " (Custom settings: no seed figure to compare.)";
-    const w = r.kept_window_s;
-    this.el.runcap.textContent = "";
-    this.el.runcap.append(
-      el("strong", { text: `Kept: ${pct(r.kept)}` }),
-      ` of the hot set on average over ${Math.round(w[0])}–${Math.round(w[1])} s.${seed} ` +
-        `Scan pages turned young: ${r.slid_young_per_s.toFixed(1)}/s by the slide, ${r.promoted_per_s.toFixed(1)}/s by promotion; ` +
-        `${fmt.format(r.refills_during_scan)} refills during the scan (mean ${fmt.format(Math.round(r.mean_refill_pages))} pages); ` +
-        `lookups ${fmt.format(Math.round(r.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(r.lookups_per_s))}/s during it. ` +
-        `(${fmt.format(r.page_accesses)} page accesses, computed in ${(m.ms / 1000).toFixed(1)} s in a worker` +
-        `${m.reused ? ", continuing the last run from the scan's start" : ""}.)`,
-    );
+    this.firstRun = m;
+    this.captionEnsemble();
     this.showRunRates();
     this.fillTables();
   }
 
+  /** The kept line: the runs' median and range (so far), the seed's figure beside it when the
+   *  settings other than the RNG seed are the seed's, the other figures as the runs' medians. */
+  captionEnsemble() {
+    const m = this.firstRun;
+    if (!m) return;
+    const r = m.result;
+    const s = this.ex.run_set_summary();
+    const p = this.samePreset();
+    const server = p?.seed_compare ? `; the server measured ${p.seed_compare}` : "";
+    const custom = p ? "" : " (Custom settings: no seed figure to compare.)";
+    const w = r.kept_window_s;
+    const seed = this.params.seed;
+    const seeds = s.runs > 1 ? `RNG seeds ${seed}-${seed + s.runs - 1}` : `RNG seed ${seed}`;
+    const left = s.runs - s.done;
+    const more = left ? ` ${left} more run${left > 1 ? "s" : ""} computing…` : "";
+    const over = s.done > 1 ? " (the runs' medians)" : "";
+    const ens = this.ens;
+    const took = !left && s.runs > 1 && ens?.ms ? `; the ${s.runs} runs in ${(ens.ms / 1000).toFixed(1)} s in ${ens.workers} worker${ens.workers > 1 ? "s" : ""}` : "";
+    this.el.runcap.textContent = "";
+    this.el.runcap.dataset.runs = s.runs;
+    this.el.runcap.dataset.runsDone = s.done;
+    this.el.runcap.append(
+      el("strong", { text: `Kept: ${s.kept_words}` }),
+      `${server}.${custom}${more} The hot set's mean residency over ${Math.round(w[0])}–${Math.round(w[1])} s, ${seeds}. ` +
+        `Scan pages turned young${over}: ${s.slid_young_per_s.toFixed(1)}/s by the slide, ${s.promoted_per_s.toFixed(1)}/s by promotion; ` +
+        `${fmt.format(Math.round(s.refills_during_scan))} refills during the scan (mean ${fmt.format(Math.round(s.mean_refill_pages))} pages); ` +
+        `lookups ${fmt.format(Math.round(s.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(s.lookups_per_s))}/s during it. ` +
+        `(${fmt.format(r.page_accesses)} page accesses a run; the first computed in ${(m.ms / 1000).toFixed(1)} s in a worker` +
+        `${m.reused ? ", continuing the last run from the scan's start" : ""}${took}.)`,
+    );
+  }
+
+  // ---- the ensemble's other runs ---------------------------------------------------------
+
+  /** Runs per setting: the runs control's, where the residency plot or its caption shows them
+   *  (the lab, the residency figure); one elsewhere (a close-up embed shows no kept line). */
+  ensembleRuns() {
+    return this.viewName === "lab" || this.viewName === "residency" ? this.runs : 1;
+  }
+
+  /** Workers the page uses while idle: one per core. */
+  cores() {
+    return Math.max(1, Math.min(64, navigator.hardwareConcurrency || 2));
+  }
+
+  /** Workers that may be busy at once: every core while idle, all but one (the page's) while
+   *  the animation plays. */
+  workerBudget() {
+    const n = this.cores();
+    return this.status?.mode === "playing" ? Math.max(1, n - 1) : n;
+  }
+
+  /** The runs of `params` after the first (RNG seeds seed + 1, …): those cached at once, the
+   *  others queued for the workers. */
+  startMembers(params, token) {
+    const n = this.ensembleRuns();
+    const ens = { token, n, queue: [], jobs: new Map(), started: performance.now(), ms: 0, workers: 1 };
+    this.ens = ens;
+    for (let i = 1; i < n; i++) {
+      const p = { ...params, seed: params.seed + i };
+      const key = mp.params_query(p);
+      const cached = this.runCache.get(key);
+      if (cached) this.ex.set_member(i, n, cached.result);
+      else ens.queue.push({ i, p, key });
+    }
+    this.dirtyResidency = true;
+    this.checkEnsembleDone(ens);
+  }
+
+  /** Stops the current ensemble's runs at once (a newer value replaces them). */
+  cancelMembers() {
+    const ens = this.ens;
+    this.ens = null;
+    if (!ens) return;
+    for (const { w, id } of ens.jobs.values()) {
+      this.memberBusy.delete(w);
+      this.workers.cancel(w, id);
+    }
+    ens.jobs.clear();
+  }
+
+  /** Hands the queued runs to idle workers, within the budget; then, if the run worker is
+   *  idle, the skipped values. */
+  pumpMembers() {
+    const ens = this.ens;
+    if (this.dead) return;
+    if (!ens || !ens.queue.length) return this.runSkipped();
+    const want = Math.min(this.cores() - 1, ens.n - 1);
+    while (this.memberWorkers.length < want) this.memberWorkers.push(this.workers.spawn());
+    this.runWorker ??= this.workers.spawn();
+    const busy = () => this.memberBusy.size + (this.liveJob ? 1 : 0);
+    for (const w of [...this.memberWorkers, this.runWorker]) {
+      if (!ens.queue.length) break;
+      const idle = !this.memberBusy.has(w) && !(w === this.runWorker && this.liveJob);
+      if (!idle) continue;
+      if (busy() >= this.workerBudget()) {
+        if (!ens.waiting) {
+          ens.waiting = true;
+          this.untilNotPlaying().then(() => {
+            ens.waiting = false;
+            if (this.ens === ens) this.pumpMembers();
+          });
+        }
+        break;
+      }
+      this.runMember(ens, w, ens.queue.shift());
+    }
+    ens.workers = Math.max(ens.workers, busy());
+  }
+
+  runMember(ens, w, item) {
+    this.memberBusy.add(w);
+    const job = this.workers.run(w, { kind: "live", params: item.p, maxPoints: MAX_POINTS, stream: false });
+    ens.jobs.set(item.i, { w, id: job.id });
+    job.then(
+      (m) => {
+        if (ens.jobs.get(item.i)?.id !== job.id) return; // cancelled
+        ens.jobs.delete(item.i);
+        this.memberBusy.delete(w);
+        if (!m) return;
+        this.cacheRun(item.key, m);
+        if (this.ens === ens && ens.token === this.runToken && !this.dead) {
+          this.ex.set_member(item.i, ens.n, m.result);
+          this.dirtyResidency = true;
+          this.checkEnsembleDone(ens);
+          this.captionEnsemble();
+        }
+        this.pumpMembers();
+      },
+      (err) => {
+        ens.jobs.delete(item.i);
+        this.memberBusy.delete(w);
+        if (this.ens === ens && !this.dead) this.el.runcap.textContent = `Run ${item.i + 1} of ${ens.n} failed: ${err.message}`;
+        this.pumpMembers();
+      },
+    );
+  }
+
+  /** Once every run of the ensemble is there: its time, and a "midpoint-ensemble" event. */
+  checkEnsembleDone(ens) {
+    if (ens.ms || ens.queue.length || ens.jobs.size) return;
+    const s = this.ex.run_set_summary();
+    if (s.done < s.runs) return;
+    ens.ms = performance.now() - ens.started;
+    this.lastEnsembleMs = ens.ms;
+    this.root.dispatchEvent(new CustomEvent("midpoint-ensemble", { bubbles: true, composed: true, detail: { runs: s.runs, ms: ens.ms, kept: s.kept } }));
+  }
+
+  /** The runs and seed controls: their values, and the seed set in words. */
+  showEnsembleControls() {
+    if (!this.el.runsIn) return;
+    const seed = this.params.seed;
+    if (document.activeElement !== this.el.runsIn) this.el.runsIn.value = this.runs;
+    if (document.activeElement !== this.el.seedIn) this.el.seedIn.value = seed;
+    this.el.seedSet.textContent = this.runs > 1 ? `seeds ${seed}-${seed + this.runs - 1}` : `seed ${seed}`;
+  }
+
+  bindEnsemble() {
+    this.showEnsembleControls();
+    this.el.runsIn.addEventListener("change", () => {
+      const v = Math.round(Number(this.el.runsIn.value));
+      const n = Number.isFinite(v) ? Math.max(1, Math.min(20, v)) : this.runs;
+      this.el.runsIn.value = n;
+      if (n === this.runs) return;
+      this.runs = n;
+      this.showEnsembleControls();
+      this.resetSweep();
+      this.writeUrl();
+      this.updateCli();
+      // The runs already here stay (the explorer's set is resized); the others are queued.
+      this.scheduleRun(0);
+    });
+    this.el.seedIn.addEventListener("change", () => {
+      const v = Math.round(Number(this.el.seedIn.value));
+      if (!Number.isFinite(v) || v < 0) {
+        this.el.seedIn.value = this.params.seed;
+        return;
+      }
+      const seed = Math.min(v, 1_000_000_000);
+      this.el.seedIn.value = seed;
+      if (seed !== this.params.seed) this.setParam("seed", String(seed));
+    });
+  }
+
   sweepKey() {
     const p = { ...this.params, lru_scan_depth: 0, old_blocks_time: 0 };
-    return `${mp.params_query(p)}|${this.view.sweep_depths}|${this.view.sweep_times}`;
+    return `${mp.params_query(p)}|${this.view.sweep_depths}|${this.view.sweep_times}|${this.runs}`;
   }
 
   resetSweep() {
@@ -191,14 +381,19 @@ export class RunMethods {
     this.el.sweepBtn.textContent = done === total ? "Run again" : done ? "Resume the sweep" : "Run the sweep";
     this.el.sweepMsg.textContent = done ? `${done} of ${total} points${entry.ms ? `, ${(entry.ms / 1000).toFixed(0)} s` : ""}` : "";
     this.el.sweepNote.textContent =
-      `Each point is a full run of these settings (${fmt.format(this.params.warmup_s + this.params.scan_s)} simulated seconds) with one ` +
-      `innodb_lru_scan_depth and innodb_old_blocks_time; ${total} runs in ${this.sweepWorkers()} background worker${this.sweepWorkers() > 1 ? "s" : ""}. ` +
+      (this.runs > 1
+        ? `Each point is ${this.runs} full runs of these settings (RNG seeds ${this.params.seed}-${this.params.seed + this.runs - 1}, ` +
+          `${fmt.format(this.params.warmup_s + this.params.scan_s)} simulated seconds each) with one innodb_lru_scan_depth and innodb_old_blocks_time: ` +
+          `kept their median, the bar their range; ${fmt.format(total * this.runs)} runs`
+        : `Each point is a full run of these settings (${fmt.format(this.params.warmup_s + this.params.scan_s)} simulated seconds) with one ` +
+          `innodb_lru_scan_depth and innodb_old_blocks_time; ${total} runs`) +
+      ` in ${this.sweepWorkers()} background worker${this.sweepWorkers() > 1 ? "s" : ""}. ` +
       `The ring marks the current setting. Where lines coincide, the later ones hide the earlier ones.`;
     this.drawSweep();
   }
 
   sweepWorkers() {
-    return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
+    return this.cores();
   }
 
   startSweep() {
@@ -218,7 +413,7 @@ export class RunMethods {
     const have = new Set(entry.done_points ?? []);
     const todo = queue.filter(([d, t]) => !have.has(`${d}/${t}`));
     const n = Math.min(this.sweepWorkers(), todo.length);
-    const sw = { key, entry, todo, total, workers: [], started: performance.now(), msSum: 0, count: 0, params: this.params };
+    const sw = { key, entry, todo, total, workers: [], started: performance.now(), msSum: 0, count: 0, params: this.params, runs: this.runs };
     this.sweep = sw;
     entry.done_points ??= [];
     this.el.sweepBtn.hidden = true;
@@ -247,7 +442,7 @@ export class RunMethods {
       }
       const [depth, time] = sw.todo.shift();
       try {
-        const m = await this.workers.run(w, { kind: "sweep", params: sw.params, depth, time });
+        const m = await this.workers.run(w, { kind: "sweep", params: sw.params, depth, time, runs: sw.runs });
         if (this.sweep !== sw) return;
         sw.entry.view.set_point(m.result);
         sw.entry.done_points.push(`${depth}/${time}`);

@@ -7,15 +7,17 @@ import { el } from "./util.js";
 export class UrlMethods {
   // ---- parameters, URL -------------------------------------------------------------------
 
-  /** The preset these parameters are, if any (the one named in the URL first). */
+  /** The preset these parameters are, if any (the one named in the URL first), whatever the
+   *  RNG seed: any seed set is a run of the preset's cell (its figure and marks still apply). */
   samePreset() {
     const q = mp.params_query(this.params);
     if (this.presetKey === q) return this.presetHit;
+    const same = (x) => mp.params_query({ ...this.params, seed: x.params.seed }) === mp.params_query(x.params);
     const named = this.presets.find((x) => x.name === this.presetName);
     const hit =
-      (named && mp.params_query(named.params) === q ? named : null) ??
-      this.presets.find((x) => x.main && mp.params_query(x.params) === q) ??
-      this.presets.find((x) => mp.params_query(x.params) === q) ??
+      (named && same(named) ? named : null) ??
+      this.presets.find((x) => x.main && same(x)) ??
+      this.presets.find((x) => same(x)) ??
       null;
     this.presetKey = q;
     this.presetHit = hit;
@@ -33,6 +35,7 @@ export class UrlMethods {
     }
     this.el.legendRest.hidden = this.params.hot_pages >= this.params.hot_table_pages;
     this.el.legendFiller.hidden = this.params.start !== "cold";
+    this.showEnsembleControls();
   }
 
   updateCli() {
@@ -51,6 +54,7 @@ export class UrlMethods {
       if (basePairs.get(k) !== v) cmd += ` --${k.replaceAll("_", "-")} ${v}`;
     }
     void defPairs;
+    if (this.runs > 1) cmd += ` --runs ${this.runs}`;
     this.el.cli.textContent = cmd;
   }
 
@@ -60,6 +64,7 @@ export class UrlMethods {
     if (this.viewName && this.viewName !== "lab") q.set("view", this.viewName);
     if (this.view.at && !(this.status && this.status.mode === "paused" && this.status.events > 0 && !this.pendingAt)) q.set("at", this.view.at);
     if (this.tourIndex === null && this.status && this.status.mode === "paused" && this.status.events > 0) q.set("ev", this.status.events);
+    if (this.runs !== 5) q.set("runs", this.runs);
     if (this.view.sweep_custom) {
       q.set("sweep_depths", this.view.sweep_depths.join(","));
       q.set("sweep_times", this.view.sweep_times.join(","));

@@ -56,7 +56,11 @@ export class ViewMethods {
     try {
       this.ex.draw_residency(this.el.residency, this.plotScale, this.darkQuery.matches);
       const [partial, samples] = this.ex.residency_info();
-      this.root.dispatchEvent(new CustomEvent("midpoint-residency", { bubbles: true, composed: true, detail: { partial: partial === 1, samples } }));
+      // The band is drawn over two or more runs, once the first is there: how many it spans.
+      const s = this.ex.run_set_summary();
+      const band = partial === 1 || s.done < 2 ? 0 : s.done;
+      this.el.residency.dataset.bandRuns = band;
+      this.root.dispatchEvent(new CustomEvent("midpoint-residency", { bubbles: true, composed: true, detail: { partial: partial === 1, samples, runs: s.runs, band } }));
     } catch (e) {
       this.fatal(`drawing the residency plot failed: ${e?.message ?? e}`);
     }

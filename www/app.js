@@ -40,6 +40,11 @@ export class MidpointApp {
     this.skipped = [];
     this.sweep = null;
     this.sweepCache = new Map();
+    // The ensemble: the other runs of the current setting (RNG seeds seed + 1, …) in the
+    // member workers (and the run worker once its own run is over).
+    this.ens = null;
+    this.memberWorkers = [];
+    this.memberBusy = new Set();
     this.lastSeq = -1;
     this.visible = true;
     this.dead = false;
@@ -51,6 +56,7 @@ export class MidpointApp {
     this.params = parsed.params;
     this.presetName = parsed.preset ?? null;
     this.view = parsed;
+    this.runs = parsed.runs ?? 5;
     this.presets = mp.presets();
     this.embedView = !!parsed.embed || embedded;
     this.viewName = parsed.view || "lab";
@@ -82,6 +88,7 @@ export class MidpointApp {
     }
 
     this.bindEvents();
+    this.bindEnsemble();
     this.bindStrip();
     this.bindResidencySeek();
     this.bindPolicies();
@@ -117,6 +124,15 @@ export class MidpointApp {
           <p class="mp-preset-desc"></p>
         </div>
         <div class="mp-sliders"></div>
+        <div class="mp-ctl mp-ens" data-testid="ensemble">
+          <div class="mp-ctl-head"><label for="${id}-runs">Runs per setting</label> <output class="mp-seeds" for="${id}-runs ${id}-seed" data-testid="seed-set"></output></div>
+          <div class="mp-ensrow">
+            <input type="number" id="${id}-runs" data-ctl="runs" min="1" max="20" step="1" inputmode="numeric" aria-describedby="${id}-ens-help">
+            <label for="${id}-seed">first RNG seed</label>
+            <input type="number" id="${id}-seed" data-ctl="seed" min="0" max="1000000000" step="1" inputmode="numeric" aria-describedby="${id}-ens-help">
+          </div>
+          <p class="mp-help" id="${id}-ens-help">Chance matters here as it did on the server: each setting runs this many times, with consecutive RNG seeds. The residency plot draws their median curve and band; kept is their median and range, the sweep's points their range.</p>
+        </div>
         <p class="mp-cli">The same run on the command line: <code></code></p>
         <p class="mp-share"><button type="button" class="mp-small" data-act="copy">Copy a link to this view</button> <span class="mp-copied" role="status"></span></p>
         <dialog class="mp-dialog" aria-labelledby="${id}-embh">
@@ -282,6 +298,9 @@ export class MidpointApp {
       preset: $('[data-ctl="preset"]'),
       presetDesc: $(".mp-preset-desc"),
       sliders: $(".mp-sliders"),
+      runsIn: $('[data-ctl="runs"]'),
+      seedIn: $('[data-ctl="seed"]'),
+      seedSet: $(".mp-seeds"),
       cli: $(".mp-cli code"),
       residency: $(".mp-residency"),
       runcap: $(".mp-runcap"),

@@ -1,10 +1,12 @@
 // Web Worker: a second instance of the simulator's WASM module, running full runs and sweep
 // points off the page's main thread. Messages:
 //   in:  {type: "init", module}                      the compiled WebAssembly.Module
-//        {id, kind: "live", params, maxPoints}       a full run for the residency plot, its samples
-//                                                    streamed as "partial" messages; a newer live
-//                                                    job or {kind: "cancel"} stops it at once
-//        {id, kind: "sweep", params, depth, time}    one sweep point
+//        {id, kind: "live", params, maxPoints,       a full run for the residency plot, its samples
+//         stream?, csv?}                             streamed as "partial" messages (not with
+//                                                    stream: false; no csv with csv: false); a
+//                                                    newer live job or {kind: "cancel"} stops it
+//        {id, kind: "sweep", params, depth, time,    one sweep point (over `runs` RNG seeds:
+//         runs?}                                     kept's median and range)
 //        {id, kind: "write", preset, depth, pages}   a write-path run (progress on the way;
 //                                                    result + cells, instance 0 per moment)
 //        {id, kind: "policies", params}              every replacement policy on these parameters
@@ -53,7 +55,7 @@ async function runLive(m, t0) {
     const frac = live.advance(slice);
     const b = performance.now();
     slice = Math.round(Math.min(2_000_000, Math.max(2_000, (slice * SLICE_MS) / Math.max(0.25, b - a))));
-    if (frac < 1 && b - posted >= POST_MS) {
+    if (frac < 1 && m.stream !== false && b - posted >= POST_MS) {
       const points = new Float64Array(live.take_points());
       self.postMessage({ id: m.id, type: "partial", points, frac, reused }, [points.buffer]);
       posted = b;
@@ -64,7 +66,7 @@ async function runLive(m, t0) {
   }
   liveId = 0;
   const result = live.result(m.maxPoints ?? 1500);
-  const csv = live.samples_csv();
+  const csv = m.csv === false ? null : live.samples_csv();
   self.postMessage({ id: m.id, type: "done", result, csv, reused, ms: performance.now() - t0 });
 }
 
@@ -93,7 +95,7 @@ self.onmessage = async (e) => {
   const t0 = performance.now();
   try {
     if (m.kind === "sweep") {
-      const result = sweep_point(m.params, m.depth, m.time);
+      const result = sweep_point(m.params, m.depth, m.time, m.runs ?? 1);
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else if (m.kind === "live") {
       await runLive(m, t0);

@@ -367,6 +367,7 @@ pub fn policies_command() -> Command {
                 .value_name("FILE")
                 .help("also draw the page's policies figure (hot set kept, miss ratio) to FILE as SVG"),
         )
+        .arg(super::threads_arg())
 }
 
 /// `midpoint policies --preset NAME [--json|--markdown] [--svg FILE]`.

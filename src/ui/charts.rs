@@ -16,6 +16,8 @@ use plotters_backend::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::ui::ensemble::RunSet;
+
 /// A backend that scales every coordinate, stroke and font by `k` (device pixels per CSS
 /// pixel): the chart code sees a canvas of CSS size.
 pub struct HiDpi<B: DrawingBackend> {
@@ -258,19 +260,45 @@ pub fn samples_of(points: &[Point]) -> Vec<Sample> {
 /// What the residency plot shows of the full run: the worker's summary once it is over, or
 /// until then the samples it has streamed, with the previous run's curve kept behind them
 /// (dimmed) so that the plot is never blank while a slider moves.
+/// With an ensemble (`ui::ensemble`), the first run is the one streamed; the others arrive
+/// whole and turn the curve into their median with a band.
 #[derive(Clone, Debug, Default)]
 pub struct Curve {
     run: Option<RunData>,
     streamed: Vec<Sample>,
     ghost: Vec<Sample>,
+    /// Every run of the setting that has arrived, the first included.
+    set: RunSet,
 }
 
 impl Curve {
     /// The finished run: it replaces the streamed samples and the previous curve.
     pub fn set_run(&mut self, run: RunData) {
+        if self.set.total() == 0 {
+            self.set = RunSet::new(1);
+        }
+        // The first run is also the ensemble's first (a one-run set has nowhere else).
+        let _ = self.set.set(0, run.clone());
         self.run = Some(run);
         self.streamed.clear();
         self.ghost.clear();
+    }
+
+    /// Records the run at `index` of an ensemble of `total` runs (0: the first, as
+    /// [`Curve::set_run`]).
+    pub fn set_member(&mut self, index: u32, total: u32, run: RunData) -> Result<(), String> {
+        if index == 0 {
+            self.set.resize(total);
+            self.set_run(run);
+            return Ok(());
+        }
+        self.set.resize(total);
+        self.set.set(index, run)
+    }
+
+    /// The ensemble's runs so far.
+    pub fn set(&self) -> &RunSet {
+        &self.set
     }
 
     /// Appends streamed samples, `[t_s, hot_resident, scan_young]` triplets in time order
@@ -408,6 +436,9 @@ pub struct PointIn {
     pub kept: f64,
     pub young_leak_pages_per_s: f64,
     pub lookups_per_s: f64,
+    /// Over several runs per point: kept's range, [min, max].
+    #[serde(default)]
+    pub kept_range: Option<[f64; 2]>,
 }
 
 /// The sweep's grid, filled in as its points arrive (NaN until computed).
@@ -461,6 +492,7 @@ impl SweepModel {
                 q.kept = p.kept;
                 q.young_leak_pages_per_s = p.young_leak_pages_per_s;
                 q.lookups_per_s = p.lookups_per_s;
+                q.kept_range = p.kept_range;
             }
         }
     }
@@ -578,11 +610,14 @@ mod tests {
             kept: 0.9,
             young_leak_pages_per_s: 3.0,
             lookups_per_s: 5.0,
+            kept_range: Some([0.8, 0.95]),
         });
         assert_eq!(m.done(), 2);
         let k = m.kept();
         assert_eq!(k[1], 0.25);
         assert_eq!(k[2], 0.9);
+        assert_eq!(m.result.points[2].kept_range, Some([0.8, 0.95]));
+        assert_eq!(m.result.points[1].kept_range, None);
         assert!(k[0].is_nan() && k[3].is_nan());
         let csv = m.to_csv(&small());
         assert!(csv.contains("# lru_scan_depth="), "{csv}");

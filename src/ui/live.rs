@@ -1,20 +1,24 @@
 //! The page's live runs, as a worker computes them for the residency plot: one run at a time,
 //! replaced whenever a slider moves; its samples handed out as they are produced; and a copy
-//! of the last run taken at the scan's start, so that a run which differs from it only in
-//! parameters acting from the scan's start on (`sim::prefix`) continues that copy instead of
-//! starting from t = 0. The results are the same either way (`tests/prefix.rs`).
+//! of the last runs taken at the scan's start (one per RNG seed and warm-up, as a worker runs
+//! the seeds of an ensemble in turn), so that a run which differs from one only in parameters
+//! acting from the scan's start on (`sim::prefix`) continues that copy instead of starting from
+//! t = 0. The results are the same either way (`tests/prefix.rs`).
 
 use crate::ui::charts::Run;
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::Simulation;
 
-/// The worker's runs: the current one and the snapshot at the scan's start of the last one
-/// that got there.
+/// Snapshots a worker keeps: enough for the seeds of the page's default ensemble.
+pub const SNAPSHOTS: usize = 6;
+
+/// The worker's runs: the current one and the snapshots at the scan's start of the last ones
+/// that got there (at most [`SNAPSHOTS`], the most recent last).
 #[derive(Default)]
 pub struct LiveRuns {
     run: Option<Run>,
     /// Stopped before the scan's start, ready for [`Simulation::resume_with`].
-    snapshot: Option<Simulation>,
+    snapshots: Vec<Simulation>,
     /// The current run started from zero and has not reached the scan's start yet: it
     /// becomes the snapshot there.
     to_snapshot: bool,
@@ -33,8 +37,11 @@ impl LiveRuns {
     pub fn start(&mut self, p: &Params) -> Result<bool, String> {
         self.run = None;
         self.sent = 0;
-        if let Some(s) = self.snapshot.as_ref().filter(|s| s.can_resume_with(p)) {
+        if let Some(i) = self.snapshots.iter().rposition(|s| s.can_resume_with(p)) {
+            // The one used goes last: the least recently used is dropped first.
+            let s = self.snapshots.remove(i);
             let mut sim = s.clone();
+            self.snapshots.push(s);
             sim.resume_with(p)?;
             self.run = Some(Run::from_sim(sim));
             self.to_snapshot = false;
@@ -62,7 +69,10 @@ impl LiveRuns {
             }
             self.to_snapshot = false;
             if run.sim.before_scan_start() && run.sim.params().scan_s > 0 {
-                self.snapshot = Some(run.sim.clone());
+                if self.snapshots.len() >= SNAPSHOTS {
+                    self.snapshots.remove(0);
+                }
+                self.snapshots.push(run.sim.clone());
             }
             return run.advance(left);
         }
@@ -147,6 +157,46 @@ mod tests {
             !live.start(&deeper).unwrap(),
             "the depth acts in the warm-up"
         );
+    }
+
+    #[test]
+    fn each_seed_of_an_ensemble_keeps_its_own_snapshot() {
+        let mut live = LiveRuns::new();
+        let seeds = [1u64, 2, 3];
+        for &seed in &seeds {
+            assert!(!live.start(&Params { seed, ..small() }).unwrap());
+            finish(&mut live);
+        }
+        for &seed in seeds.iter().rev() {
+            let b = Params {
+                seed,
+                scan_pause_ms: 400,
+                ..small()
+            };
+            assert!(
+                live.start(&b).unwrap(),
+                "seed {seed} continues its own snapshot"
+            );
+            let got = finish(&mut live);
+            let mut zero = Simulation::new(&b).unwrap();
+            zero.run_to_end();
+            assert_eq!(got.len(), 3 * zero.samples().len());
+            assert_eq!(
+                got[got.len() - 2],
+                zero.samples().last().unwrap().hot_resident as f64
+            );
+        }
+        // Past SNAPSHOTS seeds, the least recently used is dropped.
+        for seed in 10..10 + SNAPSHOTS as u64 {
+            live.start(&Params { seed, ..small() }).unwrap();
+            finish(&mut live);
+        }
+        let first = Params {
+            seed: 1,
+            scan_pause_ms: 400,
+            ..small()
+        };
+        assert!(!live.start(&first).unwrap());
     }
 
     #[test]

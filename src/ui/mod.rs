@@ -8,6 +8,7 @@ pub mod charts;
 pub mod code;
 pub mod controls;
 pub mod embed;
+pub mod ensemble;
 pub mod explorer;
 pub mod grid;
 pub mod live;

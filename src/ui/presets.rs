@@ -27,6 +27,8 @@ pub struct PagePreset {
     pub seed: Option<String>,
     /// The same, without its comment ("~100 %").
     pub seed_short: Option<String>,
+    /// The same as the caption compares it with the page's runs: "41 % (mean of 3 runs)".
+    pub seed_compare: Option<String>,
     /// Whether the page lists it among the main cells.
     pub main: bool,
     /// Its name in words (the code name stays in the URL).
@@ -69,7 +71,9 @@ pub fn page_presets() -> Vec<PagePreset> {
             let seed_short = seed
                 .as_ref()
                 .map(|s| s.split(" (").next().unwrap_or(s).to_string());
+            let seed_compare = seed.as_ref().map(|s| seed_compare(s));
             PagePreset {
+                seed_compare,
                 label: label_of(&p.name, &p.description),
                 group: group_of(&p.name),
                 seed_short,
@@ -83,6 +87,29 @@ pub fn page_presets() -> Vec<PagePreset> {
         .collect();
     v.sort_by_key(|p| MAIN.iter().position(|m| *m == p.name).unwrap_or(MAIN.len()));
     v
+}
+
+/// The seed's kept figure as the caption compares it: experiment 000 published each cell's
+/// kept as the mean of its three runs ("41 %": "41 % (mean of 3 runs)"); a range is its runs'
+/// range, and a figure in words stays as it is.
+pub fn seed_compare(seed: &str) -> String {
+    let plain = seed
+        .strip_suffix(" %")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let range = seed.strip_suffix(" %").is_some_and(|n| {
+        n.split_once('-').is_some_and(|(a, b)| {
+            [a, b]
+                .iter()
+                .all(|x| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()))
+        })
+    });
+    if plain {
+        format!("{seed} (mean of 3 runs)")
+    } else if range {
+        format!("{seed} (the range of its runs)")
+    } else {
+        seed.to_string()
+    }
 }
 
 /// A preset's name in words.
@@ -144,6 +171,9 @@ mod tests {
         }
         let b2b = v.iter().find(|p| p.name == "seed000-hot4485-b2b").unwrap();
         assert!(b2b.seed_short.is_some() && b2b.seed.is_some());
+        assert_eq!(b2b.seed_compare.as_deref(), Some("41 % (mean of 3 runs)"));
+        assert_eq!(seed_compare("91-93 %"), "91-93 % (the range of its runs)");
+        assert_eq!(seed_compare("< 50 % (\"x\")"), "< 50 % (\"x\")");
         assert!(!b2b.seed_short.as_ref().unwrap().contains(" ("));
         // Named in words, grouped; no label is a code name.
         for p in &v {

@@ -45,6 +45,9 @@ pub struct Parsed {
     /// `?at=scan|batch|watch`: where a figure starts (the scan's start, paused just before
     /// the scan phase's first LRU batch, or watching that batch's refill and drain).
     pub at: Option<String>,
+    /// `?runs=N`: the runs of each setting (RNG seeds `seed`, `seed + 1`, …), 1 to
+    /// [`super::ensemble::PAGE_MAX_RUNS`]; default [`super::ensemble::PAGE_DEFAULT_RUNS`].
+    pub runs: u32,
 }
 
 /// The views a widget can show.
@@ -261,6 +264,7 @@ pub fn parse(query: &str) -> Parsed {
         tour: None,
         view: "lab".into(),
         at: None,
+        runs: super::ensemble::PAGE_DEFAULT_RUNS,
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -318,6 +322,7 @@ pub fn parse(query: &str) -> Parsed {
                     out.tour = Some(1);
                 }
             }
+            "runs" => out.runs = parse_runs(v, &mut messages),
             "sweep_depths" => match parse_list("sweep_depths", v, 100, 1 << 20) {
                 Ok(l) => {
                     out.sweep_depths = l;
@@ -359,6 +364,30 @@ pub fn parse(query: &str) -> Parsed {
     out.params = params;
     out.messages = cap_messages(messages);
     out
+}
+
+/// `?runs=N`: a whole number of runs, clamped to the page's range with a message.
+fn parse_runs(v: &str, messages: &mut Vec<String>) -> u32 {
+    use super::ensemble::{PAGE_DEFAULT_RUNS, PAGE_MAX_RUNS};
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => {
+            let n = x.round().clamp(1.0, PAGE_MAX_RUNS as f64) as u32;
+            if n as f64 != x {
+                messages.push(format!(
+                    "runs = {} is not a number of runs the page makes (1 to {PAGE_MAX_RUNS}); using {n}",
+                    shown(v)
+                ));
+            }
+            n
+        }
+        _ => {
+            messages.push(format!(
+                "runs = '{}' is not a number of runs (1 to {PAGE_MAX_RUNS}); using {PAGE_DEFAULT_RUNS}",
+                shown(v)
+            ));
+            PAGE_DEFAULT_RUNS
+        }
+    }
 }
 
 /// `?ev=N`: a whole number of events, at most [`MAX_SAFE_INTEGER`] (a larger one could not
@@ -563,6 +592,21 @@ mod tests {
         );
         assert!(!q.sweep_custom);
         assert_eq!(q.sweep_depths, midpoint_lab::sweep::DEFAULT_DEPTHS.to_vec());
+        let q = parse("runs=3");
+        assert_eq!((q.runs, q.messages.len()), (3, 0));
+        assert_eq!(parse("").runs, super::super::ensemble::PAGE_DEFAULT_RUNS);
+        let q = parse("runs=500");
+        assert_eq!(q.runs, super::super::ensemble::PAGE_MAX_RUNS);
+        assert!(
+            q.messages[0].starts_with("runs = 500 is not"),
+            "{:?}",
+            q.messages
+        );
+        let q = parse("runs=0");
+        assert_eq!(q.runs, 1);
+        let q = parse("runs=many");
+        assert_eq!(q.runs, super::super::ensemble::PAGE_DEFAULT_RUNS);
+        assert!(q.messages[0].contains("'many'"), "{:?}", q.messages);
         let q = parse("sweep_depths=1024,100,1024");
         assert_eq!(q.sweep_depths, vec![100, 1024]);
         assert!(q.sweep_custom && q.messages.is_empty());

@@ -22,7 +22,8 @@ pub(super) fn backend(
 
 /// Draws an explorer's residency plot: hot-set residency and the scanned table's young pages
 /// against time (the full run, or the samples so far over the previous run's curve, dimmed),
-/// with a cursor at the explorer's time and the seed's measurements of that run.
+/// with a cursor at the explorer's time and the seed's measurements of that run; over an
+/// ensemble, the runs' median curve and band.
 pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
@@ -31,10 +32,22 @@ pub fn residency(
 ) -> Result<(), String> {
     let root = backend(canvas, dpr)?.into_drawing_area();
     let p = ex.params();
-    chart::draw_residency(
+    // Over several runs, their band behind the median curve (once the first run is there).
+    let set = ex.run_set();
+    let points = if ex.residency_info().0 {
+        Vec::new()
+    } else {
+        set.band()
+    };
+    let band = Some(chart::Band {
+        points: &points,
+        runs: set.done() as usize,
+    });
+    chart::draw_residency_band(
         &root,
         &ex.residency_samples(),
         ex.residency_ghost(),
+        band,
         &ex.residency_refills(),
         ex.residency_published(),
         p.hot_pages,

@@ -223,6 +223,20 @@ impl Explorer {
         Ok(())
     }
 
+    /// Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
+    /// `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
+    /// and band.
+    pub fn set_member(&mut self, index: u32, total: u32, run: JsValue) -> Result<(), JsValue> {
+        let r: RunData = serde_wasm_bindgen::from_value(run)
+            .map_err(|e| JsValue::from_str(&format!("bad run data: {e}")))?;
+        self.inner.set_member(index, total, r).map_err(err)
+    }
+
+    /// The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
+    pub fn run_set_summary(&self) -> Result<JsValue, JsValue> {
+        serde_wasm_bindgen::to_value(&self.inner.run_set().summary()).map_err(err)
+    }
+
     /// Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
     /// computes the full run.
     pub fn add_run_points(&mut self, points: &[f64]) -> Result<(), JsValue> {

@@ -116,11 +116,14 @@ impl Default for LiveRunner {
     }
 }
 
-/// One point of the sweep: a full run with this scan depth and old_blocks_time (ms).
+/// One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
+/// page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
+/// kept their median, with its range over more than one run.
 #[wasm_bindgen]
-pub fn sweep_point(params: JsValue, depth: u32, time: u32) -> Result<JsValue, JsValue> {
+pub fn sweep_point(params: JsValue, depth: u32, time: u32, runs: u32) -> Result<JsValue, JsValue> {
     let p = params_from(params)?;
-    let q = sweep::sweep_point(&p, depth, time).map_err(|e| JsValue::from_str(&e))?;
+    let runs = runs.clamp(1, crate::ui::ensemble::PAGE_MAX_RUNS);
+    let q = sweep::sweep_point_runs(&p, depth, time, runs).map_err(|e| JsValue::from_str(&e))?;
     serde_wasm_bindgen::to_value(&q).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 

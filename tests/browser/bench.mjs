@@ -10,8 +10,11 @@
 // seed000-hot4485-b2b runs, each in a fresh page worker so that none continues another's
 // snapshot), wasm_native_ratio, slider_first_ms and slider_full_ms (median over 5 moves of the
 // innodb_lru_scan_depth slider, from its input event to the first midpoint-residency event and
-// to the final one, partial: false), and sweep40_s (the page's 40-point sweep; null when it would
-// not finish inside what is left of --budget-s seconds, counted from this script's start).
+// to the final one, partial: false), ensemble5_ms (median over 3 moves of the
+// innodb_old_blocks_time slider, from its input event to the page's midpoint-ensemble event: the
+// 5-run band complete, in the page's own workers, the page idle), and sweep40_s (the page's
+// 40-point sweep at one run per point; null when it would not finish inside what is left of
+// --budget-s seconds, counted from this script's start).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,9 +29,15 @@ const median = (xs) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 
-/** Runs the page's 40-point sweep; resolves with its time (ms) as the page reports it, or null
+/** Runs the page's 40-point sweep (one run per point); resolves with its time (ms) as the page reports it, or null
  *  if it is not over within `timeoutMs`. */
 async function sweep(page, timeoutMs) {
+  // One run per point (sweep40_s's definition): the runs control at 1.
+  await page.evaluate(() => {
+    const i = document.querySelector('[data-ctl="runs"]');
+    i.value = "1";
+    i.dispatchEvent(new Event("change", { bubbles: true }));
+  });
   await page.click('[data-act="sweep"]');
   try {
     await page.waitForFunction(() => /40 of 40 points in/.test(document.querySelector(".mp-sweepmsg").textContent), null, {
@@ -91,12 +100,31 @@ if (args.includes("--json")) {
         first.push(seen[0] - t0);
         full.push(seen[seen.length - 1] - t0);
       }
-      return { first, full };
+      // The ensemble: a setting's 5 runs (the page's default) complete, from the input event.
+      const o = document.querySelector('input[data-key="old_blocks_time"]');
+      const ensemble = [];
+      for (let i = 1; i <= 3; i++) {
+        const v = Number(o.value) + (i % 2 ? i : -i);
+        const got = new Promise((resolve) => {
+          const on = (e) => {
+            if (e.detail.runs !== 5) return;
+            root.removeEventListener("midpoint-ensemble", on);
+            resolve(performance.now());
+          };
+          root.addEventListener("midpoint-ensemble", on);
+        });
+        const t0 = performance.now();
+        o.value = String(Math.max(0, Math.min(Number(o.max), v)));
+        o.dispatchEvent(new Event("input", { bubbles: true }));
+        ensemble.push((await got) - t0);
+      }
+      return { first, full, ensemble };
     });
+    const workers = await page.evaluate(() => window.__midpoint.apps[0].cores());
     const wasmMs = median(wasm);
     const left = budgetMs - (Date.now() - started);
-    // Two workers share the 40 points; a quarter more for the page and the stragglers.
-    const estimate = ((40 * wasmMs) / Math.max(1, Math.min(2, await page.evaluate(() => navigator.hardwareConcurrency)))) * 1.25;
+    // The page's workers share the 40 points; a quarter more for the page and the stragglers.
+    const estimate = ((40 * wasmMs) / Math.max(1, workers)) * 1.25;
     const sweepMs = estimate < left - 5_000 ? await sweep(page, left - 5_000) : null;
     const round = (x, d = 1) => (x === null || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
     console.log(
@@ -106,6 +134,8 @@ if (args.includes("--json")) {
         wasm_native_ratio: round(nativeMs / wasmMs, 3),
         slider_first_ms: round(median(slider.first)),
         slider_full_ms: round(median(slider.full)),
+        ensemble5_ms: round(median(slider.ensemble)),
+        workers,
         sweep40_s: sweepMs === null ? null : round(sweepMs / 1000, 2),
       }),
     );
@@ -187,7 +217,7 @@ try {
     const t0 = Date.now();
     const ms = await sweep(page, 600_000);
     console.log(
-      `full sweep (40 full-size runs, ${Math.min(4, hw)} workers, hardwareConcurrency ${hw}): ${(ms / 1000).toFixed(1)} s ` +
+      `full sweep (40 full-size runs, ${hw} workers, hardwareConcurrency ${hw}): ${(ms / 1000).toFixed(1)} s ` +
         `(${((Date.now() - t0) / 1000).toFixed(1)} s wall)`,
     );
   }

@@ -63,7 +63,7 @@ describe("embedding", () => {
       assert.equal((await elDebug(page, "#second")).events, b.events, "the second figure did not move");
       assert.equal(iframeEvents, 0, "the iframe did not move");
       // Each element read its own attributes.
-      assert.match(await page.locator("#second .mp-cli code").textContent(), /^midpoint run --preset seed000-hot4485-b2b-depth128$/);
+      assert.match(await page.locator("#second .mp-cli code").textContent(), /^midpoint run --preset seed000-hot4485-b2b-depth128 --runs 5$/);
       assert.equal(await page.locator("#first [data-ctl='preset']").inputValue(), "small-demo");
       // Embeds link back to the full explainer, with their state.
       const href = await page.locator("#second .mp-full").getAttribute("href");

@@ -376,6 +376,9 @@ pub fn draw_residency<DB: DrawingBackend>(
     )
 }
 
+/// The sweep's legend entry for its points' ranges (runs > 1).
+pub const SWEEP_RANGE_LEGEND: &str = "bars: kept's range over the runs";
+
 /// The legend text of an ensemble's band over `runs` runs.
 pub fn band_legend(runs: usize) -> String {
     format!("{runs} runs: range (light), 10th-90th percentile (dark)")
@@ -598,6 +601,9 @@ pub fn draw_sweep<DB: DrawingBackend>(
             Key::Measured(published_color(theme)),
         ));
     }
+    if sweep.points.iter().any(|p| p.kept_range.is_some()) {
+        entries.push((SWEEP_RANGE_LEGEND.to_string(), Key::Tick(theme.text)));
+    }
     let area = titled_with_legend(
         root,
         "Hot set kept vs innodb_lru_scan_depth",
@@ -635,6 +641,32 @@ pub fn draw_sweep<DB: DrawingBackend>(
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
             });
+        // Over several runs, each point's range as an error bar (a stroke with a cap at each
+        // end), the lines a little apart.
+        let nudge = 1.0 + 0.025 * (ti as f64 - (sweep.times.len() as f64 - 1.0) / 2.0);
+        let bars: Vec<(f64, f64, f64)> = (0..sweep.depths.len())
+            .map(|d| sweep.at(ti, d))
+            .filter(|p| p.kept.is_finite())
+            .filter_map(|p| {
+                let [a, b] = p.kept_range?;
+                (a.is_finite() && b.is_finite()).then_some((
+                    p.lru_scan_depth as f64 * nudge,
+                    a * 100.0,
+                    b * 100.0,
+                ))
+            })
+            .collect();
+        let style = color.mix(0.8).stroke_width(1);
+        chart
+            .draw_series(bars.iter().flat_map(|&(x, a, b)| {
+                let (l, r) = (x / 1.015, x * 1.015);
+                [
+                    PathElement::new(vec![(x, a), (x, b)], style),
+                    PathElement::new(vec![(l, a), (r, a)], style),
+                    PathElement::new(vec![(l, b), (r, b)], style),
+                ]
+            }))
+            .map_err(e)?;
         // Different marker shapes per line, so colour is not the only carrier.
         match ti % 3 {
             0 => chart
@@ -885,6 +917,22 @@ mod tests {
         let svg = sweep_svg(&s, Some((1024, 1000)), &[]).unwrap();
         assert!(svg.contains("old_blocks_time 0 ms"));
         assert!(svg.contains("old_blocks_time 1000 ms"));
+        assert!(
+            !svg.contains(SWEEP_RANGE_LEGEND),
+            "one run per point: no bars"
+        );
+        // Over several runs, each point's range as an error bar (three strokes: the bar and
+        // its two caps), named in the legend.
+        let mut ranged = s.clone();
+        for p in &mut ranged.points {
+            p.kept_range = Some([p.kept - 0.05, p.kept + 0.1]);
+        }
+        let with = sweep_svg(&ranged, Some((1024, 1000)), &[]).unwrap();
+        // (The SVG escapes the legend's apostrophe.)
+        let tail = SWEEP_RANGE_LEGEND.split('\'').next_back().unwrap();
+        assert!(with.contains(tail) && !svg.contains(tail), "{with}");
+        let lines = |svg: &str| svg.matches("<line").count() + svg.matches("<polyline").count();
+        assert!(lines(&with) >= lines(&svg) + 4 * 3, "{with}");
     }
 }
 

@@ -246,6 +246,13 @@ pub fn hot_resident_band(runs: &[&[Sample]]) -> Vec<BandPoint> {
         .collect()
 }
 
+/// The per-sample median of every field of `runs`' samples (as many samples as the shortest
+/// run; all runs of one setting share the sample times): the ensemble's median curve.
+pub fn median_curve(runs: &[&[Sample]]) -> Vec<Sample> {
+    let n = runs.iter().map(|s| s.len()).min().unwrap_or(0);
+    (0..n).map(|i| median_sample(runs, i)).collect()
+}
+
 impl Ensemble {
     /// Reduces `runs` (in seed order; at least one).
     pub fn of(runs: Vec<RunReport>) -> Ensemble {
@@ -257,9 +264,7 @@ impl Ensemble {
             .collect();
         let series: Vec<&[Sample]> = runs.iter().map(|r| r.samples.as_slice()).collect();
         let hot_resident = hot_resident_band(&series);
-        let median_samples = (0..hot_resident.len())
-            .map(|i| median_sample(&series, i))
-            .collect();
+        let median_samples = median_curve(&series);
         Ensemble {
             runs,
             kept,

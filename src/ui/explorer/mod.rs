@@ -685,6 +685,16 @@ impl Explorer {
         self.curve.set_run(run);
     }
 
+    /// Hands over run `index` of the setting's `total` (an ensemble; 0 is [`Explorer::set_run`]).
+    pub fn set_member(&mut self, index: u32, total: u32, run: RunData) -> Result<(), String> {
+        self.curve.set_member(index, total, run)
+    }
+
+    /// The runs of the setting that have arrived (`ui::ensemble`).
+    pub fn run_set(&self) -> &crate::ui::ensemble::RunSet {
+        self.curve.set()
+    }
+
     /// Appends samples the worker streamed while computing the full run
     /// ([`Curve::add_points`]).
     pub fn add_run_points(&mut self, flat: &[f64]) -> Result<(), String> {
@@ -736,6 +746,10 @@ impl Explorer {
     /// it has streamed, else this explorer's samples so far.
     pub fn residency_samples(&self) -> Cow<'_, [Sample]> {
         match self.curve.run() {
+            // Over several runs: their median curve (the band drawn behind it).
+            Some(_) if self.curve.set().done() >= 2 => {
+                Cow::Owned(self.curve.set().median_samples())
+            }
             Some(r) => Cow::Owned(charts::samples_of(&r.points)),
             None if !self.curve.streamed().is_empty() => Cow::Borrowed(self.curve.streamed()),
             None => Cow::Borrowed(self.cur.sim.samples()),

@@ -1,0 +1,151 @@
+// The lab's ensembles in headless Chromium: a setting runs N times (RNG seeds seed, seed + 1,
+// …) in the page's workers; the residency plot draws the runs' median curve with their band,
+// the caption names kept's range and the run count beside the seed's figure, and another seed
+// set gives other numbers while keeping the seed's comparison.
+//   node --test tests/browser/ensemble.test.mjs   (MIDPOINT_URL: a server of the repository)
+// With MIDPOINT_SHOTS=1 it also saves docs/ensemble-1366.png and docs/ensemble-390.png.
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, test } from "node:test";
+import { useBrowser, pageReady, openPage } from "./helpers.mjs";
+
+const shared = useBrowser();
+const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
+
+/** Waits until every one of `runs` runs of the seed set starting at `seed` is in. */
+function complete(page, runs, seed) {
+  return page.waitForFunction(
+    ({ runs, seed }) => {
+      const cap = document.querySelector(".mp-runcap");
+      const plot = document.querySelector(".mp-residency");
+      const seeds = runs > 1 ? `RNG seeds ${seed}-${seed + runs - 1}` : `RNG seed ${seed}`;
+      return cap.dataset.runsDone === String(runs) && cap.textContent.includes(seeds) && plot.dataset.bandRuns === String(runs > 1 ? runs : 0);
+    },
+    { runs, seed },
+    { timeout: 180_000, polling: 100 },
+  );
+}
+
+/** The residency plot's pixels (RGBA bytes, as a plain array). */
+const pixels = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector(".mp-residency");
+    return Array.from(c.getContext("2d").getImageData(0, 0, c.width, c.height).data);
+  });
+
+/** Pixels whose colour differs between `a` and `b`. */
+function differing(a, b) {
+  let n = 0;
+  for (let i = 0; i < a.length; i += 4) if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;
+  return n;
+}
+
+/** Kept's median, range and run count from the caption's "Kept: 47 % (29-63 % over 5 runs)". */
+function keptOf(caption) {
+  const m = caption.match(/Kept: (\d+) % \((\d+)-(\d+) % over (\d+) runs\)/);
+  assert.ok(m, `the caption names the range and the run count: ${caption}`);
+  return { median: +m[1], min: +m[2], max: +m[3], runs: +m[4], words: m[0] };
+}
+
+const change = (page, sel, value) =>
+  page.evaluate(
+    ({ sel, value }) => {
+      const i = document.querySelector(sel);
+      i.value = String(value);
+      i.dispatchEvent(new Event("change", { bubbles: true }));
+    },
+    { sel, value },
+  );
+
+describe("ensembles in the lab", () => {
+  test("the band of the runs is drawn, the caption names their range and count, another seed set gives other numbers", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=3");
+    try {
+      await pageReady(page);
+      assert.equal(await page.inputValue('[data-ctl="runs"]'), "3");
+      assert.equal(await page.textContent('[data-testid="seed-set"]'), "seeds 1-3");
+      await complete(page, 3, 1);
+      const first = keptOf(await page.textContent(".mp-runcap"));
+      assert.equal(first.runs, 3);
+      assert.ok(first.min <= first.median && first.median <= first.max, first.words);
+      assert.ok(first.max > first.min, `three seeds differ: ${first.words}`);
+      assert.match(await page.textContent(".mp-runcap"), /; the server measured 41 % \(mean of 3 runs\)\./);
+      assert.match(await page.textContent(".mp-cli code"), /--runs 3$/);
+      const withBand = await pixels(page);
+
+      // Another seed set: other numbers, the seed's comparison kept (the other settings are
+      // still the seed's), the seeds in the URL and on the command line.
+      await change(page, '[data-ctl="seed"]', 4);
+      assert.equal(await page.textContent('[data-testid="seed-set"]'), "seeds 4-6");
+      await complete(page, 3, 4);
+      const caption = await page.textContent(".mp-runcap");
+      const other = keptOf(caption);
+      assert.notEqual(other.words, first.words, "seeds 4-6 are other runs than seeds 1-3");
+      assert.match(caption, /the server measured 41 % \(mean of 3 runs\)/);
+      assert.match(page.url(), /[?&]seed=4(&|$)/);
+      assert.match(page.url(), /[?&]runs=3(&|$)/);
+      assert.match(await page.textContent(".mp-cli code"), /^midpoint run --preset seed000-hot4485-b2b --seed 4 --runs 3$/);
+
+      // One run: no band (its runs are cached, so at once), fewer pixels inked.
+      await change(page, '[data-ctl="runs"]', 1);
+      await complete(page, 1, 4);
+      assert.match(await page.textContent(".mp-runcap"), /Kept: \d+ %;/);
+      assert.doesNotMatch(await page.textContent(".mp-runcap"), /over \d+ runs/);
+      await change(page, '[data-ctl="seed"]', 1);
+      await complete(page, 1, 1);
+      const without = await pixels(page);
+      assert.equal(withBand.length, without.length);
+      // The band fills the area between the runs' lowest and highest curves (over the plain
+      // and the scan phase's tinted background alike).
+      const filled = differing(withBand, without);
+      assert.ok(filled > 5000, `the band changes ${filled} pixels`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a newer value cancels the runs still to come", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=4");
+    try {
+      await pageReady(page);
+      await page.waitForFunction(() => window.__midpoint.apps[0].ens?.jobs.size > 0, null, { timeout: 60_000, polling: 20 });
+      const before = await page.evaluate(() => window.__midpoint.apps[0].ens.token);
+      await change(page, '[data-ctl="seed"]', 9);
+      // The page's next run starts on a timer: then the old ensemble's jobs are cancelled and
+      // only the new one's keep workers busy.
+      await page.waitForFunction((t) => window.__midpoint.apps[0].ens?.token > t, before, { timeout: 10_000, polling: 10 });
+      const after = await page.evaluate(() => {
+        const a = window.__midpoint.apps[0];
+        return { seed: a.params.seed, busy: a.memberBusy.size, jobs: a.ens.jobs.size };
+      });
+      assert.equal(after.seed, 9);
+      assert.equal(after.busy, after.jobs, "no worker still runs the old seeds");
+      await complete(page, 4, 9);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  if (process.env.MIDPOINT_SHOTS === "1") {
+    for (const [w, h] of [
+      [1366, 768],
+      [390, 844],
+    ]) {
+      test(`screenshot of the band at ${w}×${h}`, async () => {
+        const { page } = await openPage(shared.browser, "/www/lab.html?autoplay=0", { viewport: { width: w, height: h } });
+        try {
+          await pageReady(page);
+          await complete(page, 5, 1);
+          await page.locator(".mp-residency").scrollIntoViewIfNeeded();
+          await page.waitForTimeout(300);
+          await page.locator(".mp-plot").first().screenshot({ path: path.join(docs, `ensemble-${w}.png`) });
+        } finally {
+          await page.close();
+        }
+      });
+    }
+  }
+});
