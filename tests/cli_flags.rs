@@ -178,7 +178,7 @@ fn write_case(name: &str) -> (&'static [&'static str], &'static str) {
         "redo_bytes_per_write" => (&[], "20000"),
         "doublewrite" => (EVICTING, "off"),
         "doublewrite_pages" => (EVICTING, "2"),
-        "flush_method" => (EVICTING, "o_direct"),
+        "flush_method" => (EVICTING, "fsync"),
         "dblwr_batch_wait" => (EVICTING, "off"),
         "device" => (&[], "cloud"),
         "cpu_us_per_step" => (&[], "400"),
