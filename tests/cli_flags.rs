@@ -178,6 +178,8 @@ fn write_case(name: &str) -> (&'static [&'static str], &'static str) {
         "redo_bytes_per_write" => (&[], "20000"),
         "doublewrite" => (EVICTING, "off"),
         "doublewrite_pages" => (EVICTING, "2"),
+        "flush_method" => (EVICTING, "fsync"),
+        "dblwr_batch_wait" => (EVICTING, "off"),
         "device" => (&[], "cloud"),
         "cpu_us_per_step" => (&[], "400"),
         "commit_us" => (&[], "5000"),

@@ -119,15 +119,15 @@ const READ_ONLY: &[(&str, u64)] = &[
 ];
 
 const WRITE: &[(&str, u64)] = &[
-    ("seed001-16thd-dblwr128", 0x44036d2b9cd2e952),
-    ("seed001-16thd-dblwr16", 0x9c2d18878b40d462),
-    ("seed001-64thd-dblwr128", 0xb1290aaba2a45f31),
-    ("seed001-64thd-dblwr16", 0x0ba217c6deac32a1),
+    ("seed001-16thd-dblwr128", 0x4de8084055eaa4e3),
+    ("seed001-16thd-dblwr16", 0xb83e27cf7377a267),
+    ("seed001-64thd-dblwr128", 0xf636746d4afc758d),
+    ("seed001-64thd-dblwr16", 0xf7228319db6529ea),
     ("seed001-16thd-dblwr-off", 0xce5743d4320d4055),
-    ("seed003-rw-default", 0x6952525038fb886d),
-    ("seed003-rw-tuned", 0x3859cf424d6f670f),
-    ("seed003-rw-mysql84", 0x17ac113db15b6cb7),
-    ("writeheavy-depth-128", 0x4f30c8f2b15f2351),
-    ("writeheavy-depth-1024", 0x5fbaaa637d52c72b),
-    ("writeheavy-depth-4096", 0xed45df33a5ce86f0),
+    ("seed003-rw-default", 0x66e6a152e16793b5),
+    ("seed003-rw-tuned", 0x9ffe5af0e26903e1),
+    ("seed003-rw-mysql84", 0xbdd938ed21add4f0),
+    ("writeheavy-depth-128", 0xf7f897b54cdd2178),
+    ("writeheavy-depth-1024", 0x5ac5cd9b886b2192),
+    ("writeheavy-depth-4096", 0x02a62ca8f4270bd2),
 ];

@@ -333,6 +333,8 @@ mod free_block_search {
                 doublewrite: true,
                 doublewrite_pages: 32,
                 redo_log_capacity: 1 << 30,
+                flush_method: midpoint_core::pool::flush::FlushMethod::Fsync,
+                dblwr_wait_pending_batch: true,
                 flush: Default::default(),
             },
             Box::new(midpoint_core::io::Device::new(
@@ -498,5 +500,98 @@ mod free_block_search {
         let (gone, counted) = run(false);
         assert!(gone > 0);
         assert_eq!(counted, gone, "each one the user thread evicted is counted");
+    }
+}
+
+/// MySQL 8.4's doublewrite batches (buf0dblwr.cc), one test per rule.
+mod doublewrite_batches {
+    use midpoint_core::pool::flush::{FlushMethod, WriteConfig};
+    use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+
+    /// One instance with `dirty` dirty pages, doublewrite batches of 4 pages.
+    fn pool(method: FlushMethod, wait: bool, dirty: u32) -> (BufferPool, u64) {
+        let mut p = BufferPool::new(
+            PoolConfig {
+                frames_per_instance: 600,
+                read_ahead_threshold: 0,
+                lru_scan_depth: 100,
+                ..PoolConfig::default()
+            },
+            &[10_000],
+        );
+        p.enable_write_path(
+            WriteConfig {
+                doublewrite: true,
+                doublewrite_pages: 4,
+                redo_log_capacity: 1 << 30,
+                flush_method: method,
+                dblwr_wait_pending_batch: wait,
+                flush: Default::default(),
+            },
+            Box::new(midpoint_core::io::Device::new(
+                midpoint_core::io::DeviceModel::by_name("nvme").unwrap(),
+            )),
+        );
+        let mut t = 1;
+        for k in 0..dirty {
+            let q = PageId {
+                space: 0,
+                page_no: k,
+            };
+            let Fetch::Done { ready_at, .. } = p.fetch(q, FetchMode::Normal, t) else {
+                panic!("free frames left");
+            };
+            t = ready_at + 1;
+            let lsn = p.redo_append(100);
+            p.note_modification(q, lsn);
+        }
+        (p, t + 1_000_000)
+    }
+
+    /// `Double_write::flush_to_disk` → `wait_for_pending_batch`: a doublewrite instance's next
+    /// batch starts only after the last data write of its previous batch (`Batch_segment::
+    /// completed` in `write_complete`), so a 12-page flush-list batch through a 4-page buffer
+    /// is three batches one after the other: it takes longer, and the flushing thread waits.
+    #[test]
+    fn the_next_batch_waits_for_the_previous_batch_to_complete() {
+        let (mut on, t) = pool(FlushMethod::Fsync, true, 12);
+        let (mut off, _) = pool(FlushMethod::Fsync, false, 12);
+        assert_eq!(on.flush_list_batch(0, 12, u64::MAX, t), 12);
+        assert_eq!(off.flush_list_batch(0, 12, u64::MAX, t), 12);
+        let (w_on, w_off) = (on.write_path().unwrap(), off.write_path().unwrap());
+        assert_eq!(w_on.dblwr.stats.batch_writes, 3);
+        assert_eq!(w_off.dblwr.stats.batch_writes, 3);
+        assert!(
+            w_on.dblwr.stats.segment_wait_us > w_off.dblwr.stats.segment_wait_us,
+            "{} vs {}",
+            w_on.dblwr.stats.segment_wait_us,
+            w_off.dblwr.stats.segment_wait_us
+        );
+        // The thread is released after the third batch's doublewrite write, which waited for
+        // the second batch's data writes: later than without the wait.
+        assert!(w_on.cleaner_t > w_off.cleaner_t);
+        // Every data write of a batch completes before the next batch's doublewrite write
+        // starts: the last completion comes after the other run's.
+        assert!(w_on.next_completion().is_some());
+        on.complete_writes(u64::MAX);
+        off.complete_writes(u64::MAX);
+        assert_eq!(on.dirty_pages(), 0);
+        assert_eq!(off.dirty_pages(), 0);
+    }
+
+    /// `Double_write::is_fsync_required`: with `O_DIRECT` the doublewrite write is not
+    /// fsynced (the data files still are, `fil_flush_file_spaces` at the batch's end); with
+    /// `O_DIRECT_NO_FSYNC` neither is.
+    #[test]
+    fn o_direct_skips_the_doublewrite_fsync() {
+        let fsyncs = |m| {
+            let (mut p, t) = pool(m, true, 12);
+            p.flush_list_batch(0, 12, u64::MAX, t);
+            p.write_path().unwrap().device.stats().fsyncs
+        };
+        // Three batches: one doublewrite fsync and one data-file fsync each.
+        assert_eq!(fsyncs(FlushMethod::Fsync), 6);
+        assert_eq!(fsyncs(FlushMethod::ODirect), 3);
+        assert_eq!(fsyncs(FlushMethod::ODirectNoFsync), 0);
     }
 }

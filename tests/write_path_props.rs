@@ -54,6 +54,8 @@ fn pool_and_cfg() -> impl Strategy<Value = (PoolConfig, midpoint_core::io::Devic
                     doublewrite: dblwr,
                     doublewrite_pages: pages,
                     redo_log_capacity: redo_mb << 20,
+                    flush_method: midpoint_core::pool::flush::FlushMethod::Fsync,
+                    dblwr_wait_pending_batch: true,
                     flush: Default::default(),
                 },
             )

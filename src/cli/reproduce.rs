@@ -3,7 +3,9 @@
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint_lab::experiments::figure::{self, Check};
-use midpoint_lab::experiments::{self, mariadb, seed000, seed001, seed002, seed003, seed003_rw};
+use midpoint_lab::experiments::{
+    self, mariadb, seed000, seed000_hypotheses, seed001, seed002, seed003, seed003_rw,
+};
 
 pub fn command() -> Command {
     Command::new("reproduce")
@@ -13,6 +15,8 @@ pub fn command() -> Command {
             .arg(Arg::new("runs").long("runs").alias("seeds").value_name("N").default_value("3").help("runs per cell, each with its own RNG seed (experiment 000 ran three) [alias: --seeds]"))
             .arg(threads_arg())
             .arg(Arg::new("quick").long("quick").action(ArgAction::SetTrue).help("skip the 10-minute runs (seed 002: fewer thread counts)"))
+            .arg(Arg::new("hypotheses").long("hypotheses").action(ArgAction::SetTrue).help("experiment 000 only: run the ledger again under each hypothesis for its misses (what-if or parameter overrides on every row) and print what each did to every miss"))
+            .arg(Arg::new("rules").long("rules").action(ArgAction::SetTrue).help("experiment 001 only: the four cells under each doublewrite rule read from buf0dblwr.cc, switched one at a time"))
             .arg(Arg::new("experiment").long("experiment").alias("seed").value_name("ID").default_value("000").help(experiment_help()))
             .arg(Arg::new("set").long("set").value_name("NAME=VALUE").action(ArgAction::Append).help("experiment 000: set a parameter in every row, on top of its preset (e.g. --set cpus=2, to re-check the figures with another model); the figures' bands are unchanged"))
 }
@@ -87,7 +91,51 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
         Ok(())
     };
+    if a.get_flag("hypotheses") && exp.code != "000" {
+        return Err(format!(
+            "--hypotheses applies to experiment 000 only, not {}",
+            exp.code
+        ));
+    }
+    if a.get_flag("rules") && exp.code != "001" {
+        return Err(format!(
+            "--rules applies to experiment 001 only, not {}",
+            exp.code
+        ));
+    }
     match exp.code {
+        "001" if a.get_flag("rules") => {
+            let r = seed001::rules(progress);
+            eprintln!();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+                );
+            } else {
+                if !bare {
+                    println!("## {}: the doublewrite rules\n", exp.title);
+                }
+                print!("{}", seed001::rules_markdown(&r));
+            }
+            Ok(())
+        }
+        "000" if a.get_flag("hypotheses") => {
+            let r = seed000_hypotheses::run(&seed000::rows(!quick), runs, progress);
+            eprintln!();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+                );
+            } else {
+                if !bare {
+                    println!("## {}: hypotheses for the misses\n", exp.title);
+                }
+                print!("{}", seed000_hypotheses::markdown(&r));
+            }
+            Ok(())
+        }
         "000" => {
             let mut rows = seed000::rows(!quick);
             for r in &mut rows {

@@ -37,7 +37,7 @@ pub fn choices(rows: &[ReadRow], cell: &str) -> (Vec<Choice>, usize) {
     let row = |w: &str| rows.iter().find(|r| r.preset == cell && r.what_if == w);
     let stock = row("none");
     let pct = |k: f64| format!("{:.0} %", k * 100.0);
-    let v: Vec<Choice> = WhatIf::ALL
+    let v: Vec<Choice> = WhatIf::PATCHES
         .iter()
         .map(|w| {
             let patched = row(w.name());
@@ -378,7 +378,7 @@ mod tests {
             row("user-replaces-free-frame", 0.97),
         ];
         let (v, best) = choices(&rows, PAIR_PRESET);
-        assert_eq!(v.len(), WhatIf::ALL.len());
+        assert_eq!(v.len(), WhatIf::PATCHES.len());
         assert_eq!(v[best].name, "free-frames-count-as-old");
         assert_eq!(v[best].kept_stock, Some(0.40));
         assert_eq!(v[best].label, "free-frames-count-as-old (99 %)");

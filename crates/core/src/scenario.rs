@@ -130,6 +130,12 @@ impl Params {
     /// the parameter, the value and what is allowed.
     pub fn validate(&self) -> Result<(), String> {
         self.check_declared()?;
+        if self.what_if.has(WhatIf::EmptyFreeListWakesCleaner) && self.buffer_pool_instances > 1 {
+            return Err(format!(
+                "what_if = empty-free-list-wakes-cleaner needs buffer_pool_instances = 1 (it refills instance 0), not {}",
+                self.buffer_pool_instances
+            ));
+        }
         if self.hot_pages > self.hot_table_pages {
             return Err(format!(
                 "hot_pages = {} is larger than hot_table_pages = {}",

@@ -5,11 +5,16 @@
 //!   `n_instances / 2 + 1` batch segments per file, one file's segments for each flush type.
 //! - `Double_write::enqueue`: the page (io-fixed for write) is copied into its instance's
 //!   buffer of `innodb_doublewrite_pages`; a full buffer is flushed first (`flush_to_disk`).
+//! - `Double_write::flush_to_disk` → `wait_for_pending_batch`: the flushing thread first waits
+//!   until this instance's previous batch has completed (`m_batch_running`, cleared by
+//!   `Batch_segment::completed` when the last data write of that batch completes).
 //! - `Double_write::write_dblwr_pages`: the flushing thread takes a free batch segment (it
-//!   spins while none is free), writes the whole buffer as one sequential write, and fsyncs it.
+//!   spins while none is free), writes the whole buffer as one sequential write, and fsyncs it
+//!   unless the flush method is `O_DIRECT` or `O_DIRECT_NO_FSYNC` (`is_fsync_required`).
 //! - `Double_write::write_data_pages`: then one asynchronous data-file write per page.
-//! - `Double_write::write_complete`: when the last page of a batch is written,
-//!   `fil_flush_file_spaces` runs and the segment is free again.
+//! - `Double_write::write_complete`: when the last page of a batch is written, the instance's
+//!   batch is over (`completed`), then `fil_flush_file_spaces` runs and the segment is free
+//!   again.
 //! - `dblwr::force_flush` (from `buf_flush_end`): a partly filled buffer is written at the end
 //!   of every batch.
 //! - `Double_write::sync_page_flush`: a user thread's single-page flush writes one slot of the
@@ -43,7 +48,8 @@ pub struct DblwrStats {
     pub single_writes: u64,
     /// `Innodb_dblwr_pages_written`.
     pub pages: u64,
-    /// Time flushing threads spent waiting for a free batch segment, µs.
+    /// Time flushing threads spent waiting for a batch slot, µs: for the instance's previous
+    /// batch to complete (`wait_for_pending_batch`) or for a free batch segment.
     pub segment_wait_us: u64,
 }
 
@@ -72,6 +78,8 @@ pub struct Doublewrite {
     /// When each LRU / flush-list batch segment is free again.
     lru_segments: Vec<Micros>,
     list_segments: Vec<Micros>,
+    /// When each instance's last batch completes (its last data write): `m_batch_running`.
+    batch_done: Vec<Micros>,
     /// Counters.
     pub stats: DblwrStats,
 }
@@ -89,6 +97,7 @@ impl Doublewrite {
             queues: vec![Vec::new(); n_instances],
             lru_segments: vec![0; segments_per_file],
             list_segments: vec![0; segments_per_file],
+            batch_done: vec![0; n_instances],
             stats: DblwrStats::default(),
         }
     }
@@ -140,6 +149,14 @@ impl Doublewrite {
             .min_by_key(|&(i, &t)| (t, i))
             .expect("segments");
         (k, t)
+    }
+    /// `wait_for_pending_batch`: when instance `q`'s previous batch completes (0 if none).
+    pub(crate) fn pending_batch_done(&self, q: usize) -> Micros {
+        self.batch_done[q]
+    }
+    /// `Batch_segment::start` … `completed`: instance `q`'s batch runs until `until`.
+    pub(crate) fn batch_running_until(&mut self, q: usize, until: Micros) {
+        self.batch_done[q] = until;
     }
     /// The segment is busy until `until` (its last page written and the data files fsynced).
     pub(crate) fn hold_segment(&mut self, kind: FlushType, k: usize, until: Micros) {

@@ -34,8 +34,50 @@ pub struct WriteConfig {
     pub doublewrite_pages: u32,
     /// `innodb_redo_log_capacity`, bytes.
     pub redo_log_capacity: u64,
+    /// `innodb_flush_method`.
+    pub flush_method: FlushMethod,
+    /// `Double_write::wait_for_pending_batch`: a doublewrite instance's next batch waits for
+    /// its previous one to complete (InnoDB's rule; off only to show what it does).
+    pub dblwr_wait_pending_batch: bool,
     /// Adaptive flushing.
     pub flush: FlushConfig,
+}
+
+/// `innodb_flush_method` (Unix), as far as the write path's fsyncs go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum FlushMethod {
+    /// `fsync`: the doublewrite file and the data files are fsynced.
+    Fsync,
+    /// `O_DIRECT` (8.4's default on Linux; the bug's setting): the doublewrite file is not
+    /// fsynced (`Double_write::is_fsync_required`), the data files are (`fil_flush`).
+    ODirect,
+    /// `O_DIRECT_NO_FSYNC`: neither is (`fil_flush` skips it).
+    ODirectNoFsync,
+}
+
+impl FlushMethod {
+    /// The names `innodb_flush_method` takes, in [`FlushMethod::parse`]'s order.
+    pub const NAMES: &'static [&'static str] = &["fsync", "o_direct", "o_direct_no_fsync"];
+    /// Parses a name (case-insensitive).
+    pub fn parse(s: &str) -> Result<FlushMethod, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "fsync" => Ok(FlushMethod::Fsync),
+            "o_direct" => Ok(FlushMethod::ODirect),
+            "o_direct_no_fsync" => Ok(FlushMethod::ODirectNoFsync),
+            _ => Err(format!(
+                "innodb_flush_method '{s}' is not one of: {}",
+                Self::NAMES.join(", ")
+            )),
+        }
+    }
+    /// `Double_write::is_fsync_required`: whether a doublewrite write is fsynced.
+    pub fn dblwr_fsync(self) -> bool {
+        self == FlushMethod::Fsync
+    }
+    /// `fil_flush`: whether the data files are fsynced.
+    pub fn data_fsync(self) -> bool {
+        self != FlushMethod::ODirectNoFsync
+    }
 }
 
 /// Write-path counters.
@@ -288,8 +330,16 @@ impl BufferPool {
             return;
         }
         let kind = w.dblwr.kind_of(q);
+        let method = w.cfg.flush_method;
+        // Double_write::flush_to_disk → wait_for_pending_batch: this instance's previous batch
+        // must have completed first.
+        let pending = if w.cfg.dblwr_wait_pending_batch {
+            w.dblwr.pending_batch_done(q)
+        } else {
+            0
+        };
         let (seg, free_at) = w.dblwr.acquire_segment(kind);
-        let start = w.cleaner_t.max(free_at);
+        let start = w.cleaner_t.max(free_at).max(pending);
         w.dblwr.stats.segment_wait_us += start - w.cleaner_t;
         let bytes = pages.len() as u64 * PAGE_BYTES;
         let written = w.device.submit(start, IoKind::Write, bytes);
@@ -299,7 +349,12 @@ impl BufferPool {
         s.write_time_us += written - start;
         s.bytes += bytes;
         s.pages += pages.len() as u64;
-        let synced = w.device.submit(written, IoKind::Fsync, 0);
+        // Double_write::write_dblwr_pages: fsync only if is_fsync_required().
+        let synced = if method.dblwr_fsync() {
+            w.device.submit(written, IoKind::Fsync, 0)
+        } else {
+            written
+        };
         w.cleaner_t = synced;
         let mut last = synced;
         for &(i, f) in &pages {
@@ -309,7 +364,14 @@ impl BufferPool {
             self.write_issued(i as usize, f, done);
         }
         let w = self.write.as_deref_mut().expect("write path");
-        let released = w.device.submit(last, IoKind::Fsync, 0);
+        // Double_write::write_complete: the batch is over at its last data write
+        // (Batch_segment::completed), then fil_flush_file_spaces frees the segment.
+        w.dblwr.batch_running_until(q, last);
+        let released = if method.data_fsync() {
+            w.device.submit(last, IoKind::Fsync, 0)
+        } else {
+            last
+        };
         w.dblwr.hold_segment(kind, seg, released);
     }
 
@@ -454,6 +516,7 @@ impl BufferPool {
         let w = self.write.as_deref_mut().expect("write path");
         w.stats.single_page_flushes += 1;
         let mut t = now;
+        let method = w.cfg.flush_method;
         if w.dblwr.enabled {
             let written = w.device.submit(t, IoKind::Write, PAGE_BYTES);
             let s = &mut w.dblwr.stats;
@@ -462,10 +525,20 @@ impl BufferPool {
             s.write_time_us += written - t;
             s.bytes += PAGE_BYTES;
             s.pages += 1;
-            t = w.device.submit(written, IoKind::Fsync, 0);
+            // Double_write::sync_page_flush: the slot is fsynced if is_fsync_required().
+            t = if method.dblwr_fsync() {
+                w.device.submit(written, IoKind::Fsync, 0)
+            } else {
+                written
+            };
         }
         let written = w.device.submit(t, IoKind::Write, PAGE_BYTES);
-        let done = w.device.submit(written, IoKind::Fsync, 0);
+        // fil_flush after the synchronous data write.
+        let done = if method.data_fsync() {
+            w.device.submit(written, IoKind::Fsync, 0)
+        } else {
+            written
+        };
         self.write_issued(i, f, done);
         Some(done)
     }

@@ -293,6 +293,14 @@ impl BufferPool {
             }
             None if self.profile.user_lru_scan => self.mariadb_scan_or_wait(i, now)?,
             None => {
+                if self.write.is_none()
+                    && self.cfg.what_ifs.has(WhatIf::EmptyFreeListWakesCleaner)
+                    && !self.cleaner_active
+                {
+                    // What-if empty-free-list-wakes-cleaner (changes buf_LRU_get_free_block:
+                    // os_event_set(buf_flush_event) before the tail scan, not after it fails).
+                    self.wake_signalled = true;
+                }
                 let victim = if self.write.is_none() {
                     self.instances[i].find_victim(now)?
                 } else {

@@ -16,11 +16,22 @@ pub enum WhatIf {
     /// `buf_LRU_get_free_block`: a user thread that takes a free frame frees one clean tail
     /// page in its place while the free list is below `innodb_lru_scan_depth`.
     UserReplacesFreeFrame,
+    /// `buf_LRU_get_free_block`: a user thread that finds the free list empty wakes the page
+    /// cleaner, which refills the free list at once although the server is idle. A hypothesis
+    /// for experiment 000's misses (`reproduce --experiment 000 --hypotheses`), not a patch.
+    EmptyFreeListWakesCleaner,
 }
 
 impl WhatIf {
     /// Every what-if, in listing order.
-    pub const ALL: [WhatIf; 3] = [
+    pub const ALL: [WhatIf; 4] = [
+        WhatIf::SlideSparesFresh,
+        WhatIf::FreeFramesCountAsOld,
+        WhatIf::UserReplacesFreeFrame,
+        WhatIf::EmptyFreeListWakesCleaner,
+    ];
+    /// The candidate patches the studies and the page compare (the hypotheses left out).
+    pub const PATCHES: [WhatIf; 3] = [
         WhatIf::SlideSparesFresh,
         WhatIf::FreeFramesCountAsOld,
         WhatIf::UserReplacesFreeFrame,
@@ -32,6 +43,7 @@ impl WhatIf {
             WhatIf::SlideSparesFresh => "slide-spares-fresh",
             WhatIf::FreeFramesCountAsOld => "free-frames-count-as-old",
             WhatIf::UserReplacesFreeFrame => "user-replaces-free-frame",
+            WhatIf::EmptyFreeListWakesCleaner => "empty-free-list-wakes-cleaner",
         }
     }
 
@@ -41,6 +53,7 @@ impl WhatIf {
             WhatIf::SlideSparesFresh => "buf_LRU_old_adjust_len: when the old sublist is too long, the boundary stops instead of turning young a page first accessed less than innodb_old_blocks_time ago (or not yet accessed); the old sublist may exceed its target by up to innodb_lru_scan_depth pages until that page ages or leaves",
             WhatIf::FreeFramesCountAsOld => "calculate_desired_LRU_old_size: the old sublist's target is computed over the instance's frames with the free ones counted as old (curr_size*r/1024 - free), so a refill and its drain leave the boundary where it was; identical to stock while the free list is empty",
             WhatIf::UserReplacesFreeFrame => "buf_LRU_get_free_block: a user thread that takes a frame from the free list while it holds fewer than innodb_lru_scan_depth frames frees one clean page from the LRU tail (first 100 pages) in its place, so the free list stays topped up and the LRU length does not swing",
+            WhatIf::EmptyFreeListWakesCleaner => "buf_LRU_get_free_block: a user thread that finds the free list empty sets buf_flush_event even though its tail scan frees a page (MySQL 8.4 sets it only after the scan fails), and the woken page cleaner refills the free list to innodb_lru_scan_depth at once although the server is idle (buf_flush_page_coordinator_thread does nothing on a wake without activity): demand-driven refills, as MariaDB 10.11.7+ has; one buffer pool instance only. A hypothesis for experiment 000's misses, not a proposed patch",
         }
     }
 
@@ -166,7 +179,7 @@ mod tests {
             assert_eq!(WhatIf::parse(w.name()), Ok(w));
             s.insert(w);
         }
-        assert_eq!(s.list().len(), 3);
+        assert_eq!(s.list().len(), WhatIf::ALL.len());
         let mut t = WhatIfs::NONE;
         t.add_parsed(&s.label()).unwrap();
         assert_eq!(s, t);

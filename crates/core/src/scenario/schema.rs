@@ -541,6 +541,7 @@ pub const WHAT_IF: Spec = Spec::choice(
         "slide-spares-fresh",
         "free-frames-count-as-old",
         "user-replaces-free-frame",
+        "empty-free-list-wakes-cleaner",
     ],
 )
 .help("a candidate change to one InnoDB rule (see `midpoint what-ifs`); repeat the flag or give a comma-separated list; none = stock MySQL 8.4");

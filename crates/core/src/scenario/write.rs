@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::io::DeviceModel;
 use crate::pool::adaptive_flush::FlushConfig;
-use crate::pool::flush::WriteConfig;
+use crate::pool::flush::{FlushMethod, WriteConfig};
 use crate::pool::WhatIfs;
 use crate::scenario::schema::{
     params, Spec, BUFFER_POOL_INSTANCES, LOOKUP_DIST, LRU_SCAN_DEPTH, OLD_BLOCKS_PCT,
@@ -66,6 +66,11 @@ params! {
         doublewrite_pages: u32 = 128 => Spec::int("doublewrite_pages", 1, 512, "pages")
             .server("innodb_doublewrite_pages")
             .help("doublewrite batch size"),
+        flush_method: String = "o_direct".into() => Spec::choice("flush_method", FlushMethod::NAMES)
+            .server("innodb_flush_method")
+            .help("o_direct (MySQL 8.4's default on Linux, and bug #115328's setting): only the data files are fsynced; fsync: the doublewrite file too; o_direct_no_fsync: neither"),
+        dblwr_batch_wait: bool = true => Spec::choice("dblwr_batch_wait", &["on", "off"])
+            .help("a doublewrite instance's next batch waits for its previous one (Double_write::wait_for_pending_batch); off only to show what the rule does"),
         device: String = "nvme".into() => Spec::choice("device", DeviceModel::NAMES)
             .help("the storage device: nvme or cloud (a network volume)"),
         cpu_us_per_step: f64 = 40.0 => Spec::real("cpu_us_per_step", 0.1, 1_000_000.0, "µs")
@@ -175,6 +180,8 @@ impl WriteParams {
             doublewrite: self.doublewrite,
             doublewrite_pages: self.doublewrite_pages,
             redo_log_capacity: self.redo_log_capacity_mb << 20,
+            flush_method: FlushMethod::parse(&self.flush_method).expect("validated"),
+            dblwr_wait_pending_batch: self.dblwr_batch_wait,
             flush: FlushConfig {
                 io_capacity: self.io_capacity,
                 io_capacity_max: self.io_capacity_max,

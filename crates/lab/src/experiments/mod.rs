@@ -14,6 +14,7 @@ pub mod depth_sweep;
 pub mod figure;
 pub mod mariadb;
 pub mod seed000;
+pub mod seed000_hypotheses;
 pub mod seed001;
 pub mod seed002;
 pub mod seed003;

@@ -103,7 +103,7 @@ pub fn checks(rows: &[Seed003RwRow]) -> Vec<Check> {
                     "34 % vs 42 %",
                     "the direction the seed reports",
                 )
-                .note("does not match: the model's tuned run loses more than its default run, where the server's lost less; the mechanism is not traced yet (the write path's LRU-tail flushing and doublewrite waits under a 5 % old sublist were not examined; docs/reproduction.md)"),
+                .note("does not match: the model's tuned run loses more than its default run, where the server's lost less. Not the write path: the doublewrite rules read from MySQL 8.4's buf0dblwr.cc (wait_for_pending_batch, is_fsync_required) move both losses by about a point and the order stays (`reproduce --experiment 001 --rules`). It is the leak: these presets run 8.4's page cleaner, whose every-second LRU batch (buf_flush_page_coordinator_thread, writes keep the server active) slides the boundary by about (1 - pct/100) x the refill less 40 pages, 0.95 of it at old_blocks_pct 5 against 0.63 at 37; the InnoDB Plugin the seed measured had no page cleaner (5.6 added it). With refills as small as 8.4 allows (--set lru_scan_depth=100) the tuned run loses 12 % against 43 %, the seed's direction (docs/reproduction.md)"),
                 Measured::Claim(less),
                 format!(
                     "{:.1} % vs {:.1} %",
