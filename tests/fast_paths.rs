@@ -241,3 +241,158 @@ proptest! {
         prop_assert!(report_json(&sliced) == plain, "run_events in slices differs from stepping");
     }
 }
+
+/// One step of a history for the read-ahead comparison.
+#[derive(Clone, Debug)]
+enum RaOp {
+    /// The scanned table's pages `from..from + n` in order (ascending or descending), each
+    /// `gap` µs after the last.
+    Scan {
+        from: u32,
+        n: u32,
+        down: bool,
+        gap: Micros,
+    },
+    /// One page of the other table.
+    Fetch { page: u32, dt: Micros },
+    /// A page-cleaner round.
+    Batch { dt: Micros },
+}
+
+fn ra_op() -> impl Strategy<Value = RaOp> {
+    prop_oneof![
+        6 => (0u32..4_000, 1u32..400, prop::bool::weighted(0.2), 0u64..60)
+            .prop_map(|(from, n, down, gap)| RaOp::Scan { from, n, down, gap }),
+        3 => (0u32..800, 0u64..2_000).prop_map(|(page, dt)| RaOp::Fetch { page, dt }),
+        1 => (0u64..50_000).prop_map(|dt| RaOp::Batch { dt }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Linear read-ahead's reads of an area at once (`read_area_by_pairs`: the tail frames
+    /// moved after `LRU_old` in one block) against one eviction and one insert per page: the
+    /// whole pool state compared after every step of random histories, with pools small and
+    /// large (areas of 16 to 64 pages, old sublists shorter and longer than an area), every
+    /// what-if, long read latencies (io-fixed tail pages), several instances, and MariaDB's
+    /// demand-driven wake-ups.
+    #[test]
+    fn read_ahead_in_bulk_equals_page_by_page(
+        frames in prop_oneof![2 => 2_048u32..3_000, 1 => 520u32..1_200, 1 => 300u32..520],
+        instances in 1u32..3,
+        pct in 5u32..96,
+        obt in prop_oneof![Just(0u32), Just(1), Just(1_000)],
+        read_ahead in prop_oneof![Just(56u32), Just(40), Just(63)],
+        latency in prop_oneof![0u64..400, 20_000u64..200_000],
+        what_if in 0usize..5,
+        demand in any::<bool>(),
+        history in prop::collection::vec(ra_op(), 1..60),
+    ) {
+        let cfg = PoolConfig {
+            frames_per_instance: frames,
+            instances,
+            old_blocks_pct: pct,
+            old_blocks_time_ms: obt,
+            lru_scan_depth: 128,
+            read_ahead_threshold: read_ahead,
+            read_latency_us: latency,
+            page_transfer_us: 10,
+            what_ifs: WhatIf::ALL
+                .get(what_if)
+                .map_or(WhatIfs::NONE, |&w| WhatIfs::only(w)),
+        };
+        let mut bulk = BufferPool::new(cfg, &[800, 4_500]);
+        bulk.set_demand_refills(demand);
+        let mut plain = bulk.clone();
+        plain.set_shortcuts(false);
+        let mut now: Micros = 1;
+        for op in &history {
+            match *op {
+                RaOp::Scan { from, n, down, gap } => {
+                    for k in 0..n {
+                        let page_no = if down { from + n - 1 - k } else { from + k };
+                        if page_no >= 4_500 {
+                            continue;
+                        }
+                        let p = PageId { space: 1, page_no };
+                        let a = bulk.fetch(p, FetchMode::Normal, now);
+                        let b = plain.fetch(p, FetchMode::Normal, now);
+                        prop_assert_eq!(a, b);
+                        if let midpoint_core::pool::Fetch::Done { ready_at, .. } = a {
+                            now = now.max(ready_at);
+                        }
+                        now += gap;
+                    }
+                }
+                RaOp::Fetch { page, dt } => {
+                    now += dt;
+                    let p = PageId { space: 0, page_no: page };
+                    prop_assert_eq!(
+                        bulk.fetch(p, FetchMode::Normal, now),
+                        plain.fetch(p, FetchMode::Normal, now)
+                    );
+                }
+                RaOp::Batch { dt } => {
+                    now += dt;
+                    prop_assert_eq!(bulk.lru_batch_all(now), plain.lru_batch_all(now));
+                }
+            }
+            prop_assert_eq!(format!("{bulk:?}"), format!("{plain:?}"));
+            bulk.validate().map_err(TestCaseError::fail)?;
+        }
+        prop_assert_eq!(plain.areas_read_at_once(), 0);
+    }
+}
+
+/// Whole runs of the presets' shape (a scan through a full pool, where nearly every area is read
+/// in bulk) with the pool's shortcuts on and off: the same reports.
+#[test]
+fn runs_with_and_without_the_pools_shortcuts_agree() {
+    for (pct, obt, start, mariadb) in [
+        (37u32, 1000u32, Start::Warm, false),
+        (20, 0, Start::Cold, false),
+        (60, 1000, Start::Restart, false),
+        (37, 1000, Start::Warm, true),
+    ] {
+        let p = Params {
+            pool_mb: 48,
+            hot_pages: 900,
+            old_blocks_pct: pct,
+            old_blocks_time: obt,
+            start,
+            engine: if mariadb {
+                Engine::Mariadb1011
+            } else {
+                Engine::Mysql84
+            },
+            scan_table_mb: 150,
+            warmup_s: 3,
+            scan_s: 20,
+            ..Params::default()
+        };
+        let mut fast = Simulation::new(&p).unwrap();
+        fast.run_to_end();
+        let mut slow = Simulation::new(&p).unwrap();
+        slow.pool.set_shortcuts(false);
+        slow.run_to_end();
+        assert!(
+            report_json(&fast) == report_json(&slow),
+            "pct {pct} obt {obt} {start:?}"
+        );
+        // On MySQL areas were read at once (not all: after each LRU batch the reads take free
+        // frames). Page by page: MariaDB's readers, which scan the tail themselves, and
+        // old_blocks_time 0 here, where the scan's own promotions keep the old length at the
+        // bottom of its band, so that a pair's eviction moves the boundary. None without the
+        // shortcuts.
+        let areas = fast.pool.stats().ra_pages_read / 64;
+        let at_once = fast.pool.areas_read_at_once();
+        if !mariadb && obt != 0 {
+            assert!(
+                at_once > areas / 10,
+                "{at_once} of {areas} areas read at once"
+            );
+        }
+        assert_eq!(slow.pool.areas_read_at_once(), 0);
+    }
+}

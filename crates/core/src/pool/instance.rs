@@ -412,6 +412,21 @@ impl Instance {
         self.access_us[i] = 0;
         self.io_done_us[i] = io_done;
         self.pending_reads(now);
+        self.add_pending(io_done);
+        self.lru.set_tag(f, tag);
+        self.lru.clear_stamp(f);
+        let w = &mut self.lru.adjust;
+        if !w.fresh_until.is_empty() {
+            // What-if slide-spares-fresh: not accessed yet, so protected until its first access.
+            w.fresh_until[i] = Micros::MAX;
+            w.note_time(now);
+        }
+        self.lru.add_block(f, true);
+    }
+
+    /// A read in flight until `io_done`, in completion order.
+    #[inline]
+    fn add_pending(&mut self, io_done: Micros) {
         let mut at = self.pending.len();
         while at > 0 && self.pending[at - 1] > io_done {
             at -= 1;
@@ -422,15 +437,68 @@ impl Instance {
         } else {
             self.pending.insert(at, io_done);
         }
-        self.lru.set_tag(f, tag);
-        self.lru.clear_stamp(f);
-        let w = &mut self.lru.adjust;
-        if !w.fresh_until.is_empty() {
-            // What-if slide-spares-fresh: not accessed yet, so protected until its first access.
-            w.fresh_until[i] = Micros::MAX;
-            w.note_time(now);
+    }
+
+    /// Linear read-ahead's reads of the pages of `pages` (one area of `space`) not in the pool,
+    /// issued at `now`, the `j`-th (from 1) done at `done(j)`, when every read evicts a tail page
+    /// and neither the eviction nor the insert moves `LRU_old`: what [`Self::evict`] of the tail
+    /// and [`Self::insert_read`] into the frame just freed do for each, done for all at once.
+    /// The caller has checked that the free list is empty, that the `k` tail frames up to
+    /// `first` are replaceable and hold no page of `pages`, and `Lru::pairs_keep_boundary(k)`.
+    /// `base` is the instance's first global frame number. Returns how many pages were read.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn read_into_tail_frames(
+        &mut self,
+        spaces: &mut [super::Space],
+        base: u32,
+        space: u32,
+        pages: std::ops::Range<u32>,
+        first: u32,
+        k: u32,
+        now: Micros,
+        done: impl Fn(u32) -> Micros,
+    ) {
+        self.pending_reads(now);
+        // The reads complete in the order they are issued (`done` does not decrease): when the
+        // first completes no earlier than every read in flight, each goes at the back.
+        let in_order = self.pending.back().is_none_or(|&b| b <= done(1));
+        self.pending.reserve(k as usize);
+        let tag = spaces[space as usize].tag;
+        let mut f = self.lru.tail();
+        let mut j = 0u32;
+        for page_no in pages {
+            if spaces[space as usize].frame_of[page_no as usize] != NIL {
+                continue;
+            }
+            j += 1;
+            let i = f as usize;
+            // The eviction (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page).
+            if self.access_us[i] == 0 {
+                self.stats.ra_pages_evicted += 1;
+            }
+            self.stats.evicted_by_user += 1;
+            let gone = self.page[i];
+            spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
+            // The read into the same frame (buf_page_init_for_read).
+            self.page[i] = PageId { space, page_no };
+            self.access_us[i] = 0;
+            let io_done = done(j);
+            self.io_done_us[i] = io_done;
+            if in_order {
+                self.pending.push_back(io_done);
+            } else {
+                self.add_pending(io_done);
+            }
+            self.lru.set_tag(f, tag);
+            spaces[space as usize].frame_of[page_no as usize] = base + f;
+            if j == k {
+                debug_assert_eq!(f, first);
+                break;
+            }
+            f = self.lru.prev(f);
         }
-        self.lru.add_block(f, true);
+        debug_assert_eq!(j, k);
+        self.lru.splice_tail_after_old(first, k);
     }
 
     /// Inserts a created page into frame `f` at the head, accessed at `now` (`buf_page_create`).

@@ -434,6 +434,58 @@ impl Lru {
         self.old_adjust_len();
     }
 
+    /// Whether `k` pairs of (`remove_block` of the tail, `add_block(_, true)` of a fresh frame)
+    /// would leave the boundary where it is: the tail and the `k - 1` frames above it are old
+    /// and below `LRU_old`, and neither half of a pair takes the old length out of its dead
+    /// band. A pair brings `(len, old_len)` back to where it started, so one pair's test holds
+    /// for all `k`. Only for stock InnoDB's boundary (no `slide-spares-fresh`).
+    pub(crate) fn pairs_keep_boundary(&self, k: u32) -> bool {
+        let in_band =
+            |old: u32, target: u32| old + OLD_TOLERANCE >= target && old <= target + OLD_TOLERANCE;
+        self.adjust.fresh_until.is_empty()
+            && self.len > OLD_MIN_LEN
+            && self.old_ptr != NIL
+            && self.old_len > k
+            && in_band(self.old_len - 1, self.desired_old_len(self.len - 1))
+            && in_band(self.old_len, self.desired_old_len(self.len))
+    }
+
+    /// What `k` pairs of (`remove_block` of the tail, `add_block(_, true)` of the frame just
+    /// freed) do when [`Self::pairs_keep_boundary`] holds and the frames are reused in eviction
+    /// order: each insert lands right after `LRU_old`, above the one before it, so the `k`
+    /// frames at the tail, `first` (the `k`-th from the tail) to the tail, end up right after
+    /// `LRU_old` in the same order, old, unstamped (a fresh read), with the eviction clock `k`
+    /// higher; lengths and `LRU_old` are unchanged.
+    pub(crate) fn splice_tail_after_old(&mut self, first: u32, k: u32) {
+        debug_assert!(self.pairs_keep_boundary(k));
+        let last = self.tail;
+        let mut f = last;
+        loop {
+            // buf_page_init_for_read: a fresh read's clock stamp is 0 (add_block does not stamp
+            // a page inserted old).
+            self.stamp[f as usize] = 0;
+            if f == first {
+                break;
+            }
+            f = self.prev[f as usize];
+        }
+        // Cut [first, last] from the tail.
+        let above = self.prev[first as usize];
+        self.next[above as usize] = NIL;
+        self.tail = above;
+        // Paste it right after LRU_old.
+        let below = self.next[self.old_ptr as usize];
+        self.next[self.old_ptr as usize] = first;
+        self.prev[first as usize] = self.old_ptr;
+        self.next[last as usize] = below;
+        if below != NIL {
+            self.prev[below as usize] = last;
+        } else {
+            self.tail = last;
+        }
+        self.freed_page_clock += k as u64;
+    }
+
     /// `buf_LRU_make_block_young`: remove, then re-add at the head with a fresh stamp.
     /// Returns whether the page was old (the only case `n_pages_made_young` counts).
     pub fn make_block_young(&mut self, f: u32) -> bool {

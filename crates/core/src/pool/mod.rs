@@ -131,6 +131,24 @@ pub struct BufferPool {
     requesting: Option<PageId>,
     /// The write path (dirty pages, doublewrite, device, redo), when a scenario writes.
     pub(crate) write: Option<Box<flush::WritePath>>,
+    /// Whether the exact shortcuts run (read-ahead's reads of an area at once), and how often
+    /// they ran.
+    shortcuts: Shortcuts,
+}
+
+/// The exact shortcuts' switch (off only for tests that compare them with the page-by-page
+/// path) and tally. Left out of `Debug`, so that a pool that took them prints as one that did
+/// not.
+#[derive(Clone, Copy)]
+struct Shortcuts {
+    on: bool,
+    areas: u64,
+}
+
+impl std::fmt::Debug for Shortcuts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 impl BufferPool {
@@ -173,7 +191,19 @@ impl BufferPool {
             wait_retry_at: None,
             requesting: None,
             write: None,
+            shortcuts: Shortcuts { on: true, areas: 0 },
         }
+    }
+
+    /// Turns the exact shortcuts off (or on again): every read of a linear read-ahead then
+    /// evicts and inserts one page at a time. The results are the same either way
+    /// (`tests/fast_paths.rs` holds them to it); only tests turn them off.
+    pub fn set_shortcuts(&mut self, on: bool) {
+        self.shortcuts.on = on;
+    }
+    /// How many read-ahead areas were read at once (`read_area_by_pairs`).
+    pub fn areas_read_at_once(&self) -> u64 {
+        self.shortcuts.areas
     }
 
     /// The pool's settings.

@@ -21,7 +21,9 @@ impl BufferPool {
         }
         let i = self.instance_of(page);
         let area = self.instances[i].read_ahead_area();
-        let low = page.page_no / area * area;
+        // The area is a power of two (`Instance::new`): a mask instead of a division per page.
+        debug_assert!(area.is_power_of_two());
+        let low = page.page_no & !(area - 1);
         let high = low + area;
         if page.page_no != low && page.page_no != high - 1 {
             // Only an area's first or last page can trigger it: the common case, kept inline.
@@ -58,22 +60,22 @@ impl BufferPool {
         };
         let threshold = (64 - threshold_cfg.min(64)).min(area);
         let mut fail = 0u32;
-        let mut pred: Option<Micros> = None;
-        for p in low..high {
-            let t = self
-                .frame_of(PageId {
-                    space: page.space,
-                    page_no: p,
-                })
-                .map(|g| {
-                    let (ii, f) = self.split_frame(g);
-                    self.instances[ii].access_time(f)
-                })
-                .unwrap_or(0);
+        // The last accessed page's first-access time (0: none yet).
+        let mut pred: Micros = 0;
+        // The area lies in one extent, so in instance `i`: its frames are `base..`.
+        let inst = &self.instances[i];
+        let base = i as u32 * self.cfg.frames_per_instance;
+        for &g in &self.spaces[page.space as usize].frame_of[low as usize..high as usize] {
+            let t = if g == super::NIL {
+                0
+            } else {
+                debug_assert_eq!(self.split_frame(g), (i, g - base));
+                inst.access_time(g - base)
+            };
             if t == 0 {
                 fail += 1;
-            } else if let Some(pt) = pred {
-                let res = t.cmp(&pt);
+            } else if pred != 0 {
+                let res = t.cmp(&pred);
                 if res != Ordering::Equal && res != asc_or_desc {
                     fail += 1;
                 }
@@ -82,7 +84,7 @@ impl BufferPool {
                 return 0;
             }
             if t != 0 {
-                pred = Some(t);
+                pred = t;
             }
         }
         // Read FIL_PAGE_PREV / FIL_PAGE_NEXT of the page (leaf pages in physical order).
@@ -108,6 +110,11 @@ impl BufferPool {
         }
         let lat = self.config().read_latency_us;
         let per_page = self.config().page_transfer_us;
+        let ii = self.instance_of(page);
+        if let Some(count) = self.read_area_by_pairs(page.space, low..high, now) {
+            self.instances[ii].stats.ra_pages_read += count as u64;
+            return count;
+        }
         let mut count = 0u32;
         for p in low..high {
             let q = PageId {
@@ -124,9 +131,73 @@ impl BufferPool {
                 None => break,
             }
         }
-        let ii = self.instance_of(page);
         self.instances[ii].stats.ra_pages_read += count as u64;
         count
+    }
+
+    /// The reads of an area (the loop above) at once, in the steady state of a scan through a
+    /// full pool: the free list is empty, so each read evicts the tail page
+    /// (`buf_LRU_get_free_block` → `buf_LRU_scan_and_free_block`) and inserts the new page
+    /// right after `LRU_old` in the frame just freed (`buf_LRU_add_block(old = true)`). When the
+    /// `k` tail pages are replaceable, hold no page of the area (whose eviction would add a read)
+    /// and the `k` pairs leave the boundary where it is (`Lru::pairs_keep_boundary`), the
+    /// result is the `k` tail frames moved as one block to right after `LRU_old`, holding the
+    /// new pages in the order they were read. `None` (nothing changed) when any of that does not
+    /// hold, or off the MySQL read-only path; the caller then reads page by page.
+    /// `tests/fast_paths.rs` compares it with the page-by-page reads.
+    fn read_area_by_pairs(
+        &mut self,
+        space: u32,
+        pages: std::ops::Range<u32>,
+        now: Micros,
+    ) -> Option<u32> {
+        if !self.shortcuts.on || self.write.is_some() || self.profile.user_lru_scan {
+            return None;
+        }
+        let i = self.instance_of(PageId {
+            space,
+            page_no: pages.start,
+        });
+        let frame_of = &self.spaces[space as usize].frame_of;
+        let k = frame_of[pages.start as usize..pages.end as usize]
+            .iter()
+            .filter(|&&g| g == super::NIL)
+            .count() as u32;
+        let inst = &self.instances[i];
+        if k == 0 || !inst.free.is_empty() || !inst.lru.pairs_keep_boundary(k) {
+            return None;
+        }
+        // The victims, tail first: each must be the first replaceable page from the tail.
+        let mut f = inst.lru.tail();
+        for j in 1..=k {
+            let p = inst.page(f);
+            if !inst.is_replaceable(f, now) || (p.space == space && pages.contains(&p.page_no)) {
+                return None;
+            }
+            if j < k {
+                f = inst.lru.prev(f);
+            }
+        }
+        let lat = self.cfg.read_latency_us;
+        let per_page = self.cfg.page_transfer_us;
+        let base = i as u32 * self.cfg.frames_per_instance;
+        self.instances[i].read_into_tail_frames(
+            &mut self.spaces,
+            base,
+            space,
+            pages,
+            f,
+            k,
+            now,
+            |j| now + lat + per_page * j as Micros,
+        );
+        // What the evictions leave behind (free_page, got_block).
+        self.try_lru_scan = true;
+        if self.demand_refills {
+            self.got_block(i);
+        }
+        self.shortcuts.areas += 1;
+        Some(k)
     }
 }
 
