@@ -70,11 +70,7 @@ impl Counter {
                 Some(format!("\r{done}/{total} {}", self.unit))
             }
             CounterMode::Lines => {
-                let tenth = if total == 0 {
-                    10
-                } else {
-                    done.min(total) * 10 / total
-                };
+                let tenth = (done.min(total) * 10).checked_div(total).unwrap_or(10);
                 if self.last_tenth.is_some_and(|t| t >= tenth) {
                     return None;
                 }
