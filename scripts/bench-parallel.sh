@@ -14,6 +14,11 @@
 # (>= 1.7 with 2 threads).
 set -euo pipefail
 
+# A relative CARGO_TARGET_DIR means the caller's directory, as for cargo itself.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
 
@@ -25,7 +30,7 @@ args=(reproduce --experiment 000 --runs 3)
 [[ "${QUICK:-0}" == 1 ]] && args+=(--quick)
 
 cargo build --release --quiet >&2
-bin=target/release/midpoint
+bin="${CARGO_TARGET_DIR:-target}/release/midpoint"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

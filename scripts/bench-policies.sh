@@ -12,6 +12,8 @@
 set -euo pipefail
 # The build's directory: $CARGO_TARGET_DIR (relative to the caller's directory) or target/.
 target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../target}")"
+# cargo below runs from the repository's root: give it the same, absolute, directory.
+[[ -n ${CARGO_TARGET_DIR:-} ]] && export CARGO_TARGET_DIR="$target_dir"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 n="${1:-20000000}"

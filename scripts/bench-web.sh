@@ -5,7 +5,7 @@
 #    "ensemble5_ms", "workers", "sweep40_s"}
 #
 #   native_run_ms      `midpoint bench --json`'s run_ms_median: one full-size seed000-hot4485-b2b
-#                      run, median of 3 (target/release/midpoint, built first if stale)
+#                      run, median of 3 ($CARGO_TARGET_DIR/release/midpoint or target/release/midpoint, built first if stale)
 #   wasm_run_ms        the same run in the page's worker, median of 3
 #   wasm_native_ratio  native_run_ms / wasm_run_ms (1.0 = as fast as native)
 #   slider_first_ms    median over 5 moves of the innodb_lru_scan_depth slider, from its input
@@ -24,6 +24,8 @@ set -euo pipefail
 
 # The build's directory: $CARGO_TARGET_DIR (relative to the caller's directory) or target/.
 target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../target}")"
+# cargo below runs from the repository's root: give it the same, absolute, directory.
+[[ -n ${CARGO_TARGET_DIR:-} ]] && export CARGO_TARGET_DIR="$target_dir"
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
 

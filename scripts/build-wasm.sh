@@ -15,6 +15,11 @@
 # the Cargo.toml files, Cargo.lock): scripts/serve.sh serves the committed pkg/ without building when it matches.
 set -euo pipefail
 
+# A relative CARGO_TARGET_DIR means the caller's directory, as for cargo itself.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
 need_rust

@@ -8,11 +8,13 @@
 #   2. native tests of every crate: cargo test --workspace --all-targets, then the doc tests
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
 #      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
+#      and the JS API agrees with the CLI on presets, engines and seeds (tests/wasm-api.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
-#   6. the replacement policies against libCacheSim (tests/oracle/run.sh)
+#   6. the replacement policies against libCacheSim (tests/oracle/run.sh), and the cost model
+#      against a spread of runs (scripts/check-estimates.sh)
 #   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
 #      `midpoint from-status` in every client output format (tests/status-live.sh), and
 #      `midpoint experiment` run against it end to end (tests/experiment-live.sh)
@@ -152,6 +154,8 @@ fi
 # Native and WASM bit-identity: the CSV and summary of several presets from pkg/ (loaded in
 # Node with initSync) and from the native binary built in section 2, compared byte for byte.
 node tests/wasm-identity.mjs
+# The JS API against the CLI: the same read-only presets, the engine's depth, one seed range.
+node tests/wasm-api.mjs
 
 # --- 4. wasm-bindgen-test in headless Chromium -------------------------------------------------
 section "4/5 wasm-bindgen-test (cargo test --target wasm32-unknown-unknown --test web)"
@@ -197,6 +201,9 @@ fi
 # --- 6. Replacement policies against libCacheSim -----------------------------------------------
 section "Policies vs libCacheSim (tests/oracle/run.sh)"
 tests/oracle/run.sh
+# The cost model against runs' CPU time (about 17 s at load 23 on 2 cores; the release build
+# the oracle made).
+scripts/check-estimates.sh "${CARGO_TARGET_DIR:-target}/release/midpoint"
 
 # --- 7. A real server --------------------------------------------------------------------------
 section "Live MariaDB (tests/status-live.sh, tests/experiment-live.sh)"

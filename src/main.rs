@@ -14,10 +14,32 @@ fn main() -> ExitCode {
     output::finish(run_cli())
 }
 
+/// Clap suggests a subcommand only above its own similarity threshold, which short typos (`rn`,
+/// `rnu`) miss: for those, the nearest subcommand by edit distance.
+fn suggest_subcommand(e: &mut clap::Error) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::InvalidSubcommand || e.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return;
+    }
+    let Some(ContextValue::String(typed)) = e.get(ContextKind::InvalidSubcommand) else {
+        return;
+    };
+    let cmd = cli::cli();
+    let names: Vec<&str> = cmd.get_subcommands().map(|s| s.get_name()).collect();
+    if let Some(c) = midpoint_core::scenario::suggest::closest(typed, names) {
+        e.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(vec![c.to_string()]),
+        );
+    }
+}
+
 fn run_cli() -> ExitCode {
     let m = match cli::cli().try_get_matches() {
         Ok(m) => m,
-        Err(e) => {
+        Err(mut e) => {
+            suggest_subcommand(&mut e);
             if let Err(w) = e.print() {
                 return output::write_failed(&w);
             }

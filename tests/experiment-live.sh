@@ -6,12 +6,17 @@
 # the pool and the free list, restores the variables and drops its schema, and its JSON has both
 # curves; Ctrl-C in the middle of a run restores and drops too. About 3 minutes.
 #
-#   tests/experiment-live.sh [path/to/midpoint]    (default: target/release/midpoint, built if missing)
+#   tests/experiment-live.sh [path/to/midpoint]    (default: $CARGO_TARGET_DIR/release/midpoint or target/release/midpoint, built if missing)
 set -euo pipefail
+# A relative CARGO_TARGET_DIR means the caller's directory, as for cargo itself.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "$0")/.."
 source scripts/mariadb-server.sh
 
-bin="${1:-target/release/midpoint}"
+bin="${1:-${CARGO_TARGET_DIR:-target}/release/midpoint}"
 if [[ ! -x "$bin" ]]; then
     cargo build --release --bin midpoint
 fi

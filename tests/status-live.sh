@@ -12,12 +12,17 @@
 # Needs root the first time (apt-get install mariadb-server). About 30 s once installed.
 # Prints "status-live: ok" and exits 0 when every check passes.
 set -euo pipefail
+# A relative CARGO_TARGET_DIR means the caller's directory, as for cargo itself.
+if [[ -n ${CARGO_TARGET_DIR:-} ]]; then
+    CARGO_TARGET_DIR="$(realpath -m "$CARGO_TARGET_DIR")"
+    export CARGO_TARGET_DIR
+fi
 cd "$(dirname "$0")/.."
 
 BIN="${MIDPOINT_BIN:-}"
 if [[ -z "$BIN" ]]; then
     nice cargo build --release --quiet --bin midpoint
-    BIN=target/release/midpoint
+    BIN="${CARGO_TARGET_DIR:-target}/release/midpoint"
 fi
 
 # shellcheck source=../scripts/mariadb-server.sh

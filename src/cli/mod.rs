@@ -55,6 +55,10 @@ pub fn dispatch(m: &ArgMatches) -> Result<(), String> {
         if name != "run" {
             set_threads(a)?;
         }
+        // An output file that cannot be written is found before the work, not after it.
+        if let Ok(Some(path)) = a.try_get_one::<String>("svg") {
+            check_writable("--svg", path)?;
+        }
     }
     match m.subcommand() {
         Some(("run", a)) => run::run(a),
@@ -236,6 +240,10 @@ pub fn params_from(m: &ArgMatches) -> Result<Params, String> {
             .map_err(|e| format!("--{}: {e}", name.replace('_', "-")))?;
     }
     p.validate()?;
+    // A scenario that cannot fit its pool still runs, with a word on stderr.
+    for w in p.warnings() {
+        eprintln!("warning: {w}");
+    }
     Ok(p)
 }
 
@@ -307,6 +315,33 @@ pub fn print_json<T: serde::Serialize>(v: &T) -> Result<(), String> {
         serde_json::to_string_pretty(v).map_err(|e| e.to_string())?
     );
     Ok(())
+}
+
+/// Checks that `path` can be written (a file name, in a directory that exists, not a
+/// directory, with write permission) without changing it: a file that does not exist yet is
+/// created and removed again.
+pub fn check_writable(flag: &str, path: &str) -> Result<(), String> {
+    if path.trim().is_empty() {
+        return Err(format!("{flag}: give a file name (it was empty)"));
+    }
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        return Err(format!("{flag} {path}: is a directory; give a file name"));
+    }
+    if p.exists() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(p)
+            .map(drop)
+            .map_err(|e| format!("{flag} {path}: cannot write it: {e}"))
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(p)
+            .map_err(|e| format!("{flag} {path}: cannot write it: {e}"))?;
+        std::fs::remove_file(p).map_err(|e| format!("{flag} {path}: {e}"))
+    }
 }
 
 pub fn write_file(path: &str, text: &str) -> Result<(), String> {

@@ -27,6 +27,9 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     use midpoint_lab::study::{charts, phase};
     let x = a.get_one::<String>("x").expect("default").clone();
     let y = a.get_one::<String>("y").expect("default").clone();
+    for (flag, axis) in [("--x", &x), ("--y", &y)] {
+        phase::check_axis(axis).map_err(|e| format!("{flag}: {e}"))?;
+    }
     let seeds = parse_count(a, "runs", 1, 50)?;
     if let Some(b) = parse_f64_list(a, "bands")? {
         let [xv, yv] = b[..] else {
@@ -74,11 +77,13 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
             xs.len() * ys.len() * seeds as usize
         );
         let t0 = Instant::now();
+        let mut counter = crate::cli::progress::Counter::stderr("cells", false);
         let m = phase::run(&preset_name, &x, &xs, &y, &ys, seeds, |d, n| {
-            eprint!("\r{d}/{n} cells")
+            counter.tick(d, n)
         })?;
+        counter.finish();
         eprintln!(
-            "\r{} cells in {:.0} s",
+            "{} cells in {:.0} s",
             m.cells.len(),
             t0.elapsed().as_secs_f64()
         );

@@ -206,6 +206,22 @@ pub fn replay_file(
     }
 }
 
+/// `--cache-pages`: a whole number from 1 to 4,294,967,295 (a `u32`, the policies' page count);
+/// a larger one is out of range, with the limit, not malformed.
+fn parse_cache_pages(v: &str) -> Result<u32, String> {
+    let t = v.trim();
+    let limit = "allowed from 1 to 4,294,967,295 pages";
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "--cache-pages = '{v}' is not a whole number ({limit})"
+        ));
+    }
+    match t.parse::<u64>() {
+        Ok(n) if (1..=u32::MAX as u64).contains(&n) => Ok(n as u32),
+        _ => Err(format!("--cache-pages = {t} is out of range: {limit}")),
+    }
+}
+
 /// `midpoint replay --format F FILE --policy NAME --cache-pages N [--json]`.
 pub fn replay(a: &ArgMatches) -> Result<(), String> {
     let start = Instant::now();
@@ -220,11 +236,7 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     let pages_s = a
         .get_one::<String>("cache-pages")
         .ok_or("replay --format needs --cache-pages N")?;
-    let pages: u32 = pages_s
-        .parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| format!("--cache-pages = '{pages_s}' is not a whole number ≥ 1"))?;
+    let pages = parse_cache_pages(pages_s)?;
     let col_s = a
         .get_one::<String>("csv-column")
         .map(String::as_str)

@@ -18,6 +18,85 @@ pub fn wants_bar(e: &Estimate) -> bool {
     e.wall_s > cost::PROGRESS_THRESHOLD_S && std::io::stderr().is_terminal()
 }
 
+/// A "3/40 runs" counter on stderr for work done in pieces (sweeps, ensembles, experiments). On
+/// a terminal it rewrites one line (`\r`) at every piece; anywhere else (a pipe, a file, a CI
+/// log) it writes a plain line each time another tenth of the work is done, and the last piece,
+/// so a log gets at most 11 lines and never a `\r`. Quiet: nothing at all.
+pub struct Counter {
+    unit: &'static str,
+    mode: CounterMode,
+    /// The last tenth written (non-terminal mode).
+    last_tenth: Option<usize>,
+    drawn: bool,
+}
+
+/// Where a [`Counter`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterMode {
+    Terminal,
+    Lines,
+    Quiet,
+}
+
+impl Counter {
+    /// A counter of `unit` ("runs", "points") on stderr: terminal or lines, as stderr is; quiet
+    /// when `quiet`.
+    pub fn stderr(unit: &'static str, quiet: bool) -> Counter {
+        let mode = if quiet {
+            CounterMode::Quiet
+        } else if std::io::stderr().is_terminal() {
+            CounterMode::Terminal
+        } else {
+            CounterMode::Lines
+        };
+        Counter::new(unit, mode)
+    }
+
+    pub fn new(unit: &'static str, mode: CounterMode) -> Counter {
+        Counter {
+            unit,
+            mode,
+            last_tenth: None,
+            drawn: false,
+        }
+    }
+
+    /// What to write when `done` of `total` pieces are done, if anything.
+    pub fn text(&mut self, done: usize, total: usize) -> Option<String> {
+        match self.mode {
+            CounterMode::Quiet => None,
+            CounterMode::Terminal => {
+                self.drawn = true;
+                Some(format!("\r{done}/{total} {}", self.unit))
+            }
+            CounterMode::Lines => {
+                let tenth = (done.min(total) * 10).checked_div(total).unwrap_or(10);
+                if self.last_tenth.is_some_and(|t| t >= tenth) {
+                    return None;
+                }
+                self.last_tenth = Some(tenth);
+                Some(format!("{done}/{total} {}\n", self.unit))
+            }
+        }
+    }
+
+    /// Reports progress (the callback the lab's runners take).
+    pub fn tick(&mut self, done: usize, total: usize) {
+        if let Some(t) = self.text(done, total) {
+            eprint!("{t}");
+        }
+    }
+
+    /// Ends the terminal's line, if one was drawn; the next piece of work counts afresh.
+    pub fn finish(&mut self) {
+        if self.mode == CounterMode::Terminal && self.drawn {
+            eprintln!();
+        }
+        self.drawn = false;
+        self.last_tenth = None;
+    }
+}
+
 /// Runs one scenario like [`midpoint_core::sim::run`], after refusing it when its estimate is over
 /// [`cost::WALL_BUDGET_S`] (unless `no_limit`), with a progress bar on stderr when it is long.
 pub fn run(p: &Params, no_limit: bool) -> Result<RunReport, String> {
@@ -91,6 +170,24 @@ pub fn check_sweep(p: &Params, runs: usize, no_limit: bool) -> Result<Estimate, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn off_a_terminal_the_counter_writes_a_line_per_tenth_and_no_carriage_return() {
+        for total in [1usize, 3, 7, 10, 40, 1000] {
+            let mut c = Counter::new("runs", CounterMode::Lines);
+            let lines: Vec<String> = (1..=total).filter_map(|d| c.text(d, total)).collect();
+            assert!(lines.len() <= 11 && !lines.is_empty(), "{total}: {lines:?}");
+            assert!(lines.iter().all(|l| !l.contains('\r') && l.ends_with('\n')));
+            assert_eq!(lines.last().unwrap(), &format!("{total}/{total} runs\n"));
+            if total >= 10 {
+                assert!((10..=11).contains(&lines.len()), "{total}: {lines:?}");
+            }
+        }
+        let mut t = Counter::new("points", CounterMode::Terminal);
+        assert_eq!(t.text(2, 40).as_deref(), Some("\r2/40 points"));
+        let mut q = Counter::new("runs", CounterMode::Quiet);
+        assert!((1..=10).all(|d| q.text(d, 10).is_none()));
+    }
 
     #[test]
     fn stepping_for_the_bar_gives_the_same_run() {

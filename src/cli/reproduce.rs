@@ -66,7 +66,17 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
         Ok(())
     };
-    let progress = |done: usize, total: usize| eprint!("\r{done}/{total} runs");
+    let counter = std::sync::Mutex::new(crate::cli::progress::Counter::stderr("runs", false));
+    let progress = |done: usize, total: usize| {
+        if let Ok(mut c) = counter.lock() {
+            c.tick(done, total)
+        }
+    };
+    let finish = || {
+        if let Ok(mut c) = counter.lock() {
+            c.finish()
+        }
+    };
     // Prints the rows as JSON, or the Markdown tables under the experiment's title.
     // The score goes after the tables (to stderr beside JSON, which stays one document).
     let show = |rows: serde_json::Result<String>,
@@ -74,7 +84,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
                 checks: &[Check],
                 why_none: &str|
      -> Result<(), String> {
-        eprintln!();
+        finish();
         let mut score = figure::score_lines(checks);
         if checks.is_empty() {
             score = format!("0 of 0 predictions in band ({why_none})\n");
@@ -177,7 +187,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
                 (1..=19).collect()
             };
             let p37 = seed002::sweep(37, &threads, 1, progress);
-            eprintln!();
+            finish();
             let p60 = seed002::sweep(60, &threads, 1, progress);
             let checks = seed002::checks(&p37, Some(&p60));
             let md = seed002::markdown(&p37, Some(&p60), &checks);

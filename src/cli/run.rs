@@ -23,7 +23,8 @@ pub fn command() -> Command {
 
 /// `--estimate`: the cost model's figures for the whole command, nothing run.
 fn print_estimate(a: &ArgMatches, one: midpoint_core::cost::Estimate) -> Result<(), String> {
-    let e = one.times(parse_runs(a)? as usize);
+    // An ensemble's runs go at once on rayon's threads (`--threads`, set before this).
+    let e = one.times_at_once(parse_runs(a)? as usize, rayon::current_num_threads());
     if a.get_flag("json") {
         println!(
             "{}",
@@ -191,14 +192,9 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     } else {
         crate::cli::progress::check_sweep(&p, runs as usize, a.get_flag("no-limit"))?;
         let quiet = a.get_flag("json") || a.get_flag("csv");
-        let e = ensemble::run_with_progress(&p, runs, |d, n| {
-            if !quiet {
-                eprint!("\r{d}/{n} runs");
-            }
-        })?;
-        if !quiet {
-            eprintln!();
-        }
+        let mut counter = crate::cli::progress::Counter::stderr("runs", quiet);
+        let e = ensemble::run_with_progress(&p, runs, |d, n| counter.tick(d, n))?;
+        counter.finish();
         e
     };
     let r = e.first();
@@ -222,10 +218,11 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         print_json(&ensemble_json(&e)?)?;
     } else if a.get_flag("csv") {
         if runs > 1 {
+            let seeds = e.seeds();
             println!(
                 "# the per-sample median of {runs} runs (RNG seeds {}-{})",
-                p.seed,
-                p.seed + runs as u64 - 1
+                seeds[0],
+                seeds[seeds.len() - 1]
             );
         }
         print!(

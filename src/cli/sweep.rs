@@ -51,14 +51,11 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         a.get_flag("no-limit"),
     )?;
     let quiet = a.get_flag("json") || a.get_flag("csv");
+    let mut counter = crate::cli::progress::Counter::stderr("points", quiet);
     let res = sweep::sweep_runs(&p, &depths, &times, runs, |done, total| {
-        if !quiet {
-            eprint!("\r{done}/{total} points");
-        }
+        counter.tick(done, total)
     })?;
-    if !quiet {
-        eprintln!();
-    }
+    counter.finish();
     if let Some(path) = a.get_one::<String>("svg") {
         let svg = chart::sweep_svg(
             &res,

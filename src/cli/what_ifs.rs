@@ -42,9 +42,11 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let cells = whatif::seed000_cells(quick);
     let writes = whatif::write_presets(quick);
     let t0 = Instant::now();
-    let c = whatif::compare(&cells, &writes, seeds, |d, n| eprint!("\r{d}/{n} runs"))?;
+    let mut counter = crate::cli::progress::Counter::stderr("runs", false);
+    let c = whatif::compare(&cells, &writes, seeds, |d, n| counter.tick(d, n))?;
+    counter.finish();
     eprintln!(
-        "\r{} runs in {:.0} s",
+        "{} runs in {:.0} s",
         c.read.len() * seeds as usize + c.write.len(),
         t0.elapsed().as_secs_f64()
     );

@@ -230,6 +230,10 @@ pub struct RunData {
     /// for the residency plot's refill marks.
     #[serde(default)]
     pub refills_s: Vec<f64>,
+    /// What the scenario cannot do in its pool (`Params::warnings`: a hot set or a scan that
+    /// cannot fit), as the CLI prints them on stderr.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// The times (s) of the batches that evicted pages, at most one per `bucket_s`.
@@ -387,6 +391,7 @@ pub fn run_data(sim: &Simulation, max_points: u32) -> RunData {
         events: sim.events(),
         points,
         refills_s: refill_times(&r.batches, 0.1),
+        warnings: sim.params().warnings(),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The presets the page offers: those that follow MySQL 8.4 and fit the page's limits, each
-//! with what the published experiment measured for its "kept" figure.
+//! The presets the page offers: every read-only preset (those of MariaDB in their own group),
+//! each with what the published experiment measured for its "kept" figure.
 
 use super::query;
 use midpoint_core::scenario::{self, Params};
@@ -50,14 +50,11 @@ pub fn engine_label(p: &Params) -> String {
 /// The page's presets: the main ones first, then the rest in the scenario's order.
 pub fn page_presets() -> Vec<PagePreset> {
     let rows = seed000::rows(false);
-    let default_engine = engine_label(&Params::default());
     let mut v: Vec<PagePreset> = scenario::presets()
         .into_iter()
-        // The page follows MySQL 8.4 and draws one instance of at most 1 GiB: presets beyond
-        // that are for the command line.
-        .filter(|p| {
-            engine_label(&p.params) == default_engine && query::page_limits(&p.params).1.is_empty()
-        })
+        // The page draws one instance of at most 1 GiB: every read-only preset fits (the test
+        // below holds it), so the page and `midpoint presets` list the same ones.
+        .filter(|p| query::page_limits(&p.params).1.is_empty())
         .map(|p| {
             let seed = rows
                 .iter()
@@ -144,7 +141,9 @@ pub fn label_of(name: &str, description: &str) -> String {
 
 /// The group a preset is listed in.
 pub fn group_of(name: &str) -> &'static str {
-    if name.starts_with("seed000") {
+    if name.starts_with("mariadb-") {
+        "MariaDB 10.11 (its own LRU rules)"
+    } else if name.starts_with("seed000") {
         "Seed 000: a scan against a hot set"
     } else if name.starts_with("seed00") {
         "Other experiments"
@@ -167,7 +166,23 @@ mod tests {
         assert!(v[MAIN.len()..].iter().all(|p| !p.main));
         for p in &v {
             assert!(query::page_limits(&p.params).1.is_empty(), "{}", p.name);
-            assert_eq!(engine_label(&p.params), engine_label(&Params::default()));
+        }
+        // Every read-only preset, in the scenario's order after the main ones.
+        let all: Vec<String> = scenario::presets().into_iter().map(|p| p.name).collect();
+        let mut names: Vec<String> = v.iter().map(|p| p.name.clone()).collect();
+        names.sort();
+        let mut want = all.clone();
+        want.sort();
+        assert_eq!(names, want);
+        let maria: Vec<&PagePreset> = v
+            .iter()
+            .filter(|p| p.name.starts_with("mariadb-"))
+            .collect();
+        assert_eq!(maria.len(), 4);
+        for p in maria {
+            assert_ne!(engine_label(&p.params), engine_label(&Params::default()));
+            assert_eq!(p.group, group_of("mariadb-seed000-cold"));
+            assert_eq!(p.params.lru_scan_depth, 1536);
         }
         let b2b = v.iter().find(|p| p.name == "seed000-hot4485-b2b").unwrap();
         assert!(b2b.seed_short.is_some() && b2b.seed.is_some());

@@ -11,8 +11,9 @@ use serde::Serialize;
 pub const PAGE_MAX_POOL_MB: u32 = 1024;
 /// The largest whole number a JavaScript number holds exactly (2^53 - 1): the largest seed or
 /// event count that survives the trip to the page.
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-/// The largest seed that survives a round trip through a JavaScript number.
+pub use midpoint_core::scenario::schema::MAX_SAFE_INTEGER;
+/// The largest seed, the same on the page, in the JS API and on the command line (the seed's
+/// declared range: a larger one is clamped here, with a message, and refused by the CLI).
 pub const MAX_SAFE_SEED: u64 = MAX_SAFE_INTEGER;
 /// At most this many messages are listed; the rest are counted in one last message.
 pub const MAX_MESSAGES: usize = 10;
@@ -127,6 +128,10 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
             return Some(format!("{}; using {before}", shorten_err(&err, value)));
         }
     }
+    if note.is_empty() {
+        // In range and whole, but not written in digits (`1e3`, `50.0`).
+        note = format!("{name} = {} is not written in digits; using ", shown(value));
+    }
     Some(format!("{note}{used}"))
 }
 
@@ -136,6 +141,24 @@ fn shorten_err(err: &str, value: &str) -> String {
     } else {
         err.to_string()
     }
+}
+
+/// A parameter object from JavaScript (the JS API: `new Runner({...})`) names some keys and
+/// leaves the rest at their defaults, which are MySQL 8.4's. Choosing another engine resets
+/// `lru_scan_depth` and `buffer_pool_instances` to that engine's defaults, as the CLI's
+/// `--engine` and the URL's `engine=` do, unless the object names them (a key given wins, as a
+/// flag does).
+pub fn engine_defaults(mut p: Params, keys: &[String]) -> Params {
+    let gave = |k: &str| keys.iter().any(|g| g == k);
+    if p.engine != Params::default().engine {
+        if !gave("lru_scan_depth") {
+            p.lru_scan_depth = p.engine.default_lru_scan_depth();
+        }
+        if !gave("buffer_pool_instances") && !p.engine.has_instances() {
+            p.buffer_pool_instances = 1;
+        }
+    }
+    p
 }
 
 /// Brings parameters within the simulator's rules and the page's limits (one instance, a pool
@@ -155,14 +178,6 @@ pub fn page_limits(p: &Params) -> (Params, Vec<String>) {
             q.buffer_pool_instances
         ));
         q.buffer_pool_instances = 1;
-    }
-    if q.seed > MAX_SAFE_SEED {
-        notes.push(format!(
-            "seed = {} is larger than the page can carry (2^53 - 1); using {}",
-            q.seed,
-            q.seed & MAX_SAFE_SEED
-        ));
-        q.seed &= MAX_SAFE_SEED;
     }
     if let Err(e) = q.validate() {
         notes.push(format!("{e}; using the defaults"));
@@ -350,6 +365,7 @@ pub fn parse(query: &str) -> Parsed {
     }
     let (params, notes) = page_limits(&params);
     messages.extend(notes);
+    messages.extend(params.warnings());
     let engine = |p: &Params| {
         p.to_pairs()
             .into_iter()
@@ -565,14 +581,92 @@ mod tests {
                 "{v}"
             );
         }
-        // The seed, the other 64-bit value, is brought within reach the same way.
-        let q = parse("seed=18446744073709551615");
-        assert!(q.params.seed <= MAX_SAFE_SEED);
+    }
+
+    #[test]
+    fn a_hot_set_that_cannot_fit_the_pool_is_among_the_notes_and_the_run_warnings() {
+        let q = parse("preset=seed000-hot4485-b2b&pool_mb=8");
+        assert_eq!(q.params.pool_mb, 8);
         assert!(
-            q.messages.iter().any(|m| m.starts_with("seed = ")),
+            q.messages
+                .iter()
+                .any(|m| m.starts_with("the hot set (4,485 pages) cannot fit the pool")),
             "{:?}",
             q.messages
         );
+        assert!(parse("preset=seed000-hot4485-b2b").messages.is_empty());
+        let short = Params {
+            warmup_s: 1,
+            scan_s: 1,
+            ..q.params
+        };
+        let sim = midpoint_core::sim::Simulation::new(&short).unwrap();
+        let d = crate::ui::charts::run_data(&sim, 10);
+        assert_eq!(d.warnings, short.warnings());
+        assert_eq!(d.warnings.len(), 1);
+    }
+
+    #[test]
+    fn an_engine_in_a_js_object_resets_the_depth_unless_the_object_gives_it() {
+        let mut p = Params::default();
+        p.set("engine", "mariadb-10.11").unwrap();
+        let cli_depth = p.lru_scan_depth;
+        assert_eq!(cli_depth, 1536);
+        // `{engine: "mariadb-10.11"}`: the other keys at MySQL's defaults.
+        let js = Params {
+            engine: p.engine,
+            ..Params::default()
+        };
+        let keys = vec!["engine".to_string()];
+        assert_eq!(engine_defaults(js.clone(), &keys).lru_scan_depth, cli_depth);
+        // The URL does the same.
+        assert_eq!(
+            parse("engine=mariadb-10.11").params.lru_scan_depth,
+            cli_depth
+        );
+        // A depth the object gives wins, as a flag does.
+        let given = Params {
+            lru_scan_depth: 256,
+            ..js
+        };
+        let keys = vec!["engine".to_string(), "lru_scan_depth".to_string()];
+        assert_eq!(engine_defaults(given, &keys).lru_scan_depth, 256);
+        // MySQL objects are left as they are.
+        let q = Params::default();
+        assert_eq!(engine_defaults(q.clone(), &[]), q);
+    }
+
+    #[test]
+    fn every_seed_past_the_one_range_is_clamped_to_its_top_with_the_value_shown() {
+        assert_eq!(parse("seed=9007199254740991").params.seed, MAX_SAFE_SEED);
+        assert!(parse("seed=9007199254740991").messages.is_empty());
+        // 2^53 + 1 once fell back to 1 (a bit mask); every seed above the range now clamps to
+        // its top, as the CLI's range says (it refuses them, naming the same limit).
+        for v in [
+            "9007199254740992",
+            "9007199254740993",
+            "18446744073709551615",
+            "18446744073709551616",
+        ] {
+            let q = parse(&format!("seed={v}"));
+            assert_eq!(q.params.seed, MAX_SAFE_SEED, "{v}");
+            assert_eq!(q.messages.len(), 1, "{v}: {:?}", q.messages);
+            let m = &q.messages[0];
+            assert!(
+                m.starts_with(&format!("seed = {v} is out of range"))
+                    && m.ends_with("; using 9007199254740991"),
+                "{m}"
+            );
+            let e = Params::default().set("seed", v).unwrap_err();
+            assert!(
+                e.contains("out of range") && e.contains("9,007,199,254,740,991"),
+                "{e}"
+            );
+        }
+        // A value that is not a number keeps the previous seed, as on the CLI it is refused.
+        let q = parse("seed=abc");
+        assert_eq!(q.params.seed, Params::default().seed);
+        assert_eq!(q.messages.len(), 1, "{:?}", q.messages);
     }
 
     #[test]

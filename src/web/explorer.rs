@@ -66,8 +66,7 @@ impl Explorer {
     /// A run with these parameters (a `Params` object), paused at the start of the warm-up.
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Explorer, JsValue> {
-        let params = serde_wasm_bindgen::from_value(params)
-            .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))?;
+        let params = super::params_of(params)?;
         let inner = ui::Explorer::new(&params, perf_now).map_err(err)?;
         Ok(Explorer { inner })
     }

@@ -28,9 +28,20 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     serde_wasm_bindgen::to_value(v).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
-fn params_of(v: JsValue) -> Result<Params, JsValue> {
-    serde_wasm_bindgen::from_value(v)
-        .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))
+/// A `Params` object from JavaScript; another engine than MySQL 8.4 brings its own depth and
+/// instances where the object names none ([`query::engine_defaults`]).
+pub(crate) fn params_of(v: JsValue) -> Result<Params, JsValue> {
+    let keys: Vec<String> = if v.is_object() {
+        js_sys::Object::keys(v.unchecked_ref::<js_sys::Object>())
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let p: Params = serde_wasm_bindgen::from_value(v)
+        .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))?;
+    Ok(query::engine_defaults(p, &keys))
 }
 
 /// Tells the page about a panic: an event named `midpoint-panic` on the global object (the
@@ -103,6 +114,7 @@ pub fn set_param(params: JsValue, key: &str, value: &str) -> Result<JsValue, JsV
     }
     let (p, notes) = query::page_limits(&p);
     messages.extend(notes);
+    messages.extend(p.warnings());
     to_js(&SetResult {
         params: p,
         messages,

@@ -10,8 +10,7 @@ use midpoint_lab::sweep;
 use wasm_bindgen::prelude::*;
 
 fn params_from(v: JsValue) -> Result<Params, JsValue> {
-    let p: Params = serde_wasm_bindgen::from_value(v)
-        .map_err(|e| JsValue::from_str(&format!("bad parameters: {e}")))?;
+    let p = super::params_of(v)?;
     let (p, notes) = page_limits(&p);
     if let Some(n) = notes.first() {
         return Err(JsValue::from_str(n));

@@ -7,6 +7,8 @@
 set -euo pipefail
 # A relative CARGO_TARGET_DIR means the caller's directory, as for cargo itself.
 target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../../target}")"
+# cargo below runs from the repository's root: give it the same, absolute, directory.
+[[ -n ${CARGO_TARGET_DIR:-} ]] && export CARGO_TARGET_DIR="$target_dir"
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 venv=$target_dir/oracle-venv

@@ -19,16 +19,22 @@ use serde::Serialize;
 /// page costs at least its CPU time plus its share of a read of this many pages.
 const READ_AHEAD_PAGES: f64 = 64.0;
 
-/// Wall time per simulated page access natively, µs, with the fixed interference factor
-/// (`cpus` = 0). `midpoint bench` measures 105-117 million accesses per second on an idle core
-/// (0.009 µs); 0.02 µs (50 million per second) allows for a busy machine, where 40 million per
-/// second was measured; 0.025 µs since `scripts/check-estimates.sh` found 0.14 µs at load 21 on
-/// 2 cores (the small configuration), so that an idle and a loaded machine both stay near 3x.
-pub const WALL_US_PER_ACCESS: f64 = 0.025;
+// Every cost below is CPU time on one core, measured as the user + system time of the run
+// (`scripts/check-estimates.sh`), times 1.5 for a machine that is not idle. CPU time is what the
+// run costs whatever else the machine does: its wall time is that on an idle core, and grows with
+// the machine's load (at load 20 on 2 cores, 4-13 times the CPU time), which no model of the
+// run's parameters can know.
+
+/// Time per simulated page access natively, µs, with the fixed interference factor
+/// (`cpus` = 0): 0.010 µs measured (`--warmup-s 10 --scan-s 20`: 0.10 s of CPU for about
+/// 10 million accesses; `midpoint bench` measures 105-117 million accesses per second on an idle
+/// core), times 1.5.
+pub const WALL_US_PER_ACCESS: f64 = 0.015;
 
 /// With the processor-sharing CPU model (`cpus` > 0) each access also costs this much per
-/// lookup thread, µs (measured: 64 threads 0.41 µs per access, 256 threads 1.44 µs).
-pub const WALL_US_PER_ACCESS_PER_THREAD: f64 = 0.008;
+/// lookup thread, µs (measured: 64 threads on 64 CPUs, 0.26 µs per access: 0.004 µs per thread
+/// beyond the 0.010, times 1.5).
+pub const WALL_US_PER_ACCESS_PER_THREAD: f64 = 0.006;
 
 /// Above this estimated wall time, seconds, the CLI shows a progress bar (on a terminal).
 pub const PROGRESS_THRESHOLD_S: f64 = 2.0;
@@ -54,16 +60,25 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// `n` runs of this one (a sweep).
+    /// `n` runs of this one (a sweep) one after another: `n` times the work and the time, the
+    /// memory of one.
     pub fn times(self, n: usize) -> Estimate {
-        let n = n as f64;
+        self.times_at_once(n, 1)
+    }
+
+    /// `n` runs of this one, up to `at_once` of them at a time (an ensemble on `--threads`
+    /// threads): `n` times the work and the wall time (an upper bound: on an idle machine with
+    /// `at_once` cores up to `at_once` times faster; on a busy one not), and the memory of as
+    /// many runs as go at once.
+    pub fn times_at_once(self, n: usize, at_once: usize) -> Estimate {
+        let k = n as f64;
+        let together = at_once.clamp(1, n.max(1)) as f64;
         Estimate {
-            simulated_s: self.simulated_s * n,
-            work: self.work * n,
+            simulated_s: self.simulated_s * k,
+            work: self.work * k,
             work_unit: self.work_unit,
-            wall_s: self.wall_s * n,
-            // Runs one after another: the memory of one.
-            mib: self.mib,
+            wall_s: self.wall_s * k,
+            mib: BASE_MIB + (self.mib - BASE_MIB) * together,
         }
     }
 }
@@ -105,22 +120,24 @@ pub fn estimate(p: &Params) -> Estimate {
     }
 }
 
-// The costs besides the page accesses, profiled on `run --preset seed000-hot4485-b2b` with one
-// size changed at a time (2 cores shared, load 5-7; an idle machine is up to 2x faster):
-// a 4,194,304-frame pool took 6.9 s before its first simulated second, 11 s more for 200
-// samples; a 524,288-page hot set sampled 200 times, 18 s; RSS 425 MB and 56 MB for the pools
-// of 4,194,304 and 524,288 frames.
+// The costs besides the page accesses, profiled in CPU time on `run --preset
+// seed000-hot4485-b2b` with one size changed at a time, 4 simulated seconds: a pool of 1,048,448
+// frames 0.37 s with 5 samples (nearly all of it set-up: 0.3 µs per frame), 0.51 s with 81
+// (1.7 ns per frame per sample); a hot set of 1,048,576 pages in that pool 0.71 s with 81
+// samples (2.6 ns more per hot page per sample); 4,193,792 frames and 4,194,304 hot pages, 21
+// samples, 1.77 s. The cost per hot page does not grow with the pool (no cache-miss regime up to
+// 4 million frames). RSS 425 MB and 56 MB for the pools of 4,194,304 and 524,288 frames.
 
 /// Fixed set-up of a run, µs.
 pub const SETUP_US: f64 = 5_000.0;
 /// Set-up per pool frame (the arrays, the warm load that fills the pool), µs.
-pub const SETUP_US_PER_FRAME: f64 = 1.0;
-/// Set-up per hot page (its preload), µs.
-pub const SETUP_US_PER_HOT_PAGE: f64 = 1.0;
-/// Each sample walks the pool's lists: µs per frame.
-pub const SAMPLE_US_PER_FRAME: f64 = 0.008;
+pub const SETUP_US_PER_FRAME: f64 = 0.45;
+/// Set-up per hot page (its preload, beside the frame's own cost), µs.
+pub const SETUP_US_PER_HOT_PAGE: f64 = 0.05;
+/// Each sample walks the pool's frames: µs per frame.
+pub const SAMPLE_US_PER_FRAME: f64 = 0.0025;
 /// ... and the hot set (residency, young and old): µs per hot page.
-pub const SAMPLE_US_PER_HOT_PAGE: f64 = 0.1;
+pub const SAMPLE_US_PER_HOT_PAGE: f64 = 0.004;
 /// Memory of the program itself, MiB.
 pub const BASE_MIB: f64 = 4.0;
 /// Memory per pool frame (lists, stamps, page ids), bytes.

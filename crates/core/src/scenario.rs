@@ -11,6 +11,7 @@ pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
 
 pub mod schema;
+pub mod suggest;
 pub mod write;
 
 pub use schema::fmt_num;
@@ -171,6 +172,38 @@ impl Params {
             ));
         }
         Ok(())
+    }
+
+    /// What a valid scenario cannot do in the pool it is given, one warning each (the CLI
+    /// prints them on stderr, the page among its notes, the JS API in a run's `warnings`):
+    /// - the hot set is larger than the pool's frames: most of it can never be resident, and
+    ///   "kept" cannot reach more than frames / hot pages;
+    /// - the scan (scan_s > 0) cannot bring one read-ahead extent (64 pages,
+    ///   `buf_read_ahead_linear`'s unit) into the pool beside the hot set: every scanned page
+    ///   evicts a hot page, whatever the LRU rules.
+    pub fn warnings(&self) -> Vec<String> {
+        const EXTENT_PAGES: u64 = 64;
+        let frames = self.frames_per_instance() as u64 * self.buffer_pool_instances.max(1) as u64;
+        let hot = self.hot_pages as u64;
+        let mut w = Vec::new();
+        if hot > frames {
+            w.push(format!(
+                "the hot set ({} pages) cannot fit the pool ({} MiB = {} frames): at most {:.1} % of it can be resident, so kept cannot exceed that; give a larger pool_mb or fewer hot_pages",
+                schema::group(hot),
+                self.pool_mb,
+                schema::group(frames),
+                // Rounded down: 1,048,448 frames for 1,048,576 hot pages is 99.9 %, not 100.
+                (frames as f64 / hot as f64 * 1000.0).floor() / 10.0
+            ));
+        } else if self.scan_s > 0 && hot + EXTENT_PAGES > frames {
+            w.push(format!(
+                "the scanned table cannot fit the pool beside the hot set: {} frames hold the {} hot pages with {} to spare, less than one read-ahead extent of the scan (64 pages), so every scanned page evicts a hot one; give a larger pool_mb or fewer hot_pages",
+                schema::group(frames),
+                schema::group(hot),
+                frames - hot
+            ));
+        }
+        w
     }
 
     /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
@@ -531,21 +564,35 @@ pub fn seed002_params(old_blocks_pct: u32, old_blocks_time: u32) -> Params {
     }
 }
 
-/// The preset with this name.
+/// The read-only preset with this name. An unknown name's error suggests the nearest preset
+/// ("did you mean ...?") and lists every preset, the write-path ones too; a write-path name is
+/// refused with what takes it.
 pub fn preset(name: &str) -> Result<Preset, String> {
-    presets()
-        .into_iter()
-        .find(|p| p.name == name)
-        .ok_or_else(|| {
-            format!(
-                "unknown preset '{name}'; known presets: {}",
-                presets()
-                    .iter()
-                    .map(|p| p.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+    let all = presets();
+    if let Some(p) = all.iter().find(|p| p.name == name) {
+        return Ok(p.clone());
+    }
+    if write::preset(name).is_some() {
+        return Err(format!(
+            "'{name}' is a write-path preset: only `midpoint run --preset {name}` takes it (see `midpoint presets`)"
+        ));
+    }
+    Err(unknown_preset(name))
+}
+
+/// "unknown preset 'X'; did you mean 'Y'? known presets: ..." (every preset, read-only and
+/// write-path).
+pub fn unknown_preset(name: &str) -> String {
+    let mut names: Vec<String> = presets().into_iter().map(|p| p.name).collect();
+    names.extend(write::presets().into_iter().map(|p| p.name));
+    let hint = suggest::closest(name, names.iter().map(String::as_str))
+        .map(|c| format!("; did you mean '{c}'?"))
+        .unwrap_or_else(|| ";".to_string());
+    format!(
+        "unknown preset '{name}'{hint} known presets ({}): {}",
+        names.len(),
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -567,6 +614,40 @@ mod tests {
         p.set("start", "cold").unwrap();
         let m = p.memory_estimate();
         assert!(m > 1 << 28 && m <= MEMORY_BUDGET, "{m}");
+    }
+
+    #[test]
+    fn a_hot_set_or_a_scan_that_cannot_fit_the_pool_is_warned_about() {
+        // The case: 4,485 hot pages in an 8 MiB pool (511 frames).
+        let mut p = preset("seed000-hot4485-b2b").unwrap().params;
+        p.set("pool_mb", "8").unwrap();
+        p.validate().unwrap();
+        let w = p.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with("the hot set (4,485 pages) cannot fit the pool (8 MiB = 511 frames)")
+                && w[0].contains("at most 11.3 %"),
+            "{}",
+            w[0]
+        );
+        // A hot set that fits, but leaves the scan less than one extent.
+        p.set("hot_pages", "480").unwrap();
+        let w = p.warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("the scanned table cannot fit"), "{}", w[0]);
+        assert!(w[0].contains("with 31 to spare"), "{}", w[0]);
+        // Without a scan there is nothing to evict it.
+        p.set("scan_s", "0").unwrap();
+        assert!(p.warnings().is_empty());
+        // Every preset fits its pool.
+        for q in presets() {
+            assert!(
+                q.params.warnings().is_empty(),
+                "{}: {:?}",
+                q.name,
+                q.params.warnings()
+            );
+        }
     }
 
     #[test]
@@ -642,5 +723,15 @@ mod tests {
         }
         assert!(preset("seed000-hot4485-b2b").is_ok());
         assert!(preset("nope").unwrap_err().contains("seed000-hot4485-b2b"));
+        // Every preset listed, the write-path ones too, and the nearest one suggested.
+        let e = preset("seed000-hot4485-bb2").unwrap_err();
+        assert!(e.contains("did you mean 'seed000-hot4485-b2b'?"), "{e}");
+        let n = presets().len() + write::presets().len();
+        assert!(e.contains(&format!("known presets ({n}):")), "{e}");
+        for p in write::presets() {
+            assert!(e.contains(&p.name), "{e}");
+        }
+        let e = preset("seed001-64thd-dblwr128").unwrap_err();
+        assert!(e.contains("write-path preset"), "{e}");
     }
 }

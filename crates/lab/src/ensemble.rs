@@ -57,9 +57,13 @@ where
     }
 }
 
-/// The RNG seeds of an ensemble of `runs` runs starting from `first`: first, first + 1, ….
+/// The RNG seeds of an ensemble of `runs` runs starting from `first`: first, first + 1, …,
+/// within the seeds' one range (0 to 2^53 - 1: after the largest comes 0).
 pub fn seeds(first: u64, runs: u32) -> Vec<u64> {
-    (0..runs as u64).map(|i| first.wrapping_add(i)).collect()
+    const MAX: u64 = midpoint_core::scenario::schema::MAX_SAFE_INTEGER;
+    (0..runs as u64)
+        .map(|i| first.wrapping_add(i) & MAX)
+        .collect()
 }
 
 /// The parameters of each run of an ensemble of `p`: `p` with its seed, seed + 1, ….
@@ -352,6 +356,9 @@ mod tests {
         let p = Params { seed: 7, ..short() };
         let e = run(&p, 4).unwrap();
         assert_eq!(e.seeds(), vec![7, 8, 9, 10]);
+        // The seeds stay within their one range: after 2^53 - 1 comes 0.
+        let max = midpoint_core::scenario::schema::MAX_SAFE_INTEGER;
+        assert_eq!(seeds(max - 1, 3), vec![max - 1, max, 0]);
         for (i, r) in e.runs.iter().enumerate() {
             let q = Params {
                 seed: 7 + i as u64,

@@ -153,19 +153,25 @@ impl Spec {
         let Allowed::Int(lo, hi) = self.allowed else {
             return Err(format!("{} is not a whole-number parameter", self.name));
         };
+        // A whole number is written in digits: `1e8` or `100.0` are malformed here (the page
+        // reads them as numbers and rounds, with a message), a negative number is below range.
         let n = match t.parse::<u64>() {
             Ok(n) => n,
+            // More digits than a u64 holds: a whole number, out of range.
+            Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(self.refuse(t, "is out of range"))
+            }
             Err(_) => match t.parse::<f64>() {
+                Ok(x) if x.is_finite() && x < 0.0 && x.fract() == 0.0 => {
+                    return Err(self.refuse(t, "is out of range"))
+                }
                 Ok(x) if x.is_finite() && x.fract() != 0.0 => {
                     return Err(self.refuse(t, "is not a whole number"))
                 }
-                Ok(x) if x.is_finite() && x >= 0.0 && x < u64::MAX as f64 => x as u64,
-                Ok(_) => return Err(self.refuse(t, "is out of range")),
-                // More digits than a u64 holds: a whole number, out of range.
-                Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-                    return Err(self.refuse(t, "is out of range"))
+                Ok(x) if x.is_finite() => {
+                    return Err(self.refuse(t, "is not a whole number written in digits"))
                 }
-                Err(_) => return Err(self.refuse(t, "is not a number")),
+                _ => return Err(self.refuse(t, "is not a number")),
             },
         };
         if !(lo..=hi).contains(&n) {
@@ -197,7 +203,7 @@ impl Spec {
 }
 
 /// A whole number with thousands separators: 4,294,967,295.
-fn group(n: u64) -> String {
+pub fn group(n: u64) -> String {
     let digits = n.to_string();
     let mut s = String::new();
     for (i, ch) in digits.chars().enumerate() {
@@ -528,8 +534,10 @@ pub const LOOKUP_DIST: Spec = Spec::choice("lookup_dist", &["uniform", "special"
     "uniform, or special (sysbench's default --rand-type: 75 % of accesses on the first 1 % of the pages)",
 );
 /// The random seed.
-pub const SEED: Spec =
-    Spec::int("seed", 0, u64::MAX, "").help("random seed: the same seed gives the same run");
+pub const SEED: Spec = Spec::int("seed", 0, MAX_SAFE_INTEGER, "")
+    .help("random seed: the same seed gives the same run (up to 2^53 - 1, what a JavaScript number holds: the page and the JS API take the same seeds)");
+/// The largest whole number a JavaScript number holds exactly (2^53 - 1): the largest seed.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 /// CPU per scanned page.
 pub const SCAN_CPU_US_PER_PAGE: Spec =
     Spec::real("scan_cpu_us_per_page", 0.1, 100_000.0, "µs").help("CPU time per scanned page");
@@ -613,11 +621,30 @@ mod tests {
         assert!(u32::parse(&OLD_BLOCKS_PCT, "abc")
             .unwrap_err()
             .contains("not a number"));
-        assert_eq!(u32::parse(&OLD_BLOCKS_PCT, "50.0"), Ok(50));
-        assert_eq!(u64::parse(&SEED, "18446744073709551615"), Ok(u64::MAX));
-        assert!(u64::parse(&SEED, "18446744073709551616")
+        // Whole numbers are written in digits: other spellings are malformed, not out of range.
+        for bad in ["50.0", "1e8", "1E2"] {
+            let e = u32::parse(&OLD_BLOCKS_PCT, bad).unwrap_err();
+            assert!(
+                e.contains("not a whole number") && !e.contains("out of range"),
+                "{e}"
+            );
+        }
+        assert!(u32::parse(&OLD_BLOCKS_PCT, "inf")
             .unwrap_err()
-            .contains("out of range"));
+            .contains("is not a number"));
+        // Seeds: one range for the CLI, the URL and the JS API, what a JavaScript number holds.
+        assert_eq!(u64::parse(&SEED, "9007199254740991"), Ok(MAX_SAFE_INTEGER));
+        for big in [
+            "9007199254740992",
+            "18446744073709551615",
+            "18446744073709551616",
+        ] {
+            let e = u64::parse(&SEED, big).unwrap_err();
+            assert!(
+                e.contains("out of range") && e.contains("9,007,199,254,740,991"),
+                "{e}"
+            );
+        }
         for bad in ["inf", "NaN", "-1", "0"] {
             assert!(f64::parse(&SCAN_CPU_US_PER_PAGE, bad).is_err(), "{bad}");
         }
@@ -655,7 +682,7 @@ mod tests {
         }
         assert_eq!(
             SEED.flag_help(),
-            "random seed: the same seed gives the same run [from 0 to 18,446,744,073,709,551,615]"
+            "random seed: the same seed gives the same run (up to 2^53 - 1, what a JavaScript number holds: the page and the JS API take the same seeds) [from 0 to 9,007,199,254,740,991]"
         );
         assert!(LRU_SCAN_DEPTH
             .flag_help()

@@ -14,6 +14,7 @@ pub const REFILL_INTERVAL: &str = "refill_interval_s";
 /// Sets one axis value on `p`. The name is a parameter (dashes or underscores) or
 /// [`REFILL_INTERVAL`].
 pub fn set_axis(p: &mut Params, name: &str, v: f64) -> Result<(), String> {
+    check_axis(name)?;
     let name = name.replace('-', "_");
     if name == REFILL_INTERVAL {
         if !(v.is_finite() && (0.001..=3600.0).contains(&v)) {
@@ -23,12 +24,19 @@ pub fn set_axis(p: &mut Params, name: &str, v: f64) -> Result<(), String> {
         }
         return p.set("cleaner", &format!("after-activity:{}", fmt_num(v)));
     }
-    if Params::spec(&name).and_then(|s| s.bounds()).is_none() {
-        return Err(format!(
-            "axis '{name}' is not a numeric parameter (or {REFILL_INTERVAL}); see `midpoint run --help`"
-        ));
-    }
     p.set(&name, &fmt_num(v))
+}
+
+/// Whether `name` (dashes or underscores) is an axis: a numeric parameter or
+/// [`REFILL_INTERVAL`]. The error quotes the name as given.
+pub fn check_axis(name: &str) -> Result<(), String> {
+    let n = name.replace('-', "_");
+    if n == REFILL_INTERVAL || Params::spec(&n).and_then(|s| s.bounds()).is_some() {
+        return Ok(());
+    }
+    Err(format!(
+        "axis '{name}' is not a numeric parameter (or {REFILL_INTERVAL}); see `midpoint run --help`"
+    ))
 }
 
 /// Default values for an axis, where the study has some.
@@ -252,6 +260,9 @@ mod tests {
         set_axis(&mut p, "hot_pages", 897.0).unwrap();
         assert_eq!(p.hot_pages, 897);
         assert!(set_axis(&mut p, "nope", 1.0).unwrap_err().contains("nope"));
+        // The name as given, not with its dashes turned into underscores.
+        let e = set_axis(&mut p, "-1", 1.0).unwrap_err();
+        assert!(e.starts_with("axis '-1' is not"), "{e}");
         assert!(set_axis(&mut p, "refill_interval_s", 0.0).is_err());
         assert!(set_axis(&mut p, "old_blocks_pct", 200.0).is_err());
     }
