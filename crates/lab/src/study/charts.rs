@@ -62,12 +62,10 @@ pub fn scale_durations(rows: &[ScaleRow]) -> Vec<u32> {
     ]
 }
 
-/// Seconds of scanning as the figure prints them: "97 s", "4.5 min", "25 min".
+/// Seconds of scanning as the figure prints them: "97 s", "250 s", "25 min" (minutes from 10).
 pub fn scan_time_label(s: f64) -> String {
-    if s < 120.0 {
+    if s < 600.0 {
         format!("{s:.0} s")
-    } else if s < 600.0 {
-        format!("{:.1} min", s / 60.0)
     } else {
         format!("{:.0} min", s / 60.0)
     }
@@ -469,7 +467,7 @@ mod tests {
             "kept after 30 min of scanning",
             // The onsets under the sizes.
             ">\n97 s\n<",
-            ">\n4.2 min\n<",
+            ">\n250 s\n<",
             ">\n&gt; 30 min\n<",
         ] {
             assert!(svg.contains(label), "{label}");
