@@ -1542,6 +1542,30 @@ export function data_provenance(name, data) {
 }
 
 /**
+ * The scale figure in words (its canvas's `aria-label`), from `www/data/scale.json` (parsed).
+ * @param {any} data
+ * @returns {string}
+ */
+export function describe_scale(data) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.describe_scale(data);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
  * `Policies::rows` returns them); the InnoDB group is outlined.
  * @param {HTMLCanvasElement} canvas

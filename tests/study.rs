@@ -39,9 +39,9 @@ fn idle_lookups_per_s_gives_that_rate_when_every_lookup_hits() {
 }
 
 /// The page's scale curve draws committed data (`www/data/scale.json`, written by `midpoint
-/// scale --seeds 2 --json`): its cheapest row, recomputed now, must equal the file, so a change to
-/// the simulation cannot leave the figure silently stale. Regenerate the file with the command in
-/// it when this fails.
+/// scale --seeds 2 --json`): its cheapest row, recomputed now (kept after every duration and the
+/// onset included), must equal the file, so a change to the simulation cannot leave the figure
+/// silently stale. Regenerate the file with the command in it when this fails.
 #[test]
 fn the_committed_scale_data_is_what_the_simulator_computes_now() {
     use midpoint::ui::beyond::{parse, ScaleData};
@@ -61,8 +61,18 @@ fn the_committed_scale_data_is_what_the_simulator_computes_now() {
         "the figure draws the default sizes"
     );
     let committed = &file.data.rows[0];
+    let durations: Vec<u32> = committed.kept_by_scan_s.keys().copied().collect();
+    assert_eq!(
+        durations,
+        scale::DEFAULT_DURATIONS_S,
+        "the figure draws the default durations"
+    );
+    for r in &file.data.rows {
+        assert_eq!(r.longest_scan_s, 1800);
+        assert!(r.kept_by_scan_s.len() == durations.len(), "{}", r.pool_mb);
+    }
     let plan = scale::plan("seed000-hot4485-b2b", &[committed.pool_mb], 16).unwrap();
-    let now = scale::run_row(&plan[0], committed.seeds).unwrap();
+    let now = scale::run_row(&plan[0], committed.seeds, &durations).unwrap();
     let json = |r: &scale::ScaleRow| serde_json::to_value(r).unwrap();
     assert_eq!(json(&now), json(committed));
 }
@@ -110,4 +120,51 @@ fn the_committed_what_if_data_is_what_the_simulator_computes_now() {
     let now = whatif::read_row(&committed.preset, &base, WhatIfs::NONE, committed.seeds).unwrap();
     let json = |r: &whatif::ReadRow| serde_json::to_value(r).unwrap();
     assert_eq!(json(&now), json(committed));
+}
+
+/// The article's paragraph on big pools quotes `www/data/scale.json`: every `data-scale` span in
+/// `www/index.html` ("kept POOL_MB SECONDS", "onset POOL_MB") must show the file's figure, at the
+/// precision the span prints (kept as "N %" or "N.N %", the onset as the figure labels it).
+#[test]
+fn the_articles_big_pool_figures_are_the_committed_data() {
+    use midpoint::ui::beyond::{parse, ScaleData};
+    use midpoint_lab::study::charts::onset_label;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let data = std::fs::read_to_string(format!("{root}/www/data/scale.json")).unwrap();
+    let rows = parse::<ScaleData>("scale", &data).unwrap().data.rows;
+    let html = std::fs::read_to_string(format!("{root}/www/index.html")).unwrap();
+    let mut checked = 0;
+    for piece in html.split("data-scale=\"").skip(1) {
+        let (spec, rest) = piece.split_once('"').expect("a closed attribute");
+        let shown = rest
+            .split_once('>')
+            .and_then(|(_, t)| t.split_once("</span>"))
+            .map(|(t, _)| t.trim())
+            .expect("a span with text");
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        let row = |mb: &str| {
+            let mb: u32 = mb.parse().expect("a pool size in MiB");
+            rows.iter()
+                .find(|r| r.pool_mb == mb)
+                .unwrap_or_else(|| panic!("no {mb} MiB row in scale.json"))
+        };
+        match words.as_slice() {
+            ["kept", mb, s] => {
+                let s: u32 = s.parse().expect("seconds");
+                let k = row(mb).kept_by_scan_s[&s] * 100.0;
+                let num = shown.strip_suffix(" %").expect("kept as N %");
+                let decimals = num.split_once('.').map_or(0, |(_, d)| d.len());
+                assert_eq!(num, format!("{k:.decimals$}"), "{spec}: shows {shown}");
+            }
+            ["onset", mb] => {
+                assert_eq!(shown, onset_label(row(mb)), "{spec}");
+            }
+            _ => panic!("data-scale=\"{spec}\": not a figure this test knows"),
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 6,
+        "only {checked} data-scale figures in the article"
+    );
 }

@@ -206,6 +206,7 @@ async function scaleFigure(fig) {
   const scale = await data("scale");
   const canvas = fig.querySelector("canvas");
   fig.querySelector("[data-provenance]").textContent = mp.data_provenance("scale", scale);
+  canvas.setAttribute("aria-label", mp.describe_scale(scale));
   const draw = () => {
     const w = canvas.parentElement.clientWidth || 360;
     const h = Math.round(Math.min(400, Math.max(320, w * 0.55)));

@@ -14,7 +14,8 @@ pub fn command() -> Command {
             .arg(Arg::new("vcpus").long("vcpus").value_name("N").default_value("16").help("vCPUs MySQL sees: 8.4's default instance count is clamp(min(size / 256 MiB, vCPUs / 4), 1, 64) from 1 GiB up"))
             .arg(runs_arg("1", "runs per size, RNG seeds 1..N [alias: --seeds]"))
             .arg(threads_arg())
-            .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the scan phase (seconds; the kept window shrinks to fit)"))
+            .arg(Arg::new("scan-s").long("scan-s").value_name("S").help("override the scan phase the row's figures are measured over (seconds; the kept window shrinks to fit); without --durations, kept is then reported after this duration only"))
+            .arg(Arg::new("durations").long("durations").value_name("LIST").help("comma-separated scan durations, seconds, to report kept after (default 150,300,600,1200,1800): one run per seed continued to the longest gives them all, and the onset (kept below 50 %) is looked for up to it. Cost grows with the longest: 1,800 s took 9 times the CPU of 150 s (measured, 256 MiB), about 2 minutes for the default study on an idle 2-core machine (docs/studies.md)"))
             .arg(Arg::new("warmup-s").long("warmup-s").value_name("S").help("override the warm-up (seconds)"))
             .arg(Arg::new("svg").long("svg").value_name("FILE").help("also write the kept-against-size chart as SVG"))
 }
@@ -33,16 +34,35 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
                 p.set(k, v).map_err(|e| format!("--{k}: {e}"))?;
             }
         }
-        if p.kept_window_s > p.scan_s {
-            p.kept_window_s = p.scan_s.max(1);
-        }
         p.validate()?;
     }
-    let peak = plan.iter().map(|p| p.memory_estimate()).max().unwrap_or(0);
+    // Without --durations, --scan-s alone means the old single-duration study.
+    let default_durations: Vec<u32> = match a.get_one::<String>("scan-s") {
+        Some(_) => plan.first().map(|p| vec![p.scan_s]).unwrap_or_default(),
+        None => scale::DEFAULT_DURATIONS_S.to_vec(),
+    };
+    let durations = parse_list(a, "durations", &default_durations, 1, 3600)?;
+    for p in &plan {
+        scale::check_durations(p, &durations).map_err(|e| format!("--durations: {e}"))?;
+    }
+    let longest = durations.iter().copied().max().unwrap_or(0);
+    let peak = plan
+        .iter()
+        .map(|p| {
+            midpoint_core::scenario::Params {
+                scan_s: longest.max(p.scan_s),
+                ..p.clone()
+            }
+            .memory_estimate()
+        })
+        .max()
+        .unwrap_or(0);
     eprintln!(
-        "{} runs (sizes {:?} MiB, {seeds} seed(s) each), the seeds of a size at once; the largest takes about {:.0} MiB",
+        "{} runs (sizes {:?} MiB, {seeds} seed(s) each, {} s of scanning each: kept after {:?} s), the seeds of a size at once; the largest takes about {:.0} MiB",
         plan.len() * seeds as usize,
         sizes,
+        longest.max(plan.first().map_or(0, |p| p.scan_s)),
+        durations,
         peak as f64 / (1u64 << 20) as f64
     );
     let mut rows = Vec::new();
@@ -50,7 +70,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let t_all = Instant::now();
     for p in &plan {
         let t0 = Instant::now();
-        rows.push(scale::run_row(p, seeds)?);
+        rows.push(scale::run_row(p, seeds, &durations)?);
         wall.push(t0.elapsed().as_secs_f64());
         eprintln!(
             "{} MiB, {} instance(s): {:.1} s",

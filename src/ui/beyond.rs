@@ -26,6 +26,52 @@ pub struct ScaleData {
     pub rows: Vec<ScaleRow>,
 }
 
+impl ScaleData {
+    /// The scale figure in words, for its canvas's `aria-label`: kept per size after each
+    /// duration the figure draws, then when kept fell below 50 %.
+    pub fn describe(&self) -> String {
+        use midpoint_lab::study::charts::{
+            onset_label, scale_durations, scan_time_label, size_label,
+        };
+        let rows = &self.rows;
+        let mut parts = Vec::new();
+        for d in scale_durations(rows) {
+            let kept: Vec<String> = rows
+                .iter()
+                .map(|r| {
+                    let k = r.kept_by_scan_s.get(&d).copied().unwrap_or(f64::NAN) * 100.0;
+                    let k = if k > 99.0 && k < 100.0 {
+                        format!("{k:.1}")
+                    } else {
+                        format!("{k:.0}")
+                    };
+                    format!("{k} % at {}", size_label(r.pool_mb as f64))
+                })
+                .collect();
+            parts.push(format!(
+                "after {} of scanning the hot set kept {}",
+                scan_time_label(d as f64),
+                kept.join(", ")
+            ));
+        }
+        let onsets: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                let when = match r.onset_s {
+                    Some(_) => format!("after {}", onset_label(r)),
+                    None => format!("not within {}", scan_time_label(r.longest_scan_s as f64)),
+                };
+                format!("{when} at {}", size_label(r.pool_mb as f64))
+            })
+            .collect();
+        format!(
+            "Line chart of the hot set kept against pool size: {}. Kept fell below 50 % {}.",
+            parts.join("; "),
+            onsets.join(", ")
+        )
+    }
+}
+
 /// `midpoint what-ifs --compare --json` (its read-only rows).
 #[derive(Clone, Debug, Deserialize)]
 pub struct WhatIfData {

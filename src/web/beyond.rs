@@ -189,6 +189,12 @@ pub fn draw_scale(
         .map_err(js)
 }
 
+/// The scale figure in words (its canvas's `aria-label`), from `www/data/scale.json` (parsed).
+#[wasm_bindgen]
+pub fn describe_scale(data: JsValue) -> Result<String, JsValue> {
+    Ok(committed::<ScaleData>("scale", data)?.data.describe())
+}
+
 /// The phase heat map: the committed map and the selected cell.
 #[wasm_bindgen]
 pub struct PhaseView {

@@ -3,11 +3,10 @@
 
 use super::phase::PhaseMap;
 use super::scale::ScaleRow;
-use crate::chart::{
-    e, mesh, secondary_axes, titled_with_legend, Key, Theme, AXIS_X, HOT, LIGHT, SCAN,
-};
+use crate::chart::{e, mesh, titled_with_legend, Key, Theme, AXIS_X, FILLER, LIGHT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A pool size in MiB as the axis shows it: "256 MiB", "4 GiB".
 pub fn size_label(mb: f64) -> String {
@@ -37,9 +36,54 @@ pub fn size_ticks(sizes: &[f64], lo: f64, hi: f64, width_px: f64) -> Vec<f64> {
     kept
 }
 
-/// The scale curve: the hot set kept (%, left axis, solid) and the leak per instance (pages the
-/// boundary turned young per second, right axis, dashed) against the pool size on a log axis,
-/// one marker per row for each. Returns the number of rows drawn.
+/// The colours and markers of the kept curves, earliest duration first (Okabe-Ito orange,
+/// vermillion, reddish purple: darker as the scan goes on).
+const DURATION_COLOURS: [RGBColor; 3] = [
+    RGBColor(0xe6, 0x9f, 0x00),
+    RGBColor(0xd5, 0x5e, 0x00),
+    RGBColor(0x8e, 0x3b, 0x8a),
+];
+
+/// The durations the scale figure draws a curve for: those every row has, at most three (the
+/// shortest, the longest and the one halfway along the list between them).
+pub fn scale_durations(rows: &[ScaleRow]) -> Vec<u32> {
+    let mut common: Vec<u32> = match rows.first() {
+        Some(r) => r.kept_by_scan_s.keys().copied().collect(),
+        None => Vec::new(),
+    };
+    common.retain(|d| rows.iter().all(|r| r.kept_by_scan_s.contains_key(d)));
+    if common.len() <= 3 {
+        return common;
+    }
+    vec![
+        common[0],
+        common[common.len() / 2],
+        common[common.len() - 1],
+    ]
+}
+
+/// Seconds of scanning as the figure prints them: "97 s", "250 s", "25 min" (minutes from 10).
+pub fn scan_time_label(s: f64) -> String {
+    if s < 600.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{:.0} min", s / 60.0)
+    }
+}
+
+/// The onset as the figure prints it under a pool size: the time until kept < 50 %, or "> N
+/// min" when it stays above within the longest duration.
+pub fn onset_label(r: &ScaleRow) -> String {
+    match r.onset_s {
+        Some(s) => scan_time_label(s),
+        None => format!("> {}", scan_time_label(r.longest_scan_s as f64)),
+    }
+}
+
+/// The scale figure: the hot set kept (%) after several scan durations (one curve each, a
+/// marker per row: circle, square, triangle) against the pool size on a log axis, a dotted
+/// line at 50 %, and under each size the scan time until kept fell below it (the onset).
+/// Returns the number of rows drawn.
 pub fn draw_scale<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     rows: &[ScaleRow],
@@ -54,88 +98,110 @@ pub fn draw_scale<DB: DrawingBackend>(
     } else {
         (128.0, 65536.0)
     };
-    let leak_max = rows
-        .iter()
-        .map(|r| r.leak_per_s_instance)
-        .filter(|x| x.is_finite())
-        .fold(0.0, f64::max)
-        .max(1.0)
-        * 1.25;
     let narrow = root.dim_in_pixel().0 < 600;
-    let entries = [
-        ("hot set kept, %".to_string(), Key::Line(HOT)),
-        (
-            "leak per instance, pages/s (right axis)".to_string(),
-            Key::Dashed(SCAN),
-        ),
-    ];
+    let durations = scale_durations(rows);
+    let mut entries: Vec<(String, Key)> = durations
+        .iter()
+        .zip(DURATION_COLOURS)
+        .map(|(&d, c)| {
+            (
+                format!("kept after {} of scanning", scan_time_label(d as f64)),
+                Key::Line(c),
+            )
+        })
+        .collect();
+    let half = super::scale::ONSET_KEPT * 100.0;
+    entries.push((
+        if narrow {
+            format!("{half:.0} %; under each size: the scan time until kept fell below")
+        } else {
+            format!("{half:.0} % of the hot set; under each size: the scan time until kept fell below it")
+        },
+        Key::Dashed(FILLER),
+    ));
     let caption = if narrow {
-        "Kept and leak vs pool size"
+        "Hot set kept vs pool size, over time"
     } else {
-        "Seed 000's experiment scaled up: hot set kept and leak per instance vs pool size"
+        "Seed 000's experiment scaled up: hot set kept after longer and longer scans"
     };
     let area = titled_with_legend(root, caption, &entries, 60, theme)?;
     let ticks = size_ticks(
         &sizes,
         lo * 0.8,
         hi * 1.25,
-        area.dim_in_pixel().0 as f64 - 120.0,
+        area.dim_in_pixel().0 as f64 - 80.0,
     );
     let mut chart = ChartBuilder::on(&area)
         .margin(8)
+        .margin_right(16)
         .x_label_area_size(AXIS_X)
         .y_label_area_size(46)
-        .right_y_label_area_size(46)
         .build_cartesian_2d(
-            (lo * 0.8..hi * 1.25)
-                .log_scale()
-                .with_key_points(ticks.clone()),
-            0f64..105f64,
-        )
-        .map_err(e)?
-        .set_secondary_coord(
             (lo * 0.8..hi * 1.25).log_scale().with_key_points(ticks),
-            0f64..leak_max,
-        );
+            -12f64..105f64,
+        )
+        .map_err(e)?;
     mesh(&mut chart, theme)
         .x_desc("buffer pool size (log scale)")
         .y_desc("hot set kept, %")
         .x_label_formatter(&|x| size_label(*x))
+        .y_labels(6)
+        .y_label_formatter(&|y| {
+            if *y < 0.0 {
+                String::new()
+            } else {
+                format!("{y:.0}")
+            }
+        })
         .draw()
         .map_err(e)?;
-    secondary_axes(&mut chart, "leak per instance, pages/s", theme)?;
-    let kept: Vec<(f64, f64)> = rows
-        .iter()
-        .map(|r| (r.pool_mb as f64, r.kept * 100.0))
-        .collect();
-    let leak: Vec<(f64, f64)> = rows
-        .iter()
-        .map(|r| (r.pool_mb as f64, r.leak_per_s_instance))
-        .collect();
     chart
-        .draw_secondary_series(DashedLineSeries::new(
-            leak.clone(),
-            6,
+        .draw_series(DashedLineSeries::new(
+            [(lo * 0.8, half), (hi * 1.25, half)],
+            3,
             4,
-            SCAN.stroke_width(2),
+            FILLER.stroke_width(1),
         ))
         .map_err(e)?;
+    for (k, (&d, c)) in durations.iter().zip(DURATION_COLOURS).enumerate() {
+        let pts: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| {
+                let v = r.kept_by_scan_s.get(&d)?;
+                v.is_finite().then_some((r.pool_mb as f64, v * 100.0))
+            })
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
+            .map_err(e)?;
+        match k {
+            0 => chart
+                .draw_series(pts.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                .map(|_| ())
+                .map_err(e)?,
+            1 => {
+                chart
+                    .draw_series(pts.iter().map(|&p| {
+                        EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], c.filled())
+                    }))
+                    .map(|_| ())
+                    .map_err(e)?
+            }
+            _ => chart
+                .draw_series(pts.iter().map(|&p| {
+                    EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 4), (-5, 4)], c.filled())
+                }))
+                .map(|_| ())
+                .map_err(e)?,
+        }
+    }
+    // The onset under each size, in the band below 0 %.
+    let font = crate::chart::label_font(theme).pos(Pos::new(HPos::Center, VPos::Center));
     chart
-        .draw_secondary_series(leak.iter().map(|&p| {
-            Rectangle::new(
-                [
-                    (p.0 * 0.96, p.1 - leak_max * 0.015),
-                    (p.0 * 1.04, p.1 + leak_max * 0.015),
-                ],
-                SCAN.filled(),
-            )
-        }))
-        .map_err(e)?;
-    chart
-        .draw_series(LineSeries::new(kept.clone(), HOT.stroke_width(2)))
-        .map_err(e)?;
-    chart
-        .draw_series(kept.iter().map(|&p| Circle::new(p, 4, HOT.filled())))
+        .draw_series(
+            rows.iter()
+                .map(|r| Text::new(onset_label(r), (r.pool_mb as f64, -6.0), font.clone())),
+        )
         .map_err(e)?;
     root.present().map_err(e)?;
     Ok(rows.len())
@@ -356,7 +422,7 @@ mod tests {
 
     #[test]
     fn the_scale_curve_marks_every_row_on_a_labelled_log_axis() {
-        let row = |mb: u32, kept: f64| ScaleRow {
+        let row = |mb: u32, kept: f64, onset_s: Option<f64>| ScaleRow {
             pool_mb: mb,
             instances: 1,
             frames_per_instance: 1,
@@ -376,19 +442,41 @@ mod tests {
             scan_passes: 1.0,
             lookups_per_s: 1.0,
             memory_mb: 1.0,
+            kept_by_scan_s: [150, 300, 600, 1200, 1800]
+                .into_iter()
+                .map(|d| (d, kept * 150.0 / d as f64))
+                .collect(),
+            onset_s,
+            longest_scan_s: 1800,
         };
-        let rows = [row(256, 0.4), row(4096, 0.86), row(32768, 0.999)];
+        let rows = [
+            row(256, 0.4, Some(97.0)),
+            row(4096, 0.86, Some(250.0)),
+            row(32768, 0.999, None),
+        ];
+        // Five durations: the shortest, the middle one and the longest get a curve.
+        assert_eq!(scale_durations(&rows), [150, 600, 1800]);
         let svg = scale_svg(&rows).unwrap();
         for label in [
             "256 MiB",
             "4 GiB",
             "32 GiB",
             "hot set kept, %",
-            "leak per instance",
+            "kept after 150 s of scanning",
+            "kept after 10 min of scanning",
+            "kept after 30 min of scanning",
+            // The onsets under the sizes.
+            ">\n97 s\n<",
+            ">\n250 s\n<",
+            ">\n&gt; 30 min\n<",
         ] {
             assert!(svg.contains(label), "{label}");
         }
-        assert_eq!(svg.matches("<circle").count(), 3, "one kept marker per row");
+        assert_eq!(
+            svg.matches("<circle").count(),
+            3,
+            "one marker per row on the first curve"
+        );
         let mut out = String::new();
         let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
         assert_eq!(draw_scale(&root, &rows, LIGHT), Ok(3));

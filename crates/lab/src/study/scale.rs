@@ -4,12 +4,22 @@
 //! instance). Every instance is modelled in full: its own LRU list, free list and batch.
 
 use crate::experiments::table::{Align, Table};
+use midpoint_core::clock::{Micros, SEC};
+use midpoint_core::metrics::{mean_over, RunReport, Sample};
 use midpoint_core::scenario::{preset, Params};
-use midpoint_core::sim;
+use midpoint_core::sim::{Simulation, EPOCH};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The default pool sizes, MiB: 256 MiB (the seed's) to 32 GiB.
 pub const DEFAULT_SIZES_MB: &[u32] = &[256, 1024, 4096, 16384, 32768];
+
+/// The default scan durations, seconds, that `kept` is reported after (`ScaleRow::kept_by_scan_s`):
+/// 150 s (the seed's scan phase) to 30 minutes, all read from one run of the longest.
+pub const DEFAULT_DURATIONS_S: &[u32] = &[150, 300, 600, 1200, 1800];
+
+/// The share of the hot set below which it counts as lost (`ScaleRow::onset_s`).
+pub const ONSET_KEPT: f64 = 0.5;
 
 /// `innodb_buffer_pool_chunk_size` default, MiB.
 pub const CHUNK_MB: u32 = 128;
@@ -76,30 +86,151 @@ pub struct ScaleRow {
     pub lookups_per_s: f64,
     /// The run's memory estimate, MiB.
     pub memory_mb: f64,
+    /// Kept (mean over the seeds) after each scan duration, seconds (strings in JSON): what a run
+    /// with that `scan_s` reports (residency averaged over the last `kept_window_s` of the scan,
+    /// the whole scan if shorter), read from one run of the longest duration.
+    #[serde(default, deserialize_with = "seconds_keys")]
+    pub kept_by_scan_s: BTreeMap<u32, f64>,
+    /// Seconds of scanning until kept (as `kept_by_scan_s` defines it, mean over the seeds)
+    /// first falls below [`ONSET_KEPT`], at the sampler's resolution (`sample_ms`); `None` if
+    /// it stays at or above within the longest duration.
+    #[serde(default)]
+    pub onset_s: Option<f64>,
+    /// The longest duration run, seconds of scanning (`onset_s` is looked for up to it).
+    #[serde(default)]
+    pub longest_scan_s: u32,
 }
 
-/// Runs one size on seeds 1..=`seeds`.
-pub fn run_row(p: &Params, seeds: u32) -> Result<ScaleRow, String> {
+/// Reads `kept_by_scan_s` from an object whose keys are whole seconds as strings (serde_json
+/// writes `u32` keys so; the page's JS object hands them over as strings too).
+fn seconds_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<u32, f64>, D::Error> {
+    let m = BTreeMap::<String, f64>::deserialize(d)?;
+    m.into_iter()
+        .map(|(k, v)| {
+            k.parse::<u32>()
+                .map(|k| (k, v))
+                .map_err(|_| serde::de::Error::custom(format!("'{k}' is not whole seconds")))
+        })
+        .collect()
+}
+
+/// One seed's run: the report after `p.scan_s` seconds of scanning (what a run of that length
+/// reports: nothing in the simulation looks ahead at its end) and every sample up to the end of
+/// the longest duration.
+fn run_seed(p: &Params, longest_s: u32) -> Result<(RunReport, Vec<Sample>), String> {
+    let long = Params {
+        scan_s: longest_s.max(p.scan_s),
+        ..p.clone()
+    };
+    let mut sim = Simulation::new(&long)?;
+    // The sampler runs first among events at the same time, so stopping at the sample that
+    // ends the headline scan leaves the state a run ending there measures.
+    sim.run_until(sim.scan_start() + p.scan_s as Micros * SEC);
+    let headline = sim.report();
+    sim.run_to_end();
+    Ok((headline, sim.samples().to_vec()))
+}
+
+/// Checks that every duration ends on a sample (kept after it is then exact), and that the
+/// longest is a valid `scan_s`.
+pub fn check_durations(p: &Params, durations: &[u32]) -> Result<(), String> {
+    for &d in durations.iter().chain([&p.scan_s]) {
+        let end_ms = (p.warmup_s as u64 + d as u64) * 1000;
+        if d == 0 || end_ms % p.sample_ms.max(1) as u64 != 0 {
+            return Err(format!(
+                "scan duration {d} s: must be > 0 and end on a sample (warm-up {} s + duration a multiple of sample_ms = {} ms)",
+                p.warmup_s, p.sample_ms
+            ));
+        }
+    }
+    let longest = durations
+        .iter()
+        .copied()
+        .chain([p.scan_s])
+        .max()
+        .unwrap_or(0);
+    Params {
+        scan_s: longest,
+        ..p.clone()
+    }
+    .validate()
+    .map_err(|e| format!("longest scan {longest} s: {e}"))
+}
+
+/// The first sample time (seconds of scanning) at which the seeds' mean kept, as a run ending
+/// there would measure it, is below [`ONSET_KEPT`]. Exact: sums of resident pages are integers,
+/// and the test `2 Σ resident < n × hot_pages` needs no division. Every seed's samples are at
+/// the same times.
+pub fn onset(per_seed: &[Vec<Sample>], p: &Params) -> Option<f64> {
+    let first = per_seed.first()?;
+    let warm = p.warmup_s as f64;
+    let kw = p.kept_window_s as f64;
+    let hot = p.hot_pages.max(1) as u128;
+    // Prefix sums over the seeds: sum[k] = resident pages in samples 0..k, all seeds.
+    let mut sum = vec![0u128; first.len() + 1];
+    for (k, _) in first.iter().enumerate() {
+        let at: u128 = per_seed
+            .iter()
+            .map(|s| s.get(k).map_or(0, |x| x.hot_resident as u128))
+            .sum();
+        sum[k + 1] = sum[k] + at;
+    }
+    let seeds = per_seed.len() as u128;
+    let mut lo = 0;
+    for (j, s) in first.iter().enumerate() {
+        let end = s.t_s;
+        if end <= warm + 1e-9 {
+            continue;
+        }
+        // The window `mean_over` takes for a run ending at `end` (sampler.rs: `report`).
+        let from = (end - kw).max(warm.min(end));
+        while lo <= j && first[lo].t_s <= from + 1e-9 {
+            lo += 1;
+        }
+        let n = (j + 1 - lo) as u128;
+        if n > 0 && 2 * (sum[j + 1] - sum[lo]) < n * seeds * hot {
+            return Some(end - warm);
+        }
+    }
+    None
+}
+
+/// Runs one size on seeds 1..=`seeds`: the row's figures after `p.scan_s` seconds of scanning,
+/// and kept after each of `durations` (and the onset) from the same runs continued to the
+/// longest.
+pub fn run_row(p: &Params, seeds: u32, durations: &[u32]) -> Result<ScaleRow, String> {
+    check_durations(p, durations)?;
+    let longest = durations
+        .iter()
+        .copied()
+        .chain([p.scan_s])
+        .max()
+        .unwrap_or(0);
     let seeds = seeds.max(1);
     let mut kept = Vec::new();
     let (mut leak, mut refills, mut refill_pages, mut n_refills) = (0.0, 0.0, 0.0, 0.0);
     let (mut scan, mut passes, mut look) = (0.0, 0.0, 0.0);
     let inst = p.buffer_pool_instances.max(1) as f64;
     let scan_s = p.scan_s.max(1) as f64;
-    let start_us = midpoint_core::sim::EPOCH + p.warmup_s as u64 * 1_000_000;
+    let start_us = EPOCH + p.warmup_s as u64 * 1_000_000;
     // The seeds' runs at once (every core natively), summed in seed order.
-    let reports = crate::ensemble::par_map(
+    let runs = crate::ensemble::par_map(
         &(1..=seeds as u64).collect::<Vec<_>>(),
         |&s| {
-            sim::run(&Params {
-                seed: s,
-                ..p.clone()
-            })
+            run_seed(
+                &Params {
+                    seed: s,
+                    ..p.clone()
+                },
+                longest,
+            )
         },
         |_, _| {},
     );
-    for r in reports {
-        let r = r?;
+    let mut per_seed = Vec::new();
+    for run in runs {
+        let (r, samples) = run?;
+        per_seed.push(samples);
         kept.push(r.kept);
         leak += r.slid_young_per_s;
         let b: Vec<_> = r
@@ -115,6 +246,21 @@ pub fn run_row(p: &Params, seeds: u32) -> Result<ScaleRow, String> {
         look += r.lookups_per_s;
     }
     let n = seeds as f64;
+    let warm = p.warmup_s as f64;
+    let mut kept_by_scan_s = BTreeMap::new();
+    for &d in durations {
+        let end = warm + d as f64;
+        let from = (end - p.kept_window_s as f64).max(warm);
+        let k: f64 = per_seed
+            .iter()
+            .map(|s| {
+                mean_over(s, from, end, |x| {
+                    x.hot_resident as f64 / p.hot_pages.max(1) as f64
+                })
+            })
+            .sum();
+        kept_by_scan_s.insert(d, k / n);
+    }
     let young = p.frames_per_instance() as f64 * inst * (1.0 - p.old_blocks_pct as f64 / 100.0);
     Ok(ScaleRow {
         pool_mb: p.pool_mb,
@@ -139,7 +285,15 @@ pub fn run_row(p: &Params, seeds: u32) -> Result<ScaleRow, String> {
         scan_pages_per_s: scan / n,
         scan_passes: passes / n,
         lookups_per_s: look / n,
-        memory_mb: p.memory_estimate() as f64 / (1u64 << 20) as f64,
+        memory_mb: Params {
+            scan_s: longest,
+            ..p.clone()
+        }
+        .memory_estimate() as f64
+            / (1u64 << 20) as f64,
+        onset_s: onset(&per_seed, p),
+        kept_by_scan_s,
+        longest_scan_s: longest,
     })
 }
 
@@ -202,6 +356,53 @@ pub fn markdown(rows: &[ScaleRow], wall_s: &[f64]) -> String {
             wall_s.get(k).map_or("-".into(), |w| format!("{w:.1}")),
         ]);
     }
+    let mut out = t.markdown();
+    out.push('\n');
+    out.push_str(&over_time_markdown(rows));
+    out
+}
+
+/// A duration as a column shows it: "150 s", "10 min".
+pub fn duration_label(s: u32) -> String {
+    if s >= 600 && s % 60 == 0 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// The second table: kept after each duration any row has, and the onset (kept below 50 %).
+pub fn over_time_markdown(rows: &[ScaleRow]) -> String {
+    let mut durations: Vec<u32> = rows
+        .iter()
+        .flat_map(|r| r.kept_by_scan_s.keys().copied())
+        .collect();
+    durations.sort_unstable();
+    durations.dedup();
+    let mut columns = vec![("pool".to_string(), Align::Right)];
+    for &d in &durations {
+        columns.push((format!("kept % after {}", duration_label(d)), Align::Right));
+    }
+    columns.push((
+        format!("kept < {:.0} % after", ONSET_KEPT * 100.0),
+        Align::Right,
+    ));
+    let mut t = Table::new(columns);
+    for r in rows {
+        let mut cells = vec![format!("{} MiB", r.pool_mb)];
+        for d in &durations {
+            cells.push(
+                r.kept_by_scan_s
+                    .get(d)
+                    .map_or("-".into(), |k| format!("{:.1}", k * 100.0)),
+            );
+        }
+        cells.push(match r.onset_s {
+            Some(s) => format!("{} s", midpoint_core::scenario::fmt_num(s)),
+            None => format!("not within {} s", r.longest_scan_s),
+        });
+        t.row(cells);
+    }
     t.markdown()
 }
 
@@ -218,6 +419,72 @@ mod tests {
         assert_eq!(default_instances(32768, 16), 4);
         assert_eq!(default_instances(32768, 64), 16);
         assert_eq!(default_instances(65536, 1024), 64);
+    }
+
+    /// One run continued to the longest duration gives, at every duration, what a run of that
+    /// length gives (bit for bit), and the onset is the first second at which such a run's kept
+    /// is below 50 %, checked by running the seconds on either side of it.
+    #[test]
+    fn one_long_run_gives_every_duration_exactly() {
+        let base = preset("seed000-hot4485-b2b").unwrap().params;
+        let p = Params {
+            scan_s: 40,
+            ..base.clone()
+        };
+        let durations = [10, 40, 200];
+        let row = run_row(&p, 2, &durations).unwrap();
+        assert_eq!(row.longest_scan_s, 200);
+        let short = |scan_s: u32| {
+            (1..=2u64)
+                .map(|seed| {
+                    midpoint_core::sim::run(&Params {
+                        seed,
+                        scan_s,
+                        ..p.clone()
+                    })
+                    .unwrap()
+                })
+                .collect::<Vec<_>>()
+        };
+        let kept = |scan_s: u32| short(scan_s).iter().map(|r| r.kept).sum::<f64>() / 2.0;
+        for d in durations {
+            assert_eq!(row.kept_by_scan_s[&d].to_bits(), kept(d).to_bits(), "{d} s");
+        }
+        // The row's own figures are those of the 40 s scan.
+        let r40 = short(40);
+        assert_eq!(row.kept.to_bits(), row.kept_by_scan_s[&40].to_bits());
+        assert_eq!(
+            row.scan_passes,
+            r40.iter().map(|r| r.scan_passes as f64).sum::<f64>() / 2.0
+        );
+        assert_eq!(
+            row.leak_per_s_pool,
+            r40.iter().map(|r| r.slid_young_per_s).sum::<f64>() / 2.0
+        );
+        // The seed's pool loses more than half of its 4,485 pages within 200 s (seeds 1 and 2).
+        let t = row.onset_s.expect("kept falls below 50 % within 200 s") as u32;
+        assert!(kept(t) < ONSET_KEPT, "{t} s");
+        for before in [1, t / 2, t - 1].into_iter().filter(|&b| b > 0 && b < t) {
+            assert!(kept(before) >= ONSET_KEPT, "{before} s of {t}");
+        }
+        // Five seconds into the scan the hot set is still there: no onset within the run.
+        let keeps = run_row(
+            &Params {
+                scan_s: 5,
+                ..p.clone()
+            },
+            1,
+            &[5],
+        )
+        .unwrap();
+        assert!(keeps.kept_by_scan_s[&5] >= ONSET_KEPT);
+        assert_eq!(keeps.onset_s, None);
+        // A duration that does not end on a sample is refused.
+        let coarse = Params {
+            sample_ms: 2000,
+            ..p.clone()
+        };
+        assert!(run_row(&coarse, 1, &[41]).unwrap_err().contains("sample"));
     }
 
     #[test]
