@@ -11,6 +11,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
 
+pub mod coincide;
 pub mod policies;
 pub mod write;
 
@@ -569,6 +570,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     sweep: &SweepResult,
     current: Option<(u32, u32)>,
     published: &[Published],
+    highlight: Option<u32>,
     theme: Theme,
 ) -> Result<(), String> {
     root.fill(&theme.background).map_err(e)?;
@@ -621,15 +623,26 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .y_desc("kept %")
         .draw()
         .map_err(e)?;
-    for (ti, &t) in sweep.times.iter().enumerate() {
-        let color = LINES[ti % LINES.len()];
+    // A highlighted line (`highlight`: its old_blocks_time, on hover or focus) is drawn last
+    // and thick over the others, dimmed: lines that coincide stay readable one at a time.
+    let lit = highlight.filter(|h| sweep.times.contains(h));
+    let mut order: Vec<usize> = (0..sweep.times.len()).collect();
+    order.sort_by_key(|&ti| Some(sweep.times[ti]) == lit);
+    for ti in order {
+        let t = sweep.times[ti];
+        let base = LINES[ti % LINES.len()];
+        let (color, width) = match lit {
+            Some(h) if h == t => (base, 4),
+            Some(_) => (mix(base, theme.background, 0.7), 1),
+            None => (base, 2),
+        };
         let pts: Vec<(f64, f64)> = (0..sweep.depths.len())
             .map(|d| sweep.at(ti, d))
             .filter(|p| p.kept.is_finite())
             .map(|p| (p.lru_scan_depth as f64, p.kept * 100.0))
             .collect();
         chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
             .map_err(e)?
             .label(format!("old_blocks_time {t} ms"))
             .legend(move |(x, y)| {
@@ -726,6 +739,12 @@ pub fn residency_band_svg(
     Ok(out)
 }
 
+/// `a` moved a fraction `k` of the way toward `b`.
+fn mix(a: RGBColor, b: RGBColor, k: f64) -> RGBColor {
+    let m = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * k).round() as u8;
+    RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+}
+
 /// Renders the sweep chart to an SVG string.
 pub fn sweep_svg(
     sweep: &SweepResult,
@@ -735,7 +754,7 @@ pub fn sweep_svg(
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_sweep(&root, sweep, current, published, LIGHT)?;
+        draw_sweep(&root, sweep, current, published, None, LIGHT)?;
     }
     Ok(out)
 }
@@ -885,6 +904,25 @@ mod tests {
         let svg = sweep_svg(&s, Some((1024, 1000)), &[]).unwrap();
         assert!(svg.contains("old_blocks_time 0 ms"));
         assert!(svg.contains("old_blocks_time 1000 ms"));
+        // A highlighted line: drawn last, thick, in its own colour; the other dimmed and thin.
+        let lit = {
+            let mut out = String::new();
+            {
+                let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+                draw_sweep(&root, &s, None, &[], Some(0), LIGHT).unwrap();
+            }
+            out
+        };
+        let stroke = |svg: &str, w: u32| {
+            svg.split("<polyline")
+                .skip(1)
+                .filter(|p| p.contains(&format!("stroke-width=\"{w}\"")))
+                .count()
+        };
+        assert_eq!(stroke(&svg, 4), 0, "no line is thick without a highlight");
+        assert_eq!((stroke(&lit, 4), stroke(&lit, 1)), (1, 1), "{lit}");
+        let last = lit.rsplit("<polyline").next().unwrap();
+        assert!(last.contains("stroke-width=\"4\""), "the highlighted line is drawn last");
     }
 }
 
@@ -963,7 +1001,7 @@ mod glance_tests {
         for w in [390u32, 1366] {
             let s = sweep(DEFAULT_DEPTHS);
             let svg = render(w, 300, |r| {
-                draw_sweep(r, &s, Some((1024, 0)), &[], LIGHT).unwrap()
+                draw_sweep(r, &s, Some((1024, 0)), &[], None, LIGHT).unwrap()
             });
             let t = texts(&svg);
             for tick in ["128", "256", "512", "1024", "2048", "4096"] {
@@ -982,7 +1020,7 @@ mod glance_tests {
         // At 1366 px the range's ends are labelled too.
         let s = sweep(DEFAULT_DEPTHS);
         let t = texts(&render(1366, 300, |r| {
-            draw_sweep(r, &s, None, &[], LIGHT).unwrap()
+            draw_sweep(r, &s, None, &[], None, LIGHT).unwrap()
         }));
         assert!(t.iter().any(|x| x.2 == "100") && t.iter().any(|x| x.2 == "8192"));
     }
