@@ -249,6 +249,14 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
+     * Whether the snapshots reach the run's end (or scouting is off).
+     * @returns {boolean}
+     */
+    scouted() {
+        const ret = wasm.explorer_scouted(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
      * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
      * @param {number} n
      */
@@ -300,6 +308,14 @@ export class Explorer {
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
+    }
+    /**
+     * Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
+     * run, so that scrubbing the residency plot restores one and replays a little.
+     * @param {boolean} on
+     */
+    set_scouting(on) {
+        wasm.explorer_set_scouting(this.__wbg_ptr, on);
     }
     /**
      * Sets the speed by index (0 = 1/1000×, 6 = 100×).
@@ -823,6 +839,22 @@ export class SweepView {
         wasm.__wbg_sweepview_free(ptr, 0);
     }
     /**
+     * Which lines coincide, in words (empty when none do, or too few points are computed).
+     * @returns {string}
+     */
+    coincidence() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.sweepview_coincidence(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
      * Points computed so far.
      * @returns {number}
      */
@@ -832,15 +864,17 @@ export class SweepView {
     }
     /**
      * Draws the sweep on `canvas` (device pixels = CSS pixels × `dpr`), marking the current
-     * depth and time.
+     * depth and time; `highlight` (an old_blocks_time, or a negative number for none) brings
+     * that line forward.
      * @param {HTMLCanvasElement} canvas
      * @param {number} dpr
      * @param {number} depth
      * @param {number} time
      * @param {boolean} dark
+     * @param {number} highlight
      */
-    draw(canvas, dpr, depth, time, dark) {
-        const ret = wasm.sweepview_draw(this.__wbg_ptr, canvas, dpr, depth, time, dark);
+    draw(canvas, dpr, depth, time, dark, highlight) {
+        const ret = wasm.sweepview_draw(this.__wbg_ptr, canvas, dpr, depth, time, dark, highlight);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
