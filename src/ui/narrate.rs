@@ -415,7 +415,10 @@ mod tests {
         let t = "1.5000 s: the batch freed 1,024 pages. The boundary moved 607 toward the head. As reads drain the free list, each insert lengthens it.";
         assert_eq!(shorten(t, 500), t);
         let s = shorten(t, 90);
-        assert_eq!(s, "1.5000 s: the batch freed 1,024 pages. The boundary moved 607 toward the head.");
+        assert_eq!(
+            s,
+            "1.5000 s: the batch freed 1,024 pages. The boundary moved 607 toward the head."
+        );
         assert!(s.chars().count() <= 90);
         // The first sentence alone is too long: cut at a word.
         let s = shorten(t, 20);

@@ -922,7 +922,10 @@ mod tests {
         assert_eq!(stroke(&svg, 4), 0, "no line is thick without a highlight");
         assert_eq!((stroke(&lit, 4), stroke(&lit, 1)), (1, 1), "{lit}");
         let last = lit.rsplit("<polyline").next().unwrap();
-        assert!(last.contains("stroke-width=\"4\""), "the highlighted line is drawn last");
+        assert!(
+            last.contains("stroke-width=\"4\""),
+            "the highlighted line is drawn last"
+        );
     }
 }
 

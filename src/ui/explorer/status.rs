@@ -74,7 +74,6 @@ pub struct Status {
     pub ended: bool,
 }
 
-
 impl Explorer {
     /// Counters, narration and mode, for the page.
     pub fn status(&self) -> Status {
@@ -178,5 +177,4 @@ impl Explorer {
             self.state_narration()
         }
     }
-
 }

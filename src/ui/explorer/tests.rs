@@ -589,10 +589,7 @@ fn at_batch_is_just_after_the_batch_with_the_free_list_full() {
     assert_eq!(st.drain_young, 0.0);
     assert!(st.narration.contains("LRU batch freed"), "{}", st.narration);
     let code = ex.code_state().at.expect("the batch's lines");
-    assert!(code
-        .lines
-        .iter()
-        .any(|&(r, _)| r == crate::ui::code::BATCH));
+    assert!(code.lines.iter().any(|&(r, _)| r == crate::ui::code::BATCH));
 }
 
 #[test]
@@ -715,14 +712,22 @@ fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_re
     }
     assert_eq!(ex.events(), 0.0, "the view itself stayed at the start");
     let end = ex.status().end_s;
-    assert!(ex.status().scouted_s >= end - 0.5, "{}", ex.status().scouted_s);
+    assert!(
+        ex.status().scouted_s >= end - 0.5,
+        "{}",
+        ex.status().scouted_s
+    );
     for frac in [0.8, 0.3] {
         let want = end * frac;
         ex.seek_time(want);
         until_paused(&mut ex, &mut t);
         let st = ex.status();
         assert_eq!(st.seek, "snapshot");
-        assert!(st.t_s >= want && st.t_s < want + 0.1, "{} for {want}", st.t_s);
+        assert!(
+            st.t_s >= want && st.t_s < want + 0.1,
+            "{} for {want}",
+            st.t_s
+        );
         assert!(
             st.seek_replayed as u64 <= 2 * ex.anchor_every,
             "replayed {} with anchors every {}",

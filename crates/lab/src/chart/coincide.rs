@@ -61,7 +61,10 @@ pub fn coinciding_lines(sweep: &SweepResult) -> Option<String> {
     if best_len < 2 {
         return None;
     }
-    let mut group: Vec<usize> = by[best_lo..best_lo + best_len].iter().map(|p| p.1).collect();
+    let mut group: Vec<usize> = by[best_lo..best_lo + best_len]
+        .iter()
+        .map(|p| p.1)
+        .collect();
     group.sort_by_key(|&t| sweep.times[t]);
     let spread = |d: usize| {
         let v = group.iter().map(|&t| sweep.at(t, d).kept);
