@@ -913,19 +913,22 @@ mod tests {
             }
             out
         };
-        let stroke = |svg: &str, w: u32| {
-            svg.split("<polyline")
-                .skip(1)
-                .filter(|p| p.contains(&format!("stroke-width=\"{w}\"")))
-                .count()
-        };
-        assert_eq!(stroke(&svg, 4), 0, "no line is thick without a highlight");
-        assert_eq!((stroke(&lit, 4), stroke(&lit, 1)), (1, 1), "{lit}");
-        let last = lit.rsplit("<polyline").next().unwrap();
-        assert!(
-            last.contains("stroke-width=\"4\""),
-            "the highlighted line is drawn last"
+        let hex = |c: RGBColor| format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        let thick = format!("{} stroke-width=\"4\"", hex(LINES[0]));
+        let dim = format!(
+            "{} stroke-width=\"1\"",
+            hex(mix(LINES[1], LIGHT.background, 0.7))
         );
+        assert!(
+            !svg.contains("stroke-width=\"4\""),
+            "no line is thick without a highlight"
+        );
+        assert_eq!(lit.matches(&thick).count(), 1, "{lit}");
+        let (at_thick, at_dim) = (
+            lit.find(&thick).unwrap(),
+            lit.find(&dim).expect("the other line, dimmed"),
+        );
+        assert!(at_dim < at_thick, "the highlighted line is drawn last");
     }
 }
 
