@@ -249,15 +249,12 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
-     * The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
-     * @returns {any}
+     * Whether the snapshots reach the run's end (or scouting is off).
+     * @returns {boolean}
      */
-    run_set_summary() {
-        const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
+    scouted() {
+        const ret = wasm.explorer_scouted(this.__wbg_ptr);
+        return ret !== 0;
     }
     /**
      * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
@@ -296,20 +293,6 @@ export class Explorer {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
     }
     /**
-     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
-     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
-     * and band.
-     * @param {number} index
-     * @param {number} total
-     * @param {any} run
-     */
-    set_member(index, total, run) {
-        const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
-        if (ret[1]) {
-            throw takeFromExternrefTable0(ret[0]);
-        }
-    }
-    /**
      * Turns highlights and the eviction animation off (prefers-reduced-motion).
      * @param {boolean} on
      */
@@ -325,6 +308,14 @@ export class Explorer {
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
+    }
+    /**
+     * Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
+     * run, so that scrubbing the residency plot restores one and replays a little.
+     * @param {boolean} on
+     */
+    set_scouting(on) {
+        wasm.explorer_set_scouting(this.__wbg_ptr, on);
     }
     /**
      * Sets the speed by index (0 = 1/1000×, 6 = 100×).
@@ -834,87 +825,6 @@ export class Runner {
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
 /**
- * The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
- * time (`crate::status::page_risk::PageRisk`).
- */
-export class StatusRisk {
-    __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        StatusRiskFinalization.unregister(this);
-        return ptr;
-    }
-    free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_statusrisk_free(ptr, 0);
-    }
-    /**
-     * Runs up to `max_events` more events; returns the share done (1 = every run).
-     * @param {number} max_events
-     * @returns {number}
-     */
-    advance(max_events) {
-        const ret = wasm.statusrisk_advance(this.__wbg_ptr, max_events);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return ret[0];
-    }
-    /**
-     * What runs now ("run 3 of 25: …"), empty when over.
-     * @returns {string}
-     */
-    current() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.statusrisk_current(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
-    }
-    /**
-     * The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
-     * @param {string} text
-     * @param {number} hot_pages
-     * @param {number} runs
-     */
-    constructor(text, hot_pages, runs) {
-        const val2 = +hot_pages;
-        const val3 = +runs;
-        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.statusrisk_new(ptr0, len0, val2, val3);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        this.__wbg_ptr = ret[0];
-        StatusRiskFinalization.register(this, this.__wbg_ptr, this);
-        return this;
-    }
-    /**
-     * The rows so far, the table's cells, the advice and the pasted rates, as a JSON string.
-     * @returns {string}
-     */
-    result() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.statusrisk_result(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
-    }
-}
-if (Symbol.dispose) StatusRisk.prototype[Symbol.dispose] = StatusRisk.prototype.free;
-
-/**
  * The sweep's points as they arrive, and its drawing.
  */
 export class SweepView {
@@ -929,6 +839,22 @@ export class SweepView {
         wasm.__wbg_sweepview_free(ptr, 0);
     }
     /**
+     * Which lines coincide, in words (empty when none do, or too few points are computed).
+     * @returns {string}
+     */
+    coincidence() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.sweepview_coincidence(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
      * Points computed so far.
      * @returns {number}
      */
@@ -938,15 +864,17 @@ export class SweepView {
     }
     /**
      * Draws the sweep on `canvas` (device pixels = CSS pixels × `dpr`), marking the current
-     * depth and time.
+     * depth and time; `highlight` (an old_blocks_time, or a negative number for none) brings
+     * that line forward.
      * @param {HTMLCanvasElement} canvas
      * @param {number} dpr
      * @param {number} depth
      * @param {number} time
      * @param {boolean} dark
+     * @param {number} highlight
      */
-    draw(canvas, dpr, depth, time, dark) {
-        const ret = wasm.sweepview_draw(this.__wbg_ptr, canvas, dpr, depth, time, dark);
+    draw(canvas, dpr, depth, time, dark, highlight) {
+        const ret = wasm.sweepview_draw(this.__wbg_ptr, canvas, dpr, depth, time, dark, highlight);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
@@ -1542,30 +1470,6 @@ export function data_provenance(name, data) {
 }
 
 /**
- * The scale figure in words (its canvas's `aria-label`), from `www/data/scale.json` (parsed).
- * @param {any} data
- * @returns {string}
- */
-export function describe_scale(data) {
-    let deferred2_0;
-    let deferred2_1;
-    try {
-        const ret = wasm.describe_scale(data);
-        var ptr1 = ret[0];
-        var len1 = ret[1];
-        if (ret[3]) {
-            ptr1 = 0; len1 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred2_0 = ptr1;
-        deferred2_1 = len1;
-        return getStringFromWasm0(ptr1, len1);
-    } finally {
-        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-    }
-}
-
-/**
  * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
  * `Policies::rows` returns them); the InnoDB group is outlined.
  * @param {HTMLCanvasElement} canvas
@@ -1745,17 +1649,14 @@ export function status_report(text, hot_pages) {
 }
 
 /**
- * One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
- * page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
- * kept their median, with its range over more than one run.
+ * One point of the sweep: a full run with this scan depth and old_blocks_time (ms).
  * @param {any} params
  * @param {number} depth
  * @param {number} time
- * @param {number} runs
  * @returns {any}
  */
-export function sweep_point(params, depth, time, runs) {
-    const ret = wasm.sweep_point(params, depth, time, runs);
+export function sweep_point(params, depth, time) {
+    const ret = wasm.sweep_point(params, depth, time);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -2081,10 +1982,6 @@ function __wbg_get_imports() {
             const ret = Symbol.iterator;
             return ret;
         },
-        __wbg_keys_105f5c0857898f84: function(arg0) {
-            const ret = Object.keys(arg0);
-            return ret;
-        },
         __wbg_length_186163212ffe79c3: function(arg0) {
             const ret = arg0.length;
             return ret;
@@ -2313,9 +2210,6 @@ const PoliciesFinalization = (typeof FinalizationRegistry === 'undefined')
 const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_runner_free(ptr, 1));
-const StatusRiskFinalization = (typeof FinalizationRegistry === 'undefined')
-    ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(ptr => wasm.__wbg_statusrisk_free(ptr, 1));
 const SweepViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_sweepview_free(ptr, 1));

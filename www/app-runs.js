@@ -388,7 +388,38 @@ export class RunMethods {
         : `Each point is a full run of these settings (${fmt.format(this.params.warmup_s + this.params.scan_s)} simulated seconds) with one ` +
           `innodb_lru_scan_depth and innodb_old_blocks_time; ${total} runs`) +
       ` in ${this.sweepWorkers()} background worker${this.sweepWorkers() > 1 ? "s" : ""}. ` +
-      `The ring marks the current setting. Where lines coincide, the later ones hide the earlier ones.`;
+      `The ring marks the current setting.`;
+    this.buildSweepLines();
+    this.drawSweep();
+  }
+
+  /** One button per old_blocks_time line: hovering or focusing it draws that line thick over
+   *  the others (the lines that coincide can then be told apart). */
+  buildSweepLines() {
+    const box = this.el.sweepBtns;
+    const times = [...this.view.sweep_times];
+    if (box.dataset.times === times.join(",")) return;
+    box.dataset.times = times.join(",");
+    box.textContent = "";
+    this.sweepHighlight = null;
+    for (const t of times) {
+      const b = el("button", { type: "button", class: "mp-small mp-sweepline", "data-line": t, "aria-pressed": "false", text: `${fmt.format(t)} ms` });
+      const on = () => this.setSweepHighlight(t);
+      const off = () => this.setSweepHighlight(null);
+      b.addEventListener("pointerenter", on);
+      b.addEventListener("focus", on);
+      b.addEventListener("pointerleave", () => document.activeElement !== b && off());
+      b.addEventListener("blur", off);
+      b.addEventListener("click", () => this.setSweepHighlight(this.sweepHighlight === t ? null : t));
+      box.append(b, " ");
+    }
+  }
+
+  setSweepHighlight(t) {
+    if (this.sweepHighlight === t) return;
+    this.sweepHighlight = t;
+    for (const b of this.el.sweepBtns.querySelectorAll("button")) b.setAttribute("aria-pressed", String(Number(b.dataset.line) === t));
+    this.el.sweep.dataset.highlight = t === null ? "" : String(t);
     this.drawSweep();
   }
 

@@ -11,6 +11,8 @@ const S_TO_HEAD = 2;
 const S_DEMOTED_HOT = 4;
 const S_LOST = 8;
 const S_SELECTED = 16;
+// Lines of the code panel a figure on a phone shows at most.
+const CODE_PHONE_LINES = 2;
 
 function css(root, name) {
   return getComputedStyle(root).getPropertyValue(name).trim() || "#888";
@@ -161,7 +163,7 @@ export class StripMethods {
           this.codeRules.push(block);
           pre.append(block);
         }
-        const span = el("span", { class: "mp-cl", "data-r": r, "data-l": l, text });
+        const span = el("span", { class: "mp-cl", "data-r": r, "data-l": l, text, title: text.trim() });
         block.append(span);
         return span;
       });
@@ -180,9 +182,16 @@ export class StripMethods {
     const follow = mode === "paused" || mode === "watching";
     const on = new Set(follow && c.at ? c.at.lines.map(([r, l]) => `${r}:${l}`) : []);
     let first = true;
+    // A figure on a phone shows the first CODE_PHONE_LINES lines that ran (all of them keep
+    // data-active), and says how many more: the panel stays a few lines under the strip.
+    const phone = this.viewName !== "lab" && window.innerWidth < 760;
+    let shown = 0;
     for (const [r, lines] of this.codeLines.entries()) {
       for (const [l, span] of lines.entries()) {
         const hit = on.has(`${r}:${l}`);
+        const show = hit && (!phone || shown < CODE_PHONE_LINES);
+        if (show) shown++;
+        span.classList.toggle("mp-show", show);
         span.classList.toggle("mp-on", hit);
         if (hit) span.dataset.active = "true";
         else delete span.dataset.active;
@@ -190,7 +199,11 @@ export class StripMethods {
       }
       const sec = this.el.codeRoutines.children[r];
       sec.classList.toggle("mp-active", lines.some((s) => s.classList.contains("mp-on")));
+      sec.classList.toggle("mp-shown", lines.some((s) => s.classList.contains("mp-show")));
     }
+    const more = on.size - shown;
+    const moreText = more > 0 ? `… and ${more} more line${more === 1 ? "" : "s"} (the full listing in the lab)` : "";
+    if (this.el.codeMore.textContent !== moreText) this.el.codeMore.textContent = moreText;
     for (const b of this.codeRules) {
       if (b.querySelector(".mp-on")) b.dataset.active = "true";
       else delete b.dataset.active;
@@ -240,7 +253,7 @@ export class StripMethods {
     // projector shows text of 24 px and more.
     const zoom = present ? Math.min(3, Math.max(1, w / 620)) : 1;
     this.zoom = zoom;
-    const maxH = embedStrip ? (w < 500 ? 140 : 250) : window.innerWidth < 760 ? 200 : present ? Math.max(300, window.innerHeight * 0.52) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
+    const maxH = embedStrip ? (w < 500 ? 140 : 250) : window.innerWidth < 760 ? (this.viewName === "lab" ? 200 : 165) : present ? Math.max(300, window.innerHeight * 0.52) : Math.min(380, Math.max(230, window.innerHeight * 0.42));
     const h = this.ex.strip_resize(w / zoom, maxH / zoom) * zoom;
     const dpr = this.dpr || 1;
     c.width = Math.round(w * dpr);

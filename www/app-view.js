@@ -71,7 +71,9 @@ export class ViewMethods {
     this.el.csvSweep.disabled = this.sweepView.done() === 0;
     if (this.el.sweepTable.open) this.fillTables();
     try {
-      this.sweepView.draw(this.el.sweep, this.plotScale, this.params.lru_scan_depth, this.params.old_blocks_time, this.darkQuery.matches);
+      this.sweepView.draw(this.el.sweep, this.plotScale, this.params.lru_scan_depth, this.params.old_blocks_time, this.darkQuery.matches, this.sweepHighlight ?? -1);
+      const same = this.sweepView.coincidence();
+      if (this.el.sweepSame.textContent !== same) this.el.sweepSame.textContent = same;
     } catch (e) {
       this.fatal(`drawing the sweep failed: ${e?.message ?? e}`);
     }
@@ -101,6 +103,8 @@ export class ViewMethods {
       if (ds.t !== tt) ds.t = tt;
       if (ds.event !== String(st.events)) ds.event = String(st.events);
       if (ds.freeLen !== String(st.free)) ds.freeLen = String(st.free);
+      // How the last scrub got there: "snapshot" (restored, then a short replay) or "forward".
+      if (st.seek && ds.seek !== st.seek) ds.seek = st.seek;
       const now = performance.now();
       const cursor = this.status.t_s;
       const moved = Math.abs(cursor - this.lastResidency.t) > (this.status.end_s || 1) / 400;
@@ -114,7 +118,8 @@ export class ViewMethods {
     }
   }
 
-  /** Opens a figure at its moment: the scan's start, its first LRU batch, or watching it. */
+  /** Opens a figure at its moment: the scan's start, just after its first LRU batch, or
+   *  watching it. */
   startAt(at) {
     this.ex.seek_time(this.params.warmup_s + 0.001);
     if (at === "scan") return;
@@ -142,7 +147,10 @@ export class ViewMethods {
     );
     const limit = s.speed_limited ? ` · running at about ${s.achieved_speed >= 1 ? Math.round(s.achieved_speed) : s.achieved_speed.toPrecision(1)}×, this pool's limit here` : "";
     set(e.busy, s.busy ? ` · ${s.busy}` : limit);
-    set(e.narration, s.narration);
+    // A figure on a phone shows the narration's first sentences (the whole one is announced to
+    // screen readers and shown in the lab): the figure then fits one screen at every moment.
+    const compact = this.viewName !== "lab" && this.viewName !== "present" && window.innerWidth < 760;
+    set(e.narration, compact ? s.narration_short : s.narration);
     if (s.seq !== this.lastSeq) {
       this.lastSeq = s.seq;
       set(e.live, s.narration);
@@ -182,6 +190,8 @@ export class ViewMethods {
       } else {
         this.pendingAt = null;
         if (at === "watch") this.ex.watch();
+        // at=batch opens just after the batch: the free list full, the boundary moved.
+        else if (at === "batch" && s.at_batch) this.ex.step();
       }
     }
     if (prev && prev.mode !== s.mode && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {

@@ -171,6 +171,8 @@ export class MidpointApp {
               <progress class="mp-progress" max="1" value="0" hidden></progress>
               <span class="mp-sweepmsg" role="status"></span>
             </div>
+            <p class="mp-sweepsame" data-testid="sweep-coincide" aria-live="polite"></p>
+            <p class="mp-sweeplines">Bring a line forward: <span class="mp-sweepbtns"></span></p>
             <p class="mp-sweepnote"></p>
             <p class="mp-export"><button type="button" class="mp-small" data-act="csv-sweep" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-sweep">Download PNG</button></p>
             <details class="mp-data" data-table="sweep"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
@@ -227,6 +229,7 @@ export class MidpointApp {
             <h3 class="mp-code-h" id="${id}-codeh">What InnoDB runs <span class="mp-code-note">(paraphrased)</span></h3>
             <p class="mp-code-what" aria-live="off"></p>
             <div class="mp-code-routines"></div>
+            <p class="mp-code-more"></p>
             <dl class="mp-vars"></dl>
           </aside>
         </div>
@@ -284,6 +287,7 @@ export class MidpointApp {
       stripCap: $(".mp-stripcap"),
       code: $(".mp-code"),
       codeWhat: $(".mp-code-what"),
+      codeMore: $(".mp-code-more"),
       codeRoutines: $(".mp-code-routines"),
       codeVars: $(".mp-vars"),
       live: $(".mp-live"),
@@ -310,6 +314,8 @@ export class MidpointApp {
       progress: $(".mp-progress"),
       sweepMsg: $(".mp-sweepmsg"),
       sweepNote: $(".mp-sweepnote"),
+      sweepSame: $(".mp-sweepsame"),
+      sweepBtns: $(".mp-sweepbtns"),
       tourBtn: $('[data-act="tour"]'),
       full: $(".mp-full"),
       tour: $(".mp-tour"),

@@ -3,6 +3,7 @@
 import { boot } from "./boot.js";
 import { MidpointApp } from "./app.js";
 import { startBeyond } from "./beyond.js";
+import { bindPredict } from "./predict.js";
 
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
 // and prose go.
@@ -18,18 +19,6 @@ if ((new URLSearchParams(location.search).get("view") ?? "").trim().toLowerCase(
   document.documentElement.classList.add("mp-present-page");
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
   for (const a of document.querySelectorAll(".explain")) a.remove();
-}
-
-// The article's "predict, then reveal" moments: pick an answer, then the explanation opens.
-for (const box of document.querySelectorAll("[data-predict]")) {
-  const answer = box.querySelector(".predict-a");
-  for (const b of box.querySelectorAll("button[data-guess]")) {
-    b.addEventListener("click", () => {
-      for (const o of box.querySelectorAll("button[data-guess]")) o.setAttribute("aria-pressed", String(o === b));
-      answer.hidden = false;
-      box.classList.add("predict-done");
-    });
-  }
 }
 
 // Long figure captions fold to their first lines on a phone, with a button for the rest (CSS
@@ -63,9 +52,13 @@ function fail(msg) {
   }
 }
 
+// The widgets started so far; the article's "predict, then watch your guess" moments play the
+// answer in the figure that follows them.
+const apps = [];
+bindPredict(() => apps);
+
 try {
   const env = await boot();
-  const apps = [];
   // The lab starts at once; the article's figures when they come near the screen, so that a
   // phone runs only the simulations it shows.
   const lazy = new IntersectionObserver(

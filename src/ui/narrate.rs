@@ -314,6 +314,40 @@ pub fn ratio_of(pct: u32) -> u32 {
     midpoint_core::pool::lru::old_ratio_from_pct(pct)
 }
 
+/// Characters of narration a figure on a phone shows (about nine lines at 390 px): its box
+/// then stays within the figure's one-screen budget at every moment of the story.
+pub const PHONE_NARRATION: usize = 420;
+
+/// `text` cut to its first whole sentences within `max` characters (always at least the first
+/// sentence, itself cut at a word with "…" if it is longer than `max`). A sentence ends at ". "
+/// (or "! ", "? ") before a capital letter, so "1.5 s" and "t = 0.5 s" do not split.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut end = None;
+    for i in 1..chars.len().saturating_sub(1) {
+        if i + 1 > max {
+            break;
+        }
+        let ends = chars[i] == ' '
+            && matches!(chars[i - 1], '.' | '!' | '?')
+            && chars[i + 1].is_uppercase();
+        if ends {
+            end = Some(i);
+        }
+    }
+    match end {
+        Some(i) => chars[..i].iter().collect(),
+        None => {
+            let cut: String = chars[..max].iter().collect();
+            let at = cut.rfind(' ').unwrap_or(cut.len());
+            format!("{}…", cut[..at].trim_end_matches([',', ';', ':']))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,5 +408,21 @@ mod tests {
             predicted_drain_slide(400, 0, old_ratio_from_pct(37), 100),
             0
         );
+    }
+
+    #[test]
+    fn shorten_keeps_whole_sentences_within_the_budget() {
+        let t = "1.5000 s: the batch freed 1,024 pages. The boundary moved 607 toward the head. As reads drain the free list, each insert lengthens it.";
+        assert_eq!(shorten(t, 500), t);
+        let s = shorten(t, 90);
+        assert_eq!(
+            s,
+            "1.5000 s: the batch freed 1,024 pages. The boundary moved 607 toward the head."
+        );
+        assert!(s.chars().count() <= 90);
+        // The first sentence alone is too long: cut at a word.
+        let s = shorten(t, 20);
+        assert!(s.ends_with('…') && s.chars().count() <= 20, "{s}");
+        assert_eq!(s, "1.5000 s: the batch…");
     }
 }

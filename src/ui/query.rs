@@ -43,8 +43,9 @@ pub struct Parsed {
     pub tour: Option<u32>,
     /// `?view=lab|strip|grid|residency|sweep`: what the widget shows (default `lab`: all).
     pub view: String,
-    /// `?at=scan|batch|watch`: where a figure starts (the scan's start, paused just before
-    /// the scan phase's first LRU batch, or watching that batch's refill and drain).
+    /// `?at=scan|batch|watch`: where a figure starts (the scan's start, paused just after
+    /// the scan phase's first LRU batch with the free list full, or watching that batch's
+    /// refill and drain).
     pub at: Option<String>,
     /// `?runs=N`: the runs of each setting (RNG seeds `seed`, `seed + 1`, …), 1 to
     /// [`super::ensemble::PAGE_MAX_RUNS`]; default [`super::ensemble::PAGE_DEFAULT_RUNS`].

@@ -113,8 +113,14 @@ impl SweepView {
         self.model.done()
     }
 
+    /// Which lines coincide, in words (empty when none do, or too few points are computed).
+    pub fn coincidence(&self) -> String {
+        chart::coincide::coinciding_lines(&self.model.result).unwrap_or_default()
+    }
+
     /// Draws the sweep on `canvas` (device pixels = CSS pixels × `dpr`), marking the current
-    /// depth and time.
+    /// depth and time; `highlight` (an old_blocks_time, or a negative number for none) brings
+    /// that line forward.
     pub fn draw(
         &self,
         canvas: &HtmlCanvasElement,
@@ -122,6 +128,7 @@ impl SweepView {
         depth: u32,
         time: u32,
         dark: bool,
+        highlight: f64,
     ) -> Result<(), JsValue> {
         let root = backend(canvas, dpr)
             .map_err(|e| JsValue::from_str(&e))?
@@ -131,6 +138,7 @@ impl SweepView {
             &self.model.result,
             Some((depth, time)),
             &self.published,
+            (highlight.is_finite() && highlight >= 0.0).then_some(highlight as u32),
             if dark { DARK } else { LIGHT },
         )
         .map_err(|e| JsValue::from_str(&e))

@@ -163,6 +163,17 @@ impl Explorer {
         self.inner.seek_time(t_s)
     }
 
+    /// Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
+    /// run, so that scrubbing the residency plot restores one and replays a little.
+    pub fn set_scouting(&mut self, on: bool) {
+        self.inner.set_scouting(on)
+    }
+
+    /// Whether the snapshots reach the run's end (or scouting is off).
+    pub fn scouted(&self) -> bool {
+        self.inner.scouted()
+    }
+
     /// Back to the start of the warm-up.
     pub fn reset(&mut self) {
         self.inner.reset()

@@ -212,6 +212,35 @@ try {
     return { fps: n / 3, virt: (app.ex.t_s() - v0) / 3 };
   });
   console.log(`playing at 100×: ${fps.fps.toFixed(0)} frames/s, ${fps.virt.toFixed(0)} simulated s per wall s`);
+  // Scrubbing the residency plot: once the scout's snapshots cover the run, each jump is a
+  // restore and a short replay. Wall time from the seek to the view paused there.
+  {
+    const s0 = Date.now();
+    await page.evaluate(() => window.__midpoint.apps[0].ex.reset());
+    await page.waitForFunction(() => window.__midpoint.apps[0].ex.scouted(), null, { timeout: 300_000, polling: 100 });
+    const scoutS = (Date.now() - s0) / 1000;
+    const jumps = await page.evaluate(async () => {
+      const app = window.__midpoint.apps[0];
+      const end = app.ex.status().end_s;
+      const out = [];
+      for (const f of [0.8, 0.2, 0.6, 0.4, 0.95, 0.1]) {
+        const t0 = performance.now();
+        app.ex.seek_time(end * f);
+        await new Promise((done) => {
+          const tick = () => (app.ex.status().mode === "paused" ? done() : requestAnimationFrame(tick));
+          requestAnimationFrame(tick);
+        });
+        const st = app.ex.status();
+        out.push({ ms: performance.now() - t0, seek: st.seek, replayed: st.seek_replayed });
+      }
+      return out;
+    });
+    const ms = jumps.map((j) => j.ms);
+    console.log(
+      `scrubbing: snapshots over the run after ${scoutS.toFixed(1)} s; ${jumps.length} jumps, median ${median(ms).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms ` +
+        `(${jumps.map((j) => `${j.seek} ${j.replayed}`).join(", ")} events replayed)`,
+    );
+  }
   if (!args.includes("--no-sweep")) {
     const hw = await page.evaluate(() => navigator.hardwareConcurrency);
     const t0 = Date.now();

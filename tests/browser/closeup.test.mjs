@@ -52,7 +52,7 @@ describe("the boundary close-up", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
       for (const id of ["midpoint-widget", "boundary-strip", "narration", "code-panel", "watch-refill"]) {
         assert.equal(await page.locator(`[data-testid="${id}"]`).count(), 1, id);
       }
@@ -73,7 +73,7 @@ describe("the boundary close-up", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
       await page.locator('[data-act="step"]').click();
       // Step through the drain until an event turns a page young.
       const found = await page.evaluate(() => {
@@ -153,7 +153,7 @@ describe("views and embeds", () => {
       try {
         await pageReady(page);
         const residency = view === "residency" ? page.evaluate(() => new Promise((res) => document.querySelector('[data-testid="midpoint-widget"]').addEventListener("midpoint-residency", (e) => res(e.detail), { once: true }))) : null;
-        await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+        await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
         await page.waitForTimeout(300);
         const h = await page.evaluate(() => document.body.getBoundingClientRect().height);
         const w = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -215,7 +215,7 @@ describe("views and embeds", () => {
       const { baseUrl } = await import("./helpers.mjs");
       await page.goto(`${baseUrl}/www/lab.html?view=strip&at=batch&embed=1`);
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
       const strip = page.locator('[data-testid="boundary-strip"]');
       const box = await strip.boundingBox();
       assert.ok(box.width <= 390 && box.width > 300, `${box.width}`);

@@ -15,7 +15,7 @@ const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../d
 const colorScheme = dark ? "dark" : "light";
 const suffix = dark ? "-dark" : "";
 const ready = (page) => page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
-const atBatch = (page) => page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 60_000 });
+const atBatch = (page) => page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 60_000 });
 
 const browser = await launch();
 try {

@@ -11,6 +11,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
 
+pub mod coincide;
 pub mod policies;
 pub mod write;
 
@@ -572,6 +573,7 @@ pub fn draw_sweep<DB: DrawingBackend>(
     sweep: &SweepResult,
     current: Option<(u32, u32)>,
     published: &[Published],
+    highlight: Option<u32>,
     theme: Theme,
 ) -> Result<(), String> {
     root.fill(&theme.background).map_err(e)?;
@@ -627,15 +629,26 @@ pub fn draw_sweep<DB: DrawingBackend>(
         .y_desc("kept %")
         .draw()
         .map_err(e)?;
-    for (ti, &t) in sweep.times.iter().enumerate() {
-        let color = LINES[ti % LINES.len()];
+    // A highlighted line (`highlight`: its old_blocks_time, on hover or focus) is drawn last
+    // and thick over the others, dimmed: lines that coincide stay readable one at a time.
+    let lit = highlight.filter(|h| sweep.times.contains(h));
+    let mut order: Vec<usize> = (0..sweep.times.len()).collect();
+    order.sort_by_key(|&ti| Some(sweep.times[ti]) == lit);
+    for ti in order {
+        let t = sweep.times[ti];
+        let base = LINES[ti % LINES.len()];
+        let (color, width) = match lit {
+            Some(h) if h == t => (base, 4),
+            Some(_) => (mix(base, theme.background, 0.7), 1),
+            None => (base, 2),
+        };
         let pts: Vec<(f64, f64)> = (0..sweep.depths.len())
             .map(|d| sweep.at(ti, d))
             .filter(|p| p.kept.is_finite())
             .map(|p| (p.lru_scan_depth as f64, p.kept * 100.0))
             .collect();
         chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
             .map_err(e)?
             .label(format!("old_blocks_time {t} ms"))
             .legend(move |(x, y)| {
@@ -758,6 +771,12 @@ pub fn residency_band_svg(
     Ok(out)
 }
 
+/// `a` moved a fraction `k` of the way toward `b`.
+fn mix(a: RGBColor, b: RGBColor, k: f64) -> RGBColor {
+    let m = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * k).round() as u8;
+    RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+}
+
 /// Renders the sweep chart to an SVG string.
 pub fn sweep_svg(
     sweep: &SweepResult,
@@ -767,7 +786,7 @@ pub fn sweep_svg(
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_sweep(&root, sweep, current, published, LIGHT)?;
+        draw_sweep(&root, sweep, current, published, None, LIGHT)?;
     }
     Ok(out)
 }
@@ -933,6 +952,31 @@ mod tests {
         assert!(with.contains(tail) && !svg.contains(tail), "{with}");
         let lines = |svg: &str| svg.matches("<line").count() + svg.matches("<polyline").count();
         assert!(lines(&with) >= lines(&svg) + 4 * 3, "{with}");
+        // A highlighted line: drawn last, thick, in its own colour; the other dimmed and thin.
+        let lit = {
+            let mut out = String::new();
+            {
+                let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
+                draw_sweep(&root, &s, None, &[], Some(0), LIGHT).unwrap();
+            }
+            out
+        };
+        let hex = |c: RGBColor| format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        let thick = format!("{} stroke-width=\"4\"", hex(LINES[0]));
+        let dim = format!(
+            "{} stroke-width=\"1\"",
+            hex(mix(LINES[1], LIGHT.background, 0.7))
+        );
+        assert!(
+            !svg.contains("stroke-width=\"4\""),
+            "no line is thick without a highlight"
+        );
+        assert_eq!(lit.matches(&thick).count(), 1, "{lit}");
+        let (at_thick, at_dim) = (
+            lit.find(&thick).unwrap(),
+            lit.find(&dim).expect("the other line, dimmed"),
+        );
+        assert!(at_dim < at_thick, "the highlighted line is drawn last");
     }
 }
 
@@ -1011,7 +1055,7 @@ mod glance_tests {
         for w in [390u32, 1366] {
             let s = sweep(DEFAULT_DEPTHS);
             let svg = render(w, 300, |r| {
-                draw_sweep(r, &s, Some((1024, 0)), &[], LIGHT).unwrap()
+                draw_sweep(r, &s, Some((1024, 0)), &[], None, LIGHT).unwrap()
             });
             let t = texts(&svg);
             for tick in ["128", "256", "512", "1024", "2048", "4096"] {
@@ -1030,7 +1074,7 @@ mod glance_tests {
         // At 1366 px the range's ends are labelled too.
         let s = sweep(DEFAULT_DEPTHS);
         let t = texts(&render(1366, 300, |r| {
-            draw_sweep(r, &s, None, &[], LIGHT).unwrap()
+            draw_sweep(r, &s, None, &[], None, LIGHT).unwrap()
         }));
         assert!(t.iter().any(|x| x.2 == "100") && t.iter().any(|x| x.2 == "8192"));
     }

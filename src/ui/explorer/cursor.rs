@@ -28,6 +28,8 @@ pub(super) struct BatchInfo {
     pub(super) slid_young_after: u64,
     pub(super) slid_scan_after: u64,
     pub(super) drain_done: bool,
+    /// Events processed right after the batch (so "just after the batch" is a state).
+    pub(super) ev: u64,
 }
 
 /// A position in the run: the simulation plus the marks of the current refill cycle.
@@ -142,6 +144,7 @@ impl Cursor {
                 slid_young_after: inst.lru.slides.total_young(),
                 slid_scan_after: self.sim.pool.slid_young_by_tag(SCAN_SPACE as u8),
                 drain_done: false,
+                ev: self.sim.events(),
             });
         }
         if !log.is_empty() {

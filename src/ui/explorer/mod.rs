@@ -10,12 +10,15 @@ mod cells;
 mod cursor;
 mod narration;
 mod playback;
+mod scout;
+mod status;
 mod steps;
 mod strip;
 #[cfg(test)]
 mod tests;
 
 pub use cells::Label;
+pub use status::Status;
 pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 
 use super::charts::{self, Curve, RunData};
@@ -104,61 +107,6 @@ enum Mode {
     Watching(Watch),
 }
 
-/// What the page shows beside the grid, read once per frame.
-#[derive(Clone, Debug, Serialize)]
-pub struct Status {
-    /// Seconds since the warm-up started.
-    pub t_s: f64,
-    /// When the scan phase starts / the run ends, s.
-    pub scan_start_s: f64,
-    pub end_s: f64,
-    /// Events processed.
-    pub events: f64,
-    /// "warm-up", "scan" or "ended".
-    pub phase: &'static str,
-    /// "paused", "playing", "seeking" or "watching".
-    pub mode: &'static str,
-    /// A busy message while seeking.
-    pub busy: String,
-    /// Speed label, and whether it is the slowest/fastest.
-    pub speed: &'static str,
-    pub speed_index: u32,
-    /// While playing: the speed reached (virtual s per wall s), and whether it falls well
-    /// short of the chosen one (a large pool in one frame's budget).
-    pub achieved_speed: f64,
-    pub speed_limited: bool,
-    /// InnoDB's counters.
-    pub made_young: f64,
-    pub not_made_young: f64,
-    /// Young pages moved back to the head (InnoDB counts them nowhere).
-    pub young_moved_to_head: f64,
-    /// Pages the boundary turned young (all tables / the scanned table).
-    pub slid_young: f64,
-    pub slid_young_scan: f64,
-    /// Pages the boundary turned old.
-    pub slid_old: f64,
-    pub free: u32,
-    pub lru: u32,
-    pub old: u32,
-    pub frames: u32,
-    pub hot_resident: u32,
-    pub hot_pages: u32,
-    pub scan_young: u32,
-    /// Cells marked now: turned young / turned old since the last LRU batch.
-    pub marked_young: u32,
-    pub marked_old: u32,
-    /// LRU batches that evicted pages so far.
-    pub refills: u32,
-    /// Paused right before an LRU batch.
-    pub at_batch: bool,
-    /// The narration, and a counter that moves when it is worth announcing.
-    pub narration: String,
-    pub seq: u32,
-    /// Whether the run can step back.
-    pub can_back: bool,
-    pub ended: bool,
-}
-
 /// The code panel's state.
 #[derive(Clone, Debug, Serialize)]
 pub struct CodeState {
@@ -234,6 +182,14 @@ pub struct Explorer {
     watch_code: Option<super::code::CodeAt>,
     /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
     achieved: f64,
+    /// A second cursor that runs ahead in spare frame time and leaves anchors over the whole
+    /// run, so that scrubbing to any moment is a restore and a short replay (see `scout`).
+    scout: Option<Cursor>,
+    scouting: bool,
+    /// How the last seek to a time went (`Status::seek`), and the events it replayed.
+    seek_kind: &'static str,
+    seek_from: u64,
+    seek_replayed: u64,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -293,6 +249,11 @@ impl Explorer {
             pace: DrainPace::default(),
             watch_code: None,
             achieved: 0.0,
+            scout: None,
+            scouting: false,
+            seek_kind: "",
+            seek_from: 0,
+            seek_replayed: 0,
             clock,
             params,
         };
@@ -446,7 +407,18 @@ impl Explorer {
     /// slow motion, and pauses when the free list is empty again.
     pub fn watch(&mut self) {
         self.clear_seek();
-        if self.at_batch {
+        if self.after_batch() && self.mode == Mode::Paused {
+            // Just after a batch (a link's at=batch): its evictions replayed, then the drain.
+            let t = format!(
+                "{}: the LRU batch evicts {} from the tail: their frames go to the free list.",
+                t_label(self.cur.sim.now()),
+                pages(self.cur.batch.as_ref().map(|b| b.evicted).unwrap_or(0) as u64)
+            );
+            self.set_narration(t, false);
+            self.mode = Mode::Watching(Watch::Evict {
+                start: self.last_ms.unwrap_or(0.0),
+            });
+        } else if self.at_batch {
             self.mode = Mode::Watching(Watch::Hold { until: 0.0 });
         } else {
             self.mode = Mode::Watching(Watch::Seeking);
@@ -465,25 +437,36 @@ impl Explorer {
         self.start_seek(Seek::Event(n), None);
     }
 
-    /// Seeks to `t` seconds since the warm-up started (after a parameter change).
+    /// Seeks to `t` seconds since the warm-up started (a click on the residency plot, a
+    /// parameter change): from the latest saved position at or before `t` (the anchors the
+    /// scout leaves over the run), then a short replay; from the current position if none is
+    /// closer.
     pub fn seek_time(&mut self, t_s: f64) {
         if !(t_s.is_finite() && t_s > 0.0) {
             return;
         }
         let t = EPOCH + (t_s * SEC as f64) as Micros;
-        if t < self.cur.sim.now() {
-            // Back in time: from the latest saved position before it.
-            let mut best: &cursor::Cursor = &self.base;
-            for c in self.recent.iter().chain(self.anchors.iter()) {
-                if c.sim.now() <= t && c.events() > best.events() {
-                    best = c;
-                }
+        let mut best: Option<&cursor::Cursor> = None;
+        for c in std::iter::once(&self.base)
+            .chain(self.recent.iter())
+            .chain(self.anchors.iter())
+        {
+            if c.sim.now() <= t && best.is_none_or(|b| c.events() > b.events()) {
+                best = Some(c);
             }
-            self.cur = best.clone();
-            self.clear_flash();
-            self.strip.reset_motion();
-            self.dirty = true;
         }
+        let here = self.cur.sim.now() <= t;
+        match best {
+            Some(b) if !here || b.events() > self.cur.events() => {
+                self.cur = b.clone();
+                self.clear_flash();
+                self.strip.reset_motion();
+                self.dirty = true;
+                self.seek_kind = "snapshot";
+            }
+            _ => self.seek_kind = "forward",
+        }
+        self.seek_from = self.cur.events();
         self.start_seek(Seek::Time(t), None);
     }
 
@@ -517,90 +500,12 @@ impl Explorer {
         SPEED_LABELS.iter().map(|s| s.to_string()).collect()
     }
 
-    /// Counters, narration and mode, for the page.
-    pub fn status(&self) -> Status {
-        let c = Counters::of(&self.cur.sim);
-        let sim = &self.cur.sim;
-        let p = &self.params;
-        let t_s = sim.t_s();
-        let (mut free, mut lru, mut old) = (c.free, c.lru, c.old);
-        if let (Mode::Watching(Watch::Evict { .. }), Some(b)) = (self.mode, &self.cur.batch) {
-            // During the animation, show the numbers of the frame drawn.
-            let shown_lru = self.lru_end;
-            let leaving = shown_lru.saturating_sub(lru);
-            free = free.saturating_sub(leaving);
-            let shown_old = self
-                .cells
-                .iter()
-                .take(shown_lru as usize)
-                .filter(|&&b| b & grid::OLD != 0)
-                .count() as u32;
-            let _ = b;
-            lru = shown_lru;
-            old = shown_old;
-        }
-        Status {
-            t_s,
-            scan_start_s: p.warmup_s as f64,
-            end_s: (p.warmup_s + p.scan_s) as f64,
-            events: self.cur.events() as f64,
-            phase: if sim.finished() {
-                "ended"
-            } else if sim.now() >= sim.scan_start() {
-                "scan"
-            } else {
-                "warm-up"
-            },
-            mode: match self.mode {
-                Mode::Paused => "paused",
-                Mode::Playing => "playing",
-                Mode::Seeking(_) => "seeking",
-                Mode::Watching(Watch::Seeking) => "seeking",
-                Mode::Watching(_) => "watching",
-            },
-            busy: self.busy.clone(),
-            speed: SPEED_LABELS[self.speed],
-            speed_index: self.speed as u32,
-            achieved_speed: if self.mode == Mode::Playing {
-                self.achieved
-            } else {
-                0.0
-            },
-            speed_limited: self.mode == Mode::Playing
-                && self.achieved > 0.0
-                && self.achieved < 0.7 * SPEEDS[self.speed],
-            made_young: c.made_young as f64,
-            not_made_young: c.not_made_young as f64,
-            young_moved_to_head: c.young_moved_to_head as f64,
-            slid_young: c.slid_young as f64,
-            slid_young_scan: sim.pool.slid_young_by_tag(SCAN_SPACE as u8) as f64,
-            slid_old: c.slid_old as f64,
-            free,
-            lru,
-            old,
-            frames: sim.pool.total_frames(),
-            hot_resident: self.counts.0,
-            hot_pages: p.hot_pages,
-            scan_young: self.counts.1,
-            marked_young: self.counts.2,
-            marked_old: self.counts.3,
-            refills: self.cur.refills,
-            at_batch: self.at_batch,
-            narration: self.narration_now(),
-            seq: self.seq,
-            can_back: self.cur.events() > 0,
-            ended: sim.finished(),
-        }
-    }
-
-    /// The narration for the current moment: the event narration if it was written at this
-    /// event, else one derived from the state.
-    pub fn narration_now(&self) -> String {
-        if self.narr_at == self.cur.events() {
-            self.narration.clone()
-        } else {
-            self.state_narration()
-        }
+    /// Whether the last event was an LRU batch that refilled the free list.
+    pub fn after_batch(&self) -> bool {
+        self.cur
+            .batch
+            .as_ref()
+            .is_some_and(|b| b.ev == self.cur.events())
     }
 
     /// Whether it is paused (not playing, seeking or watching).

@@ -146,6 +146,10 @@ impl Explorer {
                 }
             }
         }
+        // Spare time in the frame: the scout leaves anchors ahead (for scrubbing).
+        if matches!(self.mode, Mode::Paused | Mode::Playing) {
+            self.scout_for(deadline);
+        }
         if !self.flashing.is_empty() {
             let flash = &mut self.flash;
             self.flashing.retain(|&f| {
@@ -501,6 +505,9 @@ impl Explorer {
 
     pub(super) fn seek_done(&mut self, target: Seek, found: bool, now_ms: f64) {
         self.busy.clear();
+        if let Seek::Time(_) = target {
+            self.seek_replayed = self.cur.events().saturating_sub(self.seek_from);
+        }
         let then = self.after_seek.take();
         match (target, found) {
             (Seek::Batch, true) => {

@@ -560,9 +560,9 @@ fn a_figures_snapshot_budget_keeps_fewer_snapshots_and_back_still_lands_exactly(
     assert_eq!(lab.render(), fig.render());
 }
 
-/// Opens the default preset as `at=batch` does: the scan's start, then just before its first
-/// LRU batch.
-fn seed_at_batch() -> Explorer {
+/// Opens the default preset just before the scan phase's first LRU batch: the scan's start,
+/// then "Next LRU batch".
+fn seed_before_batch() -> Explorer {
     let mut ex = seed();
     let w = ex.params().warmup_s as f64;
     ex.seek_time(w + 0.001);
@@ -572,18 +572,33 @@ fn seed_at_batch() -> Explorer {
     ex
 }
 
+/// Opens the default preset as `at=batch` does: just after that batch (the free list full).
+fn seed_at_batch() -> Explorer {
+    let mut ex = seed_before_batch();
+    assert!(ex.status().at_batch);
+    ex.step();
+    ex
+}
+
+#[test]
+fn at_batch_is_just_after_the_batch_with_the_free_list_full() {
+    let ex = seed_at_batch();
+    let st = ex.status();
+    assert!(st.after_batch && !st.at_batch, "{st:?}");
+    assert_eq!(st.free, ex.params().lru_scan_depth, "{st:?}");
+    assert_eq!(st.drain_young, 0.0);
+    assert!(st.narration.contains("LRU batch freed"), "{}", st.narration);
+    let code = ex.code_state().at.expect("the batch's lines");
+    assert!(code.lines.iter().any(|&(r, _)| r == crate::ui::code::BATCH));
+}
+
 #[test]
 fn boundary_steps_walk_a_drain_in_a_few_tens_of_presses() {
     let mut ex = seed_at_batch();
     ex.resize(600, 400, 1.0);
     let slid0 = ex.status().slid_young;
-    // The first press runs the batch: the bulk demotion is one step.
-    ex.step_boundary();
-    let st = ex.status();
-    assert!(st.free > 0 && !st.at_batch, "{st:?}");
-    assert!(st.narration.contains("LRU batch freed"), "{}", st.narration);
-    let mut presses = 1;
-    let mut last = st.slid_young;
+    let mut presses = 0;
+    let mut last = slid0;
     while ex.status().free > 0 {
         ex.step_boundary();
         presses += 1;
@@ -613,7 +628,7 @@ fn boundary_steps_walk_a_drain_in_a_few_tens_of_presses() {
 
 #[test]
 fn the_drain_end_step_runs_the_batch_and_the_whole_drain() {
-    let mut ex = seed_at_batch();
+    let mut ex = seed_before_batch();
     ex.step_drain_end();
     let st = ex.status();
     assert_eq!((st.free, st.mode, st.refills), (0, "paused", 1), "{st:?}");
@@ -680,4 +695,52 @@ fn a_watched_drain_starts_slowly_and_shows_the_shrink_step_while_the_boundary_sl
     );
     // The first reads one by one: the 25th read is not there within the first second.
     let _ = first_read_ms;
+}
+
+#[test]
+fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_replay() {
+    let p = preset("small-demo").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    ex.set_scouting(true);
+    let mut t = 0.0;
+    let mut frames = 0;
+    while !ex.scouted() {
+        t += 16.0;
+        ex.frame(t);
+        frames += 1;
+        assert!(frames < 400_000, "{:?}", ex.snapshots());
+    }
+    assert_eq!(ex.events(), 0.0, "the view itself stayed at the start");
+    let end = ex.status().end_s;
+    assert!(
+        ex.status().scouted_s >= end - 0.5,
+        "{}",
+        ex.status().scouted_s
+    );
+    for frac in [0.8, 0.3] {
+        let want = end * frac;
+        ex.seek_time(want);
+        until_paused(&mut ex, &mut t);
+        let st = ex.status();
+        assert_eq!(st.seek, "snapshot");
+        assert!(
+            st.t_s >= want && st.t_s < want + 0.1,
+            "{} for {want}",
+            st.t_s
+        );
+        assert!(
+            st.seek_replayed as u64 <= 2 * ex.anchor_every,
+            "replayed {} with anchors every {}",
+            st.seek_replayed,
+            ex.anchor_every
+        );
+        // The same moment as a plain run from the start reaches.
+        let mut plain = Explorer::new(&p, clock).unwrap();
+        let mut t2 = 0.0;
+        plain.seek_time(want);
+        until_paused(&mut plain, &mut t2);
+        assert_eq!(plain.status().seek, "forward");
+        assert_eq!(plain.events(), ex.events());
+        assert_eq!(plain.render(), ex.render());
+    }
 }

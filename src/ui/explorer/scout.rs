@@ -1,0 +1,90 @@
+//! The scout: a second cursor that runs the same (deterministic) simulation ahead of the one on
+//! screen in spare frame time, leaving anchors over the whole run. Scrubbing the residency plot
+//! then restores the anchor at or before the moment and replays a short stretch, instead of
+//! fast-forwarding from where the view is.
+
+use super::cursor::Cursor;
+use super::*;
+
+/// Wall time the scout may take in one animation frame, ms (within the frame's budget).
+const SCOUT_MS: f64 = 4.0;
+
+impl Explorer {
+    /// Turns the scout on (a view with a residency plot to scrub) or off.
+    pub fn set_scouting(&mut self, on: bool) {
+        self.scouting = on;
+        if !on {
+            self.scout = None;
+        }
+    }
+
+    /// How far the saved positions reach, seconds since the warm-up started.
+    pub(super) fn scouted_s(&self) -> f64 {
+        let a = self.anchors.last().map(|c| c.sim.t_s()).unwrap_or(0.0);
+        let s = self.scout.as_ref().map(|c| c.sim.t_s()).unwrap_or(0.0);
+        a.max(s).max(self.base.sim.t_s())
+    }
+
+    /// Whether the scout has nothing left to do: off, or its anchors reach the run's end.
+    pub fn scouted(&self) -> bool {
+        !self.scouting
+            || self.anchors.last().is_some_and(|c| c.sim.finished())
+            || self.scout.as_ref().is_some_and(|s| s.sim.finished())
+    }
+
+    /// Runs the scout until `deadline` (wall ms) or for SCOUT_MS, whichever is first: from the
+    /// last anchor, an anchor every `anchor_every` events, appended in order (so the anchors
+    /// stay sorted, whoever left them).
+    pub(super) fn scout_for(&mut self, deadline: f64) {
+        if !self.scouting {
+            return;
+        }
+        let start = (self.clock)();
+        let deadline = deadline.min(start + SCOUT_MS);
+        if start >= deadline {
+            return;
+        }
+        let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
+        // Overtaken (the view ran past it and left its own anchors): start again from there.
+        if self.scout.as_ref().is_none_or(|s| s.events() < last) {
+            let from: &Cursor = self.anchors.last().unwrap_or(&self.base);
+            if from.sim.finished() {
+                return;
+            }
+            self.scout = Some(from.clone());
+        }
+        let Some(mut s) = self.scout.take() else {
+            return;
+        };
+        let mut k = 0u32;
+        while !s.sim.finished() {
+            if s.step(None).ev == Event::End {
+                break;
+            }
+            // A drain's end is a state: mark it as the view's narration does.
+            if let Some(b) = s.batch.as_mut() {
+                if !b.drain_done && s.sim.pool.free_len() == 0 {
+                    b.drain_done = true;
+                }
+            }
+            let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
+            if s.events() >= last + self.anchor_every {
+                self.anchors.push(s.clone());
+                if self.anchors.len() > self.max_anchors {
+                    self.thin_anchors();
+                }
+            }
+            k += 1;
+            if k % 256 == 0 && (self.clock)() > deadline {
+                break;
+            }
+        }
+        if s.sim.finished() && self.anchors.last().is_none_or(|a| a.events() < s.events()) {
+            self.anchors.push(s.clone());
+            if self.anchors.len() > self.max_anchors {
+                self.thin_anchors();
+            }
+        }
+        self.scout = Some(s);
+    }
+}
