@@ -249,6 +249,17 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
+     * The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
+     * @returns {any}
+     */
+    run_set_summary() {
+        const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Whether the snapshots reach the run's end (or scouting is off).
      * @returns {boolean}
      */
@@ -291,6 +302,20 @@ export class Explorer {
      */
     set_dark(dark) {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
+    }
+    /**
+     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
+     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
+     * and band.
+     * @param {number} index
+     * @param {number} total
+     * @param {any} run
+     */
+    set_member(index, total, run) {
+        const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
     }
     /**
      * Turns highlights and the eviction animation off (prefers-reduced-motion).
@@ -823,6 +848,87 @@ export class Runner {
     }
 }
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
+
+/**
+ * The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
+ * time (`crate::status::page_risk::PageRisk`).
+ */
+export class StatusRisk {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        StatusRiskFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_statusrisk_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share done (1 = every run).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.statusrisk_advance(this.__wbg_ptr, max_events);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+    /**
+     * What runs now ("run 3 of 25: …"), empty when over.
+     * @returns {string}
+     */
+    current() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.statusrisk_current(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
+     * @param {string} text
+     * @param {number} hot_pages
+     * @param {number} runs
+     */
+    constructor(text, hot_pages, runs) {
+        const val2 = +hot_pages;
+        const val3 = +runs;
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.statusrisk_new(ptr0, len0, val2, val3);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        StatusRiskFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The rows so far, the table's cells, the advice and the pasted rates, as a JSON string.
+     * @returns {string}
+     */
+    result() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.statusrisk_result(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+}
+if (Symbol.dispose) StatusRisk.prototype[Symbol.dispose] = StatusRisk.prototype.free;
 
 /**
  * The sweep's points as they arrive, and its drawing.
@@ -1470,6 +1576,30 @@ export function data_provenance(name, data) {
 }
 
 /**
+ * The scale figure in words (its canvas's `aria-label`), from `www/data/scale.json` (parsed).
+ * @param {any} data
+ * @returns {string}
+ */
+export function describe_scale(data) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.describe_scale(data);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
  * `Policies::rows` returns them); the InnoDB group is outlined.
  * @param {HTMLCanvasElement} canvas
@@ -1649,14 +1779,17 @@ export function status_report(text, hot_pages) {
 }
 
 /**
- * One point of the sweep: a full run with this scan depth and old_blocks_time (ms).
+ * One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
+ * page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
+ * kept their median, with its range over more than one run.
  * @param {any} params
  * @param {number} depth
  * @param {number} time
+ * @param {number} runs
  * @returns {any}
  */
-export function sweep_point(params, depth, time) {
-    const ret = wasm.sweep_point(params, depth, time);
+export function sweep_point(params, depth, time, runs) {
+    const ret = wasm.sweep_point(params, depth, time, runs);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -1982,6 +2115,10 @@ function __wbg_get_imports() {
             const ret = Symbol.iterator;
             return ret;
         },
+        __wbg_keys_105f5c0857898f84: function(arg0) {
+            const ret = Object.keys(arg0);
+            return ret;
+        },
         __wbg_length_186163212ffe79c3: function(arg0) {
             const ret = arg0.length;
             return ret;
@@ -2210,6 +2347,9 @@ const PoliciesFinalization = (typeof FinalizationRegistry === 'undefined')
 const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_runner_free(ptr, 1));
+const StatusRiskFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_statusrisk_free(ptr, 1));
 const SweepViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_sweepview_free(ptr, 1));
