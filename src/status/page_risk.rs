@@ -249,6 +249,8 @@ mod tests {
             hot_pages: 60_000,
             hot_table_pages: 60_000,
             scan_table_mb: 3072,
+            // An hour of scanning: too long for five runs a row in the page's budget.
+            scan_s: 3600,
             ..Params::default()
         };
         let (m, why) = risk::page_runs(&big, 5);
