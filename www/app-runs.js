@@ -199,9 +199,14 @@ export class RunMethods {
       `${server}.${custom}${more} The hot set's mean residency over ${Math.round(w[0])}–${Math.round(w[1])} s, ${seeds}. ` +
         `Scan pages turned young${over}: ${s.slid_young_per_s.toFixed(1)}/s by the slide, ${s.promoted_per_s.toFixed(1)}/s by promotion; ` +
         `${fmt.format(Math.round(s.refills_during_scan))} refills during the scan (mean ${fmt.format(Math.round(s.mean_refill_pages))} pages); ` +
-        `lookups ${fmt.format(Math.round(s.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(s.lookups_per_s))}/s during it. ` +
-        `(${fmt.format(r.page_accesses)} page accesses a run; the first computed in ${(m.ms / 1000).toFixed(1)} s in a worker` +
-        `${m.reused ? ", continuing the last run from the scan's start" : ""}${took}.)`,
+        `lookups ${fmt.format(Math.round(s.lookups_per_s_warmup))}/s before the scan, ${fmt.format(Math.round(s.lookups_per_s))}/s during it. `,
+      // What the runs cost (not shown in a compact embed, where height is the iframe's).
+      el("span", {
+        class: "mp-runtime",
+        text:
+          `(${fmt.format(r.page_accesses)} page accesses a run; the first computed in ${(m.ms / 1000).toFixed(1)} s in a worker` +
+          `${m.reused ? ", continuing the last run from the scan's start" : ""}${took}.)`,
+      }),
     );
   }
 

@@ -170,9 +170,9 @@ export class MidpointApp {
               <button type="button" data-act="cancel" hidden>Cancel</button>
               <progress class="mp-progress" max="1" value="0" hidden></progress>
               <span class="mp-sweepmsg" role="status"></span>
+              <span class="mp-sweeplines">Bring a line forward: <span class="mp-sweepbtns"></span></span>
             </div>
             <p class="mp-sweepsame" data-testid="sweep-coincide" aria-live="polite"></p>
-            <p class="mp-sweeplines">Bring a line forward: <span class="mp-sweepbtns"></span></p>
             <p class="mp-sweepnote"></p>
             <p class="mp-export"><button type="button" class="mp-small" data-act="csv-sweep" disabled>Download CSV</button> <button type="button" class="mp-small" data-act="png-sweep">Download PNG</button></p>
             <details class="mp-data" data-table="sweep"><summary>The plot's data as a table</summary><div class="mp-tablebox"></div></details>
