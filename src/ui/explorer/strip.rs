@@ -549,7 +549,7 @@ pub fn strip_caption(m: &StripMeta, refills: u32) -> String {
     );
     if refills == 0 {
         return format!(
-            "No LRU batch yet. As reads fill free frames the list grows and the boundary slides over the newest reads: {slid}."
+            "No LRU batch yet. As reads fill free frames the list grows and the boundary slides over the newest reads; seen in this close-up: {slid}."
         );
     }
     format!(
