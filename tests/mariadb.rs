@@ -48,6 +48,42 @@ fn refills_are_demand_driven_and_top_up_to_the_scan_depth() {
 }
 
 #[test]
+fn at_small_depths_the_same_rules_scale_with_the_depth() {
+    // The same rules at innodb_lru_scan_depth 128 and 256 (issue 23, item 5): MariaDB's
+    // buf_LRU_get_free_block wakes the page cleaner (buf_flush_page_cleaner) when a reader
+    // leaves fewer than depth / 2 free frames, and buf_flush_LRU_list_batch stops once the
+    // free list holds depth frames. Nothing else refills: refills come far more often than at
+    // 1536, each smaller, the free list never above the depth.
+    let mut counts = Vec::new();
+    for depth in [128u32, 256] {
+        let p = Params {
+            lru_scan_depth: depth,
+            ..short_mariadb()
+        };
+        let r = sim::run(&p).unwrap();
+        let scan: Vec<_> = r
+            .batches
+            .iter()
+            .filter(|b| b.at_us >= sim::EPOCH + 10 * 1_000_000)
+            .collect();
+        for b in &scan {
+            assert!(b.free_before < depth / 2, "depth {depth}: {b:?}");
+            assert!(b.evicted >= depth - depth / 2, "depth {depth}: {b:?}");
+        }
+        assert!(
+            r.samples.iter().all(|s| s.free <= depth),
+            "depth {depth}: the free list above the depth"
+        );
+        counts.push((scan.len(), r.mean_refill_pages.round() as u32));
+    }
+    // A smaller target, no fewer refills for the same scan (readers keep allocating between
+    // the batch's 32-page chunks, so a batch evicts more than its swing and the count does not
+    // scale as 1/depth).
+    assert!(counts[0].0 >= counts[1].0, "{counts:?}");
+    println!("refills during the scan and mean pages per refill, depth 128 and 256: {counts:?}");
+}
+
+#[test]
 fn each_refill_slides_about_1_minus_r_of_the_swing_into_the_young_sublist() {
     // Reference §11.3: a refill of k pages and the drain after it move the boundary by about
     // 0.631 k - 40 pages each way (r = 378); the slid pages are scan pages.
