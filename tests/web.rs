@@ -132,7 +132,7 @@ fn sweep_chart_draws_points_as_they_arrive() {
         ..Params::default()
     };
     let mut v = SweepView::new(vec![100, 1024], vec![0, 1000], js(&p)).unwrap();
-    v.draw(&c, 2.0, 1024, 1000, false).unwrap();
+    v.draw(&c, 2.0, 1024, 1000, false, -1.0).unwrap();
     let empty = pixels(&c, &ctx);
     assert!(inked(&empty) > 1_000);
     v.set(100, 0, 0.4);
@@ -140,9 +140,16 @@ fn sweep_chart_draws_points_as_they_arrive() {
     v.set(100, 1000, 0.95);
     v.set(1024, 1000, 0.5);
     assert_eq!(v.done(), 4);
-    v.draw(&c, 2.0, 1024, 1000, false).unwrap();
+    v.draw(&c, 2.0, 1024, 1000, false, -1.0).unwrap();
     let full = pixels(&c, &ctx);
     assert!(changed(&empty, &full) > 200, "lines and markers appear");
+    // Bringing the old_blocks_time 0 line forward redraws it thick over the dimmed other.
+    v.draw(&c, 2.0, 1024, 1000, false, 0.0).unwrap();
+    let lit = pixels(&c, &ctx);
+    assert!(
+        changed(&full, &lit) > 100,
+        "a highlighted line changes the plot"
+    );
 }
 
 #[wasm_bindgen_test]
