@@ -10,7 +10,7 @@
 #   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
 #     from there instead of fetching pkg/midpoint_bg.wasm;
 #   - the ES modules (pkg/midpoint.js, www/boot.js, www/util.js, www/app*.js, www/write.js,
-#     www/beyond.js)
+#     www/beyond.js, www/predict.js)
 #     become data: URLs in an import map, their relative imports rewritten to the map's bare
 #     names; www/main.js is the inline module that starts the page;
 #   - the worker (www/worker.js, with pkg/midpoint.js in front of it as one module) goes in as
@@ -34,7 +34,7 @@ wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii
 
 # The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
 # for the bindings, "midpoint-<name>" for www/<name>.js.
-MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write", "beyond"]
+MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write", "beyond", "predict"]
 
 def bare_imports(src, name):
     """Rewrites the relative imports of a module to the import map's bare names."""
