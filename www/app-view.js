@@ -147,9 +147,10 @@ export class ViewMethods {
     );
     const limit = s.speed_limited ? ` · running at about ${s.achieved_speed >= 1 ? Math.round(s.achieved_speed) : s.achieved_speed.toPrecision(1)}×, this pool's limit here` : "";
     set(e.busy, s.busy ? ` · ${s.busy}` : limit);
-    // A figure on a phone shows the narration's first sentences (the whole one is announced to
-    // screen readers and shown in the lab): the figure then fits one screen at every moment.
-    const compact = this.viewName !== "lab" && this.viewName !== "present" && window.innerWidth < 760;
+    // A figure on a phone, and a compact embed, shows the narration's first sentences (the whole
+    // one is announced to screen readers and shown in the lab): the figure then fits one screen,
+    // or its iframe, at every moment.
+    const compact = this.viewName !== "lab" && this.viewName !== "present" && (window.innerWidth < 760 || this.embedView);
     set(e.narration, compact ? s.narration_short : s.narration);
     if (s.seq !== this.lastSeq) {
       this.lastSeq = s.seq;
