@@ -12,7 +12,9 @@ const shared = useBrowser();
 
 describe("live residency plot", () => {
   test("a drag through the depth stops streams partial curves over the previous one, never blank", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0");
+    // One run per setting: the live redraw of a single run (the ensemble's band filling in
+    // afterwards, with its own events, is tests/browser/ensemble.test.mjs's).
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=1");
     try {
       await pageReady(page);
       // Records every midpoint-residency event and, every animation frame, the plot's ink: its
