@@ -180,18 +180,25 @@ describe("one figure, one screen", () => {
         }, [x, box.width]);
         const t0 = Number(await w.getAttribute("data-t"));
         // Every frame's data-t from the click until the view pauses there.
+        // The view is paused before the click too: the collection ends only once the seek has
+        // begun (a "seeking" frame, or a frame away from t0) and the view is paused again, so a
+        // click that arrives some frames late (a loaded machine) is still waited for.
         const seen = page.evaluate(
-          () =>
+          (t0) =>
             new Promise((resolve) => {
               const root = document.querySelector(".mp-lab");
               const out = [];
+              let began = false;
               const tick = () => {
-                out.push({ t: Number(root.dataset.t), mode: root.dataset.mode });
-                if ((root.dataset.mode === "paused" && out.length > 3) || out.length > 2000) resolve(out);
+                const f = { t: Number(root.dataset.t), mode: root.dataset.mode };
+                out.push(f);
+                if (f.mode === "seeking" || Math.abs(f.t - t0) > 1e-3) began = true;
+                if ((began && f.mode === "paused") || out.length > 2000) resolve(out);
                 else requestAnimationFrame(tick);
               };
               requestAnimationFrame(tick);
             }),
+          t0,
         );
         await plot.click({ position: { x, y: box.height / 2 } });
         const frames = await seen;
