@@ -241,18 +241,21 @@ fn an_hours_long_run_is_refused_with_its_estimate_unless_no_limit() {
 
 #[test]
 fn a_sweep_grid_over_the_budget_is_refused_before_running() {
-    let list = |from: u32, step: u32| {
-        (0..64)
+    let list = |n: u32, from: u32, step: u32| {
+        (0..n)
             .map(|i| (from + i * step).to_string())
             .collect::<Vec<_>>()
             .join(",")
     };
-    let (depths, times) = (list(100, 100), list(0, 10));
-    let o = run(&["sweep", "--depths", &depths, "--times", &times]);
+    // 64 × 64 points of 2 runs: 8,192 runs of about 0.4 s of CPU each, past the hour's budget.
+    let (depths, times) = (list(64, 100, 100), list(64, 0, 10));
+    let o = run(&[
+        "sweep", "--depths", &depths, "--times", &times, "--runs", "2",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
     assert!(
-        e.starts_with("error: this sweep of 4096 runs would take about"),
+        e.starts_with("error: this sweep of 8192 runs would take about"),
         "{e}"
     );
     assert!(!e.contains("points"), "it started running: {e}");

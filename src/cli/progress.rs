@@ -232,8 +232,8 @@ mod tests {
         };
         let e = run(&p, false).unwrap_err();
         assert!(e.starts_with("this run would take about"), "{e}");
-        let e = check_sweep(&Params::default(), 64 * 64, false).unwrap_err();
-        assert!(e.starts_with("this sweep of 4096 runs would take"), "{e}");
-        assert!(check_sweep(&Params::default(), 64 * 64, true).is_ok());
+        let e = check_sweep(&Params::default(), 128 * 64, false).unwrap_err();
+        assert!(e.starts_with("this sweep of 8192 runs would take"), "{e}");
+        assert!(check_sweep(&Params::default(), 128 * 64, true).is_ok());
     }
 }
