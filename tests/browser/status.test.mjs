@@ -65,6 +65,15 @@ describe("Your server panel", () => {
       const sizeLine = status.split("\n").findIndex((l) => l.startsWith("Buffer pool size")) + 1;
       assert.deepEqual((await row("pool_pages")).slice(0, 3), ["1,014", String(sizeLine), "Buffer pool size   1014"]);
       assert.equal((await row("innodb_lru_scan_depth"))[0], "1,536");
+      // Every value and its line are on screen without sideways scrolling (on a phone the rows
+      // stack: in four columns they were right of the names, out of the box).
+      const off = await page.$$eval("[data-testid=status-table] tbody tr", (trs) =>
+        trs
+          .flatMap((tr) => [...tr.querySelectorAll("td")].slice(0, 2))
+          .filter((td) => td.getBoundingClientRect().right > td.closest(".mp-status-scroll").getBoundingClientRect().right + 1)
+          .map((td) => `${td.parentElement.dataset.name}: ${td.textContent}`),
+      );
+      assert.deepEqual(off, [], `${viewport.width}px: cells right of the box`);
       assert.equal((await row("innodb_buffer_pool_size"))[0], "16,777,216");
       // Assumed values are marked as such.
       const assumed = await page.$$eval("[data-testid=status-table] tr[data-assumed]", (trs) =>
