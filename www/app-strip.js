@@ -44,20 +44,30 @@ export function paintStrip(ctx, v, n, m, sc, dpr) {
   ctx.clearRect(0, 0, L.width, L.height);
   ctx.font = "12px system-ui, sans-serif";
   ctx.textBaseline = "middle";
+  // The row labels go on top of the cells, each on a card-coloured backing: mid-drain, cells in
+  // flight to the head cross the label rows, and drawn under them the text stayed readable.
   const line = (y, left, right) => {
-    ctx.fillStyle = sc.muted;
-    ctx.textAlign = "left";
-    ctx.fillText(left, L.x0, y);
-    if (right) {
-      ctx.textAlign = "right";
-      ctx.fillText(right, L.x0 + L.cols * L.pitch - (L.pitch - L.cell), y);
-    }
+    const put = (text, x, align) => {
+      ctx.textAlign = align;
+      const w = ctx.measureText(text).width;
+      ctx.fillStyle = sc.card;
+      ctx.globalAlpha = 0.88;
+      ctx.fillRect(align === "left" ? x - 2 : x - w - 2, y - 7, w + 4, 14);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = sc.muted;
+      ctx.fillText(text, x, y);
+    };
+    put(left, L.x0, "left");
+    if (right) put(right, L.x0 + L.cols * L.pitch - (L.pitch - L.cell), "right");
   };
   const narrow = L.width < 500;
-  line(L.y_head - L.line / 2, "head: young end", narrow ? `young: ${fmt.format(m.young_len)}` : `young sublist: ${fmt.format(m.young_len)} pages`);
-  line(L.y_head + L.pitch + L.line / 2, `⋯ ${fmt.format(m.hidden_young)} young pages not drawn ⋯`, narrow ? "" : `list positions ${fmt.format(m.window_from)}–${fmt.format(m.window_to)}`);
-  line(L.y_tail - L.line / 2, `⋯ ${fmt.format(m.hidden_old)} old pages not drawn ⋯`, "tail: evicted next");
-  line(L.y_free - L.line / 2, `free list: ${fmt.format(m.free_len)} frame${m.free_len === 1 ? "" : "s"}`, m.free_len ? (narrow ? "next read ←" : "the next read takes the leftmost") : "");
+  const labels = () => {
+    ctx.font = "12px system-ui, sans-serif";
+    line(L.y_head - L.line / 2, "head: young end", narrow ? `young: ${fmt.format(m.young_len)}` : `young sublist: ${fmt.format(m.young_len)} pages`);
+    line(L.y_head + L.pitch + L.line / 2, `⋯ ${fmt.format(m.hidden_young)} young pages not drawn ⋯`, narrow ? "" : `list positions ${fmt.format(m.window_from)}–${fmt.format(m.window_to)}`);
+    line(L.y_tail - L.line / 2, `⋯ ${fmt.format(m.hidden_old)} old pages not drawn ⋯`, "tail: evicted next");
+    line(L.y_free - L.line / 2, `free list: ${fmt.format(m.free_len)} frame${m.free_len === 1 ? "" : "s"}`, m.free_len ? (narrow ? "next read ←" : "the next read takes the leftmost") : "");
+  };
   // Trails behind pages the boundary turned young, on their way to the head.
   for (const tr of m.trails) {
     ctx.strokeStyle = sc.ringYoung;
@@ -126,6 +136,7 @@ export function paintStrip(ctx, v, n, m, sc, dpr) {
     }
   }
   ctx.globalAlpha = 1;
+  labels();
   if (m.boundary) {
     const [bx, by] = m.boundary;
     const gap = L.pitch - L.cell;

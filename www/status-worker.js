@@ -1,15 +1,18 @@
-// Web Worker for the "Your server" panel's leak risk: a second instance of the WASM module runs
-// the scenario read from the paste and the changes tried (StatusRisk in src/web/status.rs), each
-// row a few seeds, a slice of events at a time, so the page's main thread never runs them. The
-// panel stops a job by terminating the worker (when the paste changes or a new job starts).
+// Web Worker for the "Your server" panel: a second instance of the WASM module reads the paste
+// (status_report) and runs the leak risk, the scenario read from the paste and the changes tried
+// (StatusRisk in src/web/status.rs), each row a few seeds, a slice of events at a time, so the
+// page's main thread never runs either (a 5 MB paste is read here, not in the tab). The panel
+// keeps one worker for reading and starts one per leak-risk job, which it stops by terminating
+// it (when the paste changes or a new job starts).
 // Messages:
 //   in:  {type: "init", module}          the compiled WebAssembly.Module
-//        {id, text, hot, runs}           the paste, the hot set (0: the suggestion), runs per
-//                                        row (0: as many as the page allows)
+//        {id, type: "read", text, hot}   read the paste: answers {id, type: "report", result, ms}
+//        {id, text, hot, runs}           the leak risk of the paste, the hot set (0: the
+//                                        suggestion), runs per row (0: as many as the page allows)
 //   out: {type: "ready"} | {id, type: "progress", frac, now, result} (result: the JSON string
 //        of the rows so far) | {id, type: "done", result, ms} | {id, type: "error", message}
 //        | {type: "panic", message}
-import init, { StatusRisk } from "../pkg/midpoint.js";
+import init, { StatusRisk, status_report } from "../pkg/midpoint.js";
 
 let ready = null;
 // Slices of about SLICE_MS, progress every POST_MS.
@@ -34,6 +37,15 @@ self.onmessage = async (e) => {
   }
   await ready;
   const t0 = performance.now();
+  if (m.type === "read") {
+    try {
+      const result = status_report(m.text, m.hot ?? 0);
+      self.postMessage({ id: m.id, type: "report", result, ms: performance.now() - t0 });
+    } catch (err) {
+      self.postMessage({ id: m.id, type: "error", message: String(err?.message ?? err) });
+    }
+    return;
+  }
   let r = null;
   try {
     r = new StatusRisk(m.text, m.hot ?? 0, m.runs ?? 0);

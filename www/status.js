@@ -185,19 +185,34 @@ async function main() {
     };
     w.postMessage({ id, text: pasted.text, hot: pasted.hot, runs: 0 });
   };
-  const read = () => {
-    query = null;
-    pasted = null;
-    runBtn.disabled = true;
-    riskBtn.disabled = true;
-    stopRisk("");
-    const h = Number.parseInt(hot.value, 10);
-    if (hot.value.trim() !== "" && !(h >= 1 && h <= 4194304)) {
-      msg.textContent = "The hot set is a whole number of pages from 1 to 4,194,304.";
+  // The reader: one worker for the panel's life, so that reading a long paste never holds the
+  // tab; the latest Read wins (an older answer is dropped). `panel.dataset.read` is "reading"
+  // from the press to the answer on screen, then "done": the page's own signal that it answered.
+  const reader = new Worker(new URL("./status-worker.js", import.meta.url), { type: "module" });
+  reader.postMessage({ type: "init", module });
+  let readId = 0;
+  let reading = null;
+  reader.onmessage = (e) => {
+    const m = e.data;
+    if (m.type === "ready" || !reading || m.id !== reading.id) return;
+    const { text, h } = reading;
+    reading = null;
+    if (m.type === "panic" || m.type === "error") {
+      msg.textContent = `The reader failed: ${m.message}`;
       out.replaceChildren();
-      return;
+    } else {
+      shown(JSON.parse(m.result), text, h);
     }
-    const rep = JSON.parse(mp.status_report(paste.value, Number.isFinite(h) ? h : 0));
+    panel.dataset.read = "done";
+  };
+  reader.onerror = (e) => {
+    e.preventDefault();
+    if (!reading) return;
+    reading = null;
+    msg.textContent = `The reader failed: ${e.message || "worker error"}`;
+    panel.dataset.read = "done";
+  };
+  const shown = (rep, text, h) => {
     if (rep.error) {
       msg.textContent = rep.error;
       out.replaceChildren();
@@ -207,15 +222,65 @@ async function main() {
     msg.textContent = `Read ${n} value${n === 1 ? "" : "s"}; ${rep.assumed.length} assumed; ${rep.warnings.length} warning${rep.warnings.length === 1 ? "" : "s"}.`;
     render(out, rep);
     query = rep.query;
-    pasted = { text: paste.value, hot: Number.isFinite(h) ? h : 0 };
+    pasted = { text, hot: h };
     runBtn.disabled = false;
     riskBtn.disabled = false;
+  };
+  // A paste too long to show whole (a status with thousands of transactions): the box would take
+  // seconds to lay out 5 MB of text, so it shows the first lines and the whole text is kept here.
+  const BIG = 256 * 1024;
+  const SHOW_LINES = 400;
+  const note = panel.querySelector("[data-testid=status-paste-note]");
+  let whole = null;
+  const keep = (text) => {
+    whole = text;
+    let cut = 0;
+    for (let i = 0; i < SHOW_LINES && cut >= 0; i++) cut = text.indexOf("\n", cut + 1);
+    const lines = (text.match(/\n/g)?.length ?? 0) + (text.endsWith("\n") ? 0 : 1);
+    paste.value = cut > 0 ? text.slice(0, cut + 1) : text.slice(0, BIG);
+    note.textContent = `Pasted ${(text.length / 1048576).toFixed(1)} MB, ${lines.toLocaleString("en-US")} lines: too long to show whole, the box shows the first ${SHOW_LINES} and Read reads all of it. Typing in the box keeps only what it shows.`;
+    note.hidden = false;
+  };
+  const text = () => whole ?? paste.value;
+  paste.addEventListener("paste", (e) => {
+    const t = e.clipboardData?.getData("text/plain") ?? "";
+    if (t.length <= BIG) return;
+    e.preventDefault();
+    keep(t);
+    paste.dispatchEvent(new Event("input"));
+  });
+  const read = () => {
+    query = null;
+    pasted = null;
+    runBtn.disabled = true;
+    riskBtn.disabled = true;
+    stopRisk("");
+    const h = Number.parseInt(hot.value, 10);
+    if (hot.value.trim() !== "" && !(h >= 1 && h <= 4194304)) {
+      reading = null;
+      msg.textContent = "The hot set is a whole number of pages from 1 to 4,194,304.";
+      out.replaceChildren();
+      panel.dataset.read = "done";
+      return;
+    }
+    const t = text();
+    const hh = Number.isFinite(h) ? h : 0;
+    reading = { id: ++readId, text: t, h: hh };
+    panel.dataset.read = "reading";
+    msg.textContent = t.length > BIG ? `Reading ${(t.length / 1048576).toFixed(1)} MB…` : "Reading…";
+    reader.postMessage({ id: readId, type: "read", text: t, hot: hh });
   };
   readBtn.addEventListener("click", read);
   riskBtn.addEventListener("click", startRisk);
   // A changed paste or hot set: what was read no longer holds; stop the runs.
   for (const input of [paste, hot]) {
-    input.addEventListener("input", () => {
+    input.addEventListener("input", (e) => {
+      // Text put in the box another way (dropped, or set by a script) that is too long to show.
+      if (input === paste && e.isTrusted && paste.value.length > BIG) keep(paste.value);
+      else if (input === paste && e.isTrusted && whole !== null) {
+        whole = null;
+        note.hidden = true;
+      }
       if (pasted === null) return;
       pasted = null;
       riskBtn.disabled = true;

@@ -362,6 +362,29 @@ describe("one figure, one screen", () => {
     }
   });
 
+  test("view=present on a 1366×768 projector: the close-up and the story's beat share the first screen", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/index.html?view=present", { viewport: { width: 1366, height: 768 } });
+    try {
+      await pageReady(page);
+      await page.waitForTimeout(500);
+      const r = await page.evaluate(() => {
+        const box = (s) => {
+          const b = document.querySelector(s).getBoundingClientRect();
+          return { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
+        };
+        return { strip: box("[data-testid=boundary-strip]"), next: box("[data-act=tour-next]"), watch: box("[data-testid=watch-refill]"), text: parseFloat(getComputedStyle(document.querySelector(".mp-tour-text")).fontSize) };
+      });
+      for (const k of ["strip", "next", "watch"]) assert.ok(r[k].top >= 0 && r[k].bottom <= 768, `${k}: ${r[k].top}-${r[k].bottom} px`);
+      assert.ok(r.strip.right <= r.next.left, "the beat beside the close-up");
+      assert.ok(r.strip.right - r.strip.left >= 700, `close-up ${r.strip.right - r.strip.left} px wide`);
+      assert.ok(r.text >= 18, `beat text ${r.text} px`);
+      assert.equal(await overflow(page), 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("every figure's Embed dialog gives a one-figure iframe that renders within 520 px", async () => {
     const { page, errors } = await openPage(shared.browser, "/www/index.html", { viewport: { width: 1366, height: 900 } });
     try {

@@ -58,6 +58,46 @@ describe("the write-path section", () => {
     }
   });
 
+  test("at 1366×768 the lab's dashboard has no long blank column beside the write path", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0", { viewport: { width: 1366, height: 768 } });
+    try {
+      await pageReady(page);
+      // Each column of the dashboard (its left and right halves), covered by the blocks in it (the
+      // dashboard's own children, and the write section's, which spans both): the longest stretch
+      // of a column with nothing in it, from the dashboard's top to its bottom.
+      const r = await page.evaluate(() => {
+        const dash = document.querySelector(".mp-dash").getBoundingClientRect();
+        const write = document.querySelector(".mp-dash > .mp-write");
+        const blocks = [...document.querySelector(".mp-dash").children, ...write.children]
+          .filter((e) => e !== write)
+          .map((e) => e.getBoundingClientRect())
+          .filter((b) => b.height > 0);
+        const mid = (dash.left + dash.right) / 2;
+        const gap = (lo, hi) => {
+          const spans = blocks
+            .filter((b) => Math.min(b.right, hi) - Math.max(b.left, lo) > 50)
+            .map((b) => [b.top, b.bottom])
+            .sort((a, b) => a[0] - b[0]);
+          let end = dash.top;
+          let most = 0;
+          for (const [t, b] of spans) {
+            most = Math.max(most, t - end);
+            end = Math.max(end, b);
+          }
+          return Math.round(Math.max(most, dash.bottom - end));
+        };
+        const w = write.getBoundingClientRect();
+        return { left: gap(dash.left, mid), right: gap(mid, dash.right), writeWidth: w.width, dashWidth: dash.width, writeHeight: w.height };
+      });
+      console.log(`# dashboard blanks: left ${r.left} px, right ${r.right} px; write path ${Math.round(r.writeHeight)} px tall`);
+      assert.ok(Math.abs(r.writeWidth - r.dashWidth) < 2, `the write path spans the dashboard: ${r.writeWidth} of ${r.dashWidth}`);
+      assert.ok(r.left < 768 / 2 && r.right < 768 / 2, `longest blank: left ${r.left} px, right ${r.right} px`);
+      assert.deepEqual(errors, [], errors.join("\n"));
+    } finally {
+      await page.close();
+    }
+  });
+
   test("is not in embed mode", async () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?embed=1&autoplay=0");
     try {

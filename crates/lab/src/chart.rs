@@ -380,9 +380,10 @@ pub fn draw_residency<DB: DrawingBackend>(
 /// The sweep's legend entry for its points' ranges (runs > 1).
 pub const SWEEP_RANGE_LEGEND: &str = "bars: kept's range over the runs";
 
-/// The legend text of an ensemble's band over `runs` runs.
-pub fn band_legend(runs: usize) -> String {
-    format!("{runs} runs: range (light), 10th-90th percentile (dark)")
+/// The legend text of an ensemble's band over `runs` runs (`narrow`: a phone's, which cut it).
+pub fn band_legend(runs: usize, narrow: bool) -> String {
+    let [light, dark] = [[" (light)", "percentile (dark)"], ["", "pct"]][narrow as usize];
+    format!("{runs} runs: range{light}, 10th-90th {dark}")
 }
 
 /// An ensemble's spread on the residency plot: the hot set's pages resident per sample over
@@ -439,7 +440,10 @@ pub fn draw_residency_band<DB: DrawingBackend>(
         entries.push((GHOST_LEGEND.to_string(), Key::Faded(HOT)));
     }
     if let Some(b) = band {
-        entries.push((band_legend(b.runs), Key::Band(HOT)));
+        entries.push((
+            band_legend(b.runs, root.dim_in_pixel().0 < 420),
+            Key::Band(HOT),
+        ));
     }
     let area = titled_with_legend(
         root,
@@ -457,6 +461,8 @@ pub fn draw_residency_band<DB: DrawingBackend>(
     mesh(&mut chart, theme)
         .x_desc("seconds since warm-up start")
         .y_desc("%")
+        // A tick every ~24 px at most: on a phone, eleven labels in 110 px touched.
+        .y_labels((area.dim_in_pixel().1 as usize / 24).clamp(3, 10))
         .draw()
         .map_err(e)?;
     if scan_start_s < x_max {
@@ -883,7 +889,7 @@ mod tests {
             .unwrap()
         };
         let banded = draw(3);
-        assert!(banded.contains(&band_legend(3)), "{banded}");
+        assert!(banded.contains(&band_legend(3, false)), "{banded}");
         assert!(banded.contains("3 runs"));
         assert_eq!(
             banded.matches("<polygon").count(),
@@ -1164,6 +1170,64 @@ mod glance_tests {
             none.matches("<polyline").count() + 3,
             "two ticks and the key's"
         );
+    }
+
+    #[test]
+    fn residency_on_a_phone_keeps_its_legend_and_spaces_its_ticks() {
+        let s = |t: f64, hot: u32| Sample {
+            t_s: t,
+            hot_resident: hot,
+            ..Sample::default()
+        };
+        let samples = [s(0.0, 100), s(100.0, 60), s(200.0, 30)];
+        let pts = [
+            BandPoint::of(0.0, [100.0, 100.0, 100.0]),
+            BandPoint::of(200.0, [20.0, 30.0, 40.0]),
+        ];
+        for (w, h) in [(370u32, 230u32), (640, 307)] {
+            let svg = render(w, h, |r| {
+                let band = Some(Band {
+                    points: &pts,
+                    runs: 5,
+                });
+                draw_residency_band(
+                    r,
+                    &samples,
+                    &[],
+                    band,
+                    &[],
+                    &[],
+                    100,
+                    1000,
+                    60.0,
+                    210.0,
+                    None,
+                    LIGHT,
+                )
+                .unwrap()
+            });
+            let t = texts(&svg);
+            let legend = band_legend(5, w < 420);
+            let (x, _, _) = t.iter().find(|x| x.2 == legend).expect("the band's legend");
+            assert!(
+                x + legend.len() as f64 * 6.5 <= w as f64,
+                "{w}px: {legend} cut"
+            );
+            // The y axis: the numbers left of the plot, top to bottom, at least a label apart.
+            let mut ys: Vec<f64> = t
+                .iter()
+                .filter(|x| {
+                    x.0 < 52.0 && x.2.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v))
+                })
+                .map(|x| x.1)
+                .collect();
+            ys.sort_by(f64::total_cmp);
+            assert!(ys.len() >= 3, "{w}px: {} y labels", ys.len());
+            assert!(
+                ys.windows(2).all(|p| p[1] - p[0] >= 16.0),
+                "{w}px: y labels at {ys:?}"
+            );
+        }
     }
 
     #[test]

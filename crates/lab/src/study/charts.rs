@@ -100,25 +100,8 @@ pub fn draw_scale<DB: DrawingBackend>(
     };
     let narrow = root.dim_in_pixel().0 < 600;
     let durations = scale_durations(rows);
-    let mut entries: Vec<(String, Key)> = durations
-        .iter()
-        .zip(DURATION_COLOURS)
-        .map(|(&d, c)| {
-            (
-                format!("kept after {} of scanning", scan_time_label(d as f64)),
-                Key::Line(c),
-            )
-        })
-        .collect();
+    let entries = scale_legend(&durations, narrow);
     let half = super::scale::ONSET_KEPT * 100.0;
-    entries.push((
-        if narrow {
-            format!("{half:.0} %; under each size: the scan time until kept fell below")
-        } else {
-            format!("{half:.0} % of the hot set; under each size: the scan time until kept fell below it")
-        },
-        Key::Dashed(FILLER),
-    ));
     let caption = if narrow {
         "Hot set kept vs pool size, over time"
     } else {
@@ -131,16 +114,39 @@ pub fn draw_scale<DB: DrawingBackend>(
         hi * 1.25,
         area.dim_in_pixel().0 as f64 - 80.0,
     );
-    let mut chart = ChartBuilder::on(&area)
-        .margin(8)
-        .margin_right(16)
-        .x_label_area_size(AXIS_X)
-        .y_label_area_size(46)
-        .build_cartesian_2d(
-            (lo * 0.8..hi * 1.25).log_scale().with_key_points(ticks),
-            -12f64..105f64,
-        )
-        .map_err(e)?;
+    let build = |y_lo: f64| {
+        ChartBuilder::on(&area)
+            .margin(8)
+            .margin_right(16)
+            .x_label_area_size(AXIS_X)
+            .y_label_area_size(46)
+            .build_cartesian_2d(
+                (lo * 0.8..hi * 1.25)
+                    .log_scale()
+                    .with_key_points(ticks.clone()),
+                y_lo..105f64,
+            )
+            .map_err(e)
+    };
+    // The onsets go in a band below 0 %; where two would touch (16 and 32 GiB on a phone) the
+    // second drops to a lane of its own, and the band grows to hold it.
+    let font = crate::chart::label_font(theme).pos(Pos::new(HPos::Center, VPos::Center));
+    let mut chart = build(-12.0)?;
+    let xs: Vec<i32> = rows
+        .iter()
+        .map(|r| chart.backend_coord(&(r.pool_mb as f64, 0.0)).0)
+        .collect();
+    let widths: Vec<i32> = rows
+        .iter()
+        .map(|r| {
+            area.estimate_text_size(&onset_label(r), &font)
+                .map_or(0, |s| s.0 as i32)
+        })
+        .collect();
+    let lanes = onset_lanes(&xs, &widths, 6);
+    if lanes.contains(&1) {
+        chart = build(-24.0)?;
+    }
     mesh(&mut chart, theme)
         .x_desc("buffer pool size (log scale)")
         .y_desc("hot set kept, %")
@@ -195,13 +201,11 @@ pub fn draw_scale<DB: DrawingBackend>(
                 .map_err(e)?,
         }
     }
-    // The onset under each size, in the band below 0 %.
-    let font = crate::chart::label_font(theme).pos(Pos::new(HPos::Center, VPos::Center));
     chart
-        .draw_series(
-            rows.iter()
-                .map(|r| Text::new(onset_label(r), (r.pool_mb as f64, -6.0), font.clone())),
-        )
+        .draw_series(rows.iter().zip(&lanes).map(|(r, &lane)| {
+            let y = if lane == 0 { -6.0 } else { -18.0 };
+            Text::new(onset_label(r), (r.pool_mb as f64, y), font.clone())
+        }))
         .map_err(e)?;
     root.present().map_err(e)?;
     Ok(rows.len())
@@ -348,6 +352,51 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     root.present().map_err(e)
 }
 
+/// The scale figure's legend: a line per duration drawn and the dashed 50 % (shorter on a
+/// phone, where the long wording would be cut).
+fn scale_legend(durations: &[u32], narrow: bool) -> Vec<(String, Key)> {
+    let mut entries: Vec<(String, Key)> = durations
+        .iter()
+        .zip(DURATION_COLOURS)
+        .map(|(&d, c)| {
+            (
+                format!("kept after {} of scanning", scan_time_label(d as f64)),
+                Key::Line(c),
+            )
+        })
+        .collect();
+    let half = super::scale::ONSET_KEPT * 100.0;
+    entries.push((
+        if narrow {
+            format!("{half:.0} %; under each size: time to fall below")
+        } else {
+            format!("{half:.0} % of the hot set; under each size: the scan time until kept fell below it")
+        },
+        Key::Dashed(FILLER),
+    ));
+    entries
+}
+
+/// The lane (0: the first, 1: the second, under it) of each label centred at `xs` with the
+/// `widths` given (pixels, left to right): a label that would come within `gap` of the one before
+/// it in the first lane takes the second, unless it would touch the second lane's last label too.
+pub fn onset_lanes(xs: &[i32], widths: &[i32], gap: i32) -> Vec<u8> {
+    let mut ends = [i32::MIN / 2; 2];
+    xs.iter()
+        .zip(widths)
+        .map(|(&x, &w)| {
+            let start = x - w / 2;
+            let lane = if start >= ends[0] + gap || start < ends[1] + gap {
+                0
+            } else {
+                1
+            };
+            ends[lane as usize] = x + (w + 1) / 2;
+            lane
+        })
+        .collect()
+}
+
 /// [`draw_scale`] to an SVG string (light theme).
 pub fn scale_svg(rows: &[ScaleRow]) -> Result<String, String> {
     let mut out = String::new();
@@ -488,6 +537,35 @@ mod tests {
             size_ticks(&sizes, 200.0, 41000.0, 230.0),
             [256.0, 1024.0, 4096.0, 32768.0]
         );
+    }
+
+    #[test]
+    fn onsets_that_would_touch_take_the_second_lane() {
+        // Far apart: one lane.
+        assert_eq!(onset_lanes(&[50, 150, 250], &[40, 40, 40], 6), [0, 0, 0]);
+        // 16 and 32 GiB on a phone: 25 min's right end at 310, "> 30 min" starts at 305.
+        assert_eq!(
+            onset_lanes(&[40, 100, 160, 290, 335], &[32, 32, 32, 40, 60], 6),
+            [0, 0, 0, 0, 1]
+        );
+        // Three in a row that all touch: the third goes back to the first lane once it is clear
+        // of the first, else stays in the first lane (a second lane taken would touch too).
+        assert_eq!(onset_lanes(&[100, 130, 160], &[40, 40, 40], 6), [0, 1, 0]);
+    }
+
+    #[test]
+    fn the_phone_legend_fits_its_width() {
+        // A 390 px phone gives the canvas 370 px; the legend starts 60 px in, its key 22 px wide.
+        let mut out = String::new();
+        let root = SVGBackend::with_string(&mut out, (370, 320)).into_drawing_area();
+        let font = crate::chart::label_font(LIGHT);
+        for (label, _) in scale_legend(&[150, 600, 1800], true) {
+            let w = root.estimate_text_size(&label, &font).unwrap().0 as i32;
+            assert!(60 + 22 + w <= 370 - 8, "{label}: {w} px");
+        }
+        // The wide wording would not fit there.
+        let (wide, _) = scale_legend(&[150], false).pop().unwrap();
+        assert!(60 + 22 + root.estimate_text_size(&wide, &font).unwrap().0 as i32 > 362);
     }
 
     #[test]
