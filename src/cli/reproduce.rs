@@ -101,6 +101,20 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
         Ok(())
     };
+    // A study beside an experiment (--rules, --hypotheses): its JSON, or its Markdown under a
+    // heading; no score.
+    let study = |r: serde_json::Result<String>, what: &str, markdown: String| {
+        eprintln!();
+        if json {
+            println!("{}", r.map_err(|e| e.to_string())?);
+        } else {
+            if !bare {
+                println!("## {}: {what}\n", exp.title);
+            }
+            print!("{markdown}");
+        }
+        Ok(())
+    };
     if a.get_flag("hypotheses") && exp.code != "000" {
         return Err(format!(
             "--hypotheses applies to experiment 000 only, not {}",
@@ -116,35 +130,21 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     match exp.code {
         "001" if a.get_flag("rules") => {
             let r = seed001::rules(progress);
-            eprintln!();
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-                );
-            } else {
-                if !bare {
-                    println!("## {}: the doublewrite rules\n", exp.title);
-                }
-                print!("{}", seed001::rules_markdown(&r));
-            }
-            Ok(())
+            let md = seed001::rules_markdown(&r);
+            study(
+                serde_json::to_string_pretty(&r),
+                "the doublewrite rules",
+                md,
+            )
         }
         "000" if a.get_flag("hypotheses") => {
             let r = seed000_hypotheses::run(&seed000::rows(!quick), runs, progress);
-            eprintln!();
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
-                );
-            } else {
-                if !bare {
-                    println!("## {}: hypotheses for the misses\n", exp.title);
-                }
-                print!("{}", seed000_hypotheses::markdown(&r));
-            }
-            Ok(())
+            let md = seed000_hypotheses::markdown(&r);
+            study(
+                serde_json::to_string_pretty(&r),
+                "hypotheses for the misses",
+                md,
+            )
         }
         "000" => {
             let mut rows = seed000::rows(!quick);
