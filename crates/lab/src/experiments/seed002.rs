@@ -202,7 +202,7 @@ pub fn checks(p37: &[Point], p60: Option<&[Point]>) -> Vec<Check> {
             )
             .published(r, r)
             .note(&format!(
-                "does not match: the CPU model shares {} CPUs among the threads with no contention between them (no mutexes, no shared cache lines, no sysbench client cost), so 12 threads run {growth:.1}x one; the seed's {seed_growth:.1}x is that contention, which the model does not have",
+                "the CPU model shares {} CPUs among the threads with no contention between them (no mutexes, no shared cache lines, no sysbench client cost), so 12 threads run {growth:.1}x one; the seed's {seed_growth:.1}x is that contention, which the model does not have",
                 base(37, 0).cpus
             )),
             Measured::Number(growth),
@@ -371,7 +371,7 @@ pub fn checks_markdown(seed: &str, checks: &[Check]) -> String {
         let verdict = match c.holds {
             Some(true) if note.is_empty() => "holds".to_string(),
             Some(true) => format!("holds ({note})"),
-            Some(false) => format!("DOES NOT HOLD {note}"),
+            Some(false) => format!("DOES NOT HOLD: {note}"),
             None => note.clone(),
         };
         t.row([
