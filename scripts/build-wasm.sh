@@ -78,8 +78,11 @@ mkdir -p "$out_dir"
 wasm-bindgen --target web --no-typescript --out-dir "$out_dir" \
     "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
 # -O3 for speed (the page's runs), not -Oz for size. wasm-opt is deterministic: the same input
-# and version give the same bytes.
-"$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+# and version give the same bytes. MIDPOINT_WASM_NAMES=1 (scripts/profile-wasm.sh) keeps the
+# names section, for profiles by function; never for pkg/.
+names=()
+[[ "${MIDPOINT_WASM_NAMES:-}" == 1 ]] && names=(-g)
+"$wasm_opt" -O3 "${names[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     "$out_dir/midpoint_bg.wasm" -o "$out_dir/midpoint_bg.wasm.opt"
 mv "$out_dir/midpoint_bg.wasm.opt" "$out_dir/midpoint_bg.wasm"
 source_hash >"$out_dir/source-hash"
