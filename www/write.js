@@ -215,6 +215,23 @@ export class WritePath {
       this.el.canvas.style.height = `${h / dpr}px`;
     });
     const n = this.view.moments();
+    if (!n) {
+      // Before the first run the frames' area is blank: say what will fill it.
+      const c = this.el.canvas;
+      const running = !this.el.progress.hidden;
+      this.ctx.save();
+      this.ctx.fillStyle = getComputedStyle(c).getPropertyValue("color") || "#555";
+      this.ctx.font = `${Math.round(15 * dpr)}px sans-serif`;
+      this.ctx.textAlign = "center";
+      this.ctx.textBaseline = "middle";
+      this.ctx.fillText(
+        running ? "Running in a background worker…" : "Press Run: instance 0's frames appear here, one cell each, moment by moment",
+        c.width / 2,
+        c.height / 2,
+        c.width - 24 * dpr,
+      );
+      this.ctx.restore();
+    }
     if (n) {
       const m = this.view.moment(this.moment);
       this.el.momentOut.textContent =
@@ -246,6 +263,7 @@ export class WritePath {
     this.el.progress.hidden = false;
     this.el.progress.value = 0;
     this.el.msg.textContent = "Running…";
+    this.drawPool();
     try {
       const m = await this.workers.run(this.worker, job, (frac) => {
         if (token !== this.token) return;
@@ -282,6 +300,7 @@ export class WritePath {
       if (token === this.token) {
         this.el.progress.hidden = true;
         this.el.msg.textContent = `The run failed: ${err.message}`;
+        this.drawPool();
       }
     }
   }
