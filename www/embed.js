@@ -13,6 +13,14 @@ import { MidpointApp } from "./app.js";
 
 const styleUrl = new URL("./style.css", import.meta.url).href;
 
+// Embedded pages in iframes (the Embed dialog's other snippet) report their height; the iframe
+// that sent it takes it, so a page with this script fits every midpoint iframe to its figure.
+addEventListener("message", (e) => {
+  const h = e.data?.type === "midpoint-height" ? Number(e.data.height) : NaN;
+  if (!(h > 0 && h < 5000)) return;
+  for (const f of document.querySelectorAll("iframe")) if (f.contentWindow === e.source) f.style.height = `${h}px`;
+});
+
 class MidpointExplainer extends HTMLElement {
   connectedCallback() {
     if (this.started) return;

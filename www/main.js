@@ -11,6 +11,18 @@ const flag = new URLSearchParams(location.search).get("embed");
 if (flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCase())) {
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
   for (const a of document.querySelectorAll(".explain")) a.remove();
+  // In an iframe, tell the host page the figure's height whenever it changes, so a host that
+  // listens (embed.js, or the one-line listener in docs/embedding.md) fits the iframe to it:
+  // on a phone the close-up is shorter than the 520 px the snippet reserves.
+  if (window.parent !== window) {
+    let last = 0;
+    new ResizeObserver(() => {
+      const height = Math.ceil(document.body.getBoundingClientRect().bottom);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ type: "midpoint-height", height }, "*");
+    }).observe(document.body);
+  }
 }
 
 // ?view=present: the classroom's presentation, the close-up and the story's beats scaled to the

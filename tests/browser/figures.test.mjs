@@ -439,8 +439,17 @@ describe("one figure, one screen", () => {
           await f.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
           await f.waitForTimeout(300);
           const h = await f.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom));
-          const own = await f.frameElement().then((e) => e.getAttribute("height"));
+          const frame = await f.frameElement();
+          const own = await frame.getAttribute("height");
           assert.ok(h <= Number(own), `${f.url()}: ${h} > ${own}`);
+          // The post's listener fits the iframe to the figure's reported height.
+          await page.waitForFunction(
+            ([el, h]) => Math.abs(el.getBoundingClientRect().height - h) <= 2,
+            [frame, h],
+            { timeout: 5_000 },
+          ).catch(() => {});
+          const shown = await frame.evaluate((el) => el.getBoundingClientRect().height);
+          assert.ok(Math.abs(shown - h) <= 2, `${f.url()}: iframe ${shown} px for a ${h} px figure`);
         }
         assert.equal(page.frames().length, 3);
         assert.equal(await overflow(page), 0);
