@@ -185,13 +185,13 @@ impl OldTimeRange {
         } else {
             self.lo_ms = self.lo_ms.max(1);
             if let Some(age) = age_us {
-                let whole_ms = age / MS;
                 if age >= ms as Micros * MS {
                     // Passed: every value up to the age in whole ms passes too.
-                    self.hi_ms = self.hi_ms.min(whole_ms);
-                } else {
-                    // Failed: every value above the age fails too.
-                    self.lo_ms = self.lo_ms.max(whole_ms + 1);
+                    self.hi_ms = self.hi_ms.min(age / MS);
+                } else if age >= self.lo_ms.saturating_mul(MS) {
+                    // Failed: every value above the age fails too. (`age / MS + 1` exceeds
+                    // `lo_ms` exactly when `age >= lo_ms·MS`: the division only then.)
+                    self.lo_ms = age / MS + 1;
                 }
             }
         }
@@ -381,6 +381,47 @@ impl Instance {
             self.stats.not_made_young += m;
         }
         true
+    }
+
+    /// A scan's NORMAL fetch of frame `f` at `t` (its read complete by then) and `m` further
+    /// touches up to `last`, in the case that takes most of a scan's pages: once pages are being
+    /// evicted, an old page whose age at `last` is still below `innodb_old_blocks_time` (> 0).
+    /// Then each of the `1 + m` accesses only counts (`buf_page_make_young_if_needed` fails
+    /// the time test: `n_pages_not_made_young`), and this does exactly what
+    /// [`Self::set_accessed`], [`Self::make_young_if_needed`] and
+    /// [`Self::repeat_hits_in_place`] do for them. Returns whether the page was unaccessed
+    /// (`Some`), or `None`, changing nothing, in any other case.
+    #[inline]
+    pub(crate) fn old_page_touched_in_time(
+        &mut self,
+        f: u32,
+        t: Micros,
+        last: Micros,
+        old_blocks_time_ms: u32,
+        m: u64,
+    ) -> Option<bool> {
+        let i = f as usize;
+        let a0 = self.access_us[i];
+        let a = if a0 == 0 { t.max(1) } else { a0 };
+        if old_blocks_time_ms == 0
+            || !self.lru.adjust.fresh_until.is_empty()
+            || self.lru.freed_page_clock() == 0
+            || !self.lru.is_old(f)
+            || last.saturating_sub(a) >= old_blocks_time_ms as Micros * MS
+        {
+            return None;
+        }
+        // set_accessed (slide-spares-fresh is off, so it records the time only).
+        self.access_us[i] = a;
+        // make_young_if_needed at t, then repeat_hits_in_place up to last: both fail the test.
+        self.old_time_range
+            .note(old_blocks_time_ms, Some(t.saturating_sub(a)));
+        self.old_time_range
+            .note(old_blocks_time_ms, Some(last.saturating_sub(a)));
+        self.stats.page_gets += 1 + m;
+        self.stats.hits += 1 + m;
+        self.stats.not_made_young += 1 + m;
+        Some(a0 == 0)
     }
 
     /// `buf_page_make_young` → `buf_LRU_make_block_young`, with InnoDB's counter semantics.
