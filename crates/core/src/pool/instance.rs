@@ -413,9 +413,8 @@ impl Instance {
         }
         // set_accessed (slide-spares-fresh is off, so it records the time only).
         self.access_us[i] = a;
-        // make_young_if_needed at t, then repeat_hits_in_place up to last: both fail the test.
-        self.old_time_range
-            .note(old_blocks_time_ms, Some(t.saturating_sub(a)));
+        // make_young_if_needed at t, then repeat_hits_in_place up to last: both fail the time
+        // test, and a failed test at the later (older) age constrains the range as both do.
         self.old_time_range
             .note(old_blocks_time_ms, Some(last.saturating_sub(a)));
         self.stats.page_gets += 1 + m;

@@ -102,11 +102,19 @@ impl BufferPool {
         let mut at = at;
         let mut now = lim.now;
         let mut n = 0u64;
-        loop {
-            let off = page_no & mask;
-            if page_no + 1 >= scan.pages || (mask != u32::MAX && (off == 0 || off == mask)) {
-                break;
-            }
+        let (max, until, bound) = (lim.max, lim.until, lim.bound);
+        // The first page the run must not take by its place alone: the table's last page, or
+        // the next border page of the cursor's read-ahead area (the cursor's own if it is one).
+        let mut stop = scan.pages.saturating_sub(1);
+        if mask != u32::MAX {
+            let off = cursor & mask;
+            stop = stop.min(if off == 0 || off == mask {
+                cursor
+            } else {
+                cursor | mask
+            });
+        }
+        while page_no < stop {
             let g = self.spaces[space as usize].frame_of[page_no as usize];
             if g == NIL {
                 break;
@@ -116,9 +124,8 @@ impl BufferPool {
             } else {
                 ((g / per) as usize, g % per)
             };
-            // BufferPool::fetch's hit path.
-            self.wait_retry_at = None;
-            self.scan_cost_us = 0;
+            // BufferPool::fetch's hit path (its reset of `wait_retry_at` and `scan_cost_us`,
+            // which a hit leaves so, is done once after the loop).
             let inst = &mut self.instances[i];
             let t = at.max(inst.io_done(f));
             let m = touches - 1;
@@ -134,7 +141,7 @@ impl BufferPool {
                     now = now.max(at);
                     page_no += 1;
                     at = t + cost;
-                    if n >= lim.max || now >= lim.until || at >= lim.bound {
+                    if n >= max || now >= until || at >= bound {
                         break;
                     }
                     continue;
@@ -166,9 +173,13 @@ impl BufferPool {
             now = now.max(at);
             page_no += 1;
             at = t + cost;
-            if n >= lim.max || now >= lim.until || at >= lim.bound {
+            if n >= max || now >= until || at >= bound {
                 break;
             }
+        }
+        if n > 0 {
+            self.wait_retry_at = None;
+            self.scan_cost_us = 0;
         }
         self.shortcuts.run_pages += n;
         done.pages = n;
