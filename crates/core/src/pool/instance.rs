@@ -502,42 +502,57 @@ impl Instance {
         // The reads complete in the order they are issued (`done` does not decrease): when the
         // first completes no earlier than every read in flight, each goes at the back.
         let in_order = self.pending.back().is_none_or(|&b| b <= done(1));
-        self.pending.reserve(k as usize);
+        // The evictions first (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page), tail
+        // first: none of the evicted pages is one of the area's (the caller checked), so their
+        // page-table entries and the area's are apart, and the order of the two passes does not
+        // matter.
+        let mut f = self.lru.tail();
+        let mut never_accessed = 0u64;
+        for j in 1..=k {
+            let i = f as usize;
+            never_accessed += (self.access_us[i] == 0) as u64;
+            let gone = self.page[i];
+            spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
+            if j < k {
+                f = self.lru.prev(f);
+            }
+        }
+        debug_assert_eq!(f, first);
+        self.stats.ra_pages_evicted += never_accessed;
+        self.stats.evicted_by_user += k as u64;
+        // The reads into the same frames, in the area's order (buf_page_init_for_read).
         let tag = spaces[space as usize].tag;
+        let start = pages.start;
+        let frame_of =
+            &mut spaces[space as usize].frame_of[pages.start as usize..pages.end as usize];
         let mut f = self.lru.tail();
         let mut j = 0u32;
-        for page_no in pages {
-            if spaces[space as usize].frame_of[page_no as usize] != NIL {
+        for (page_no, slot) in (start..).zip(frame_of.iter_mut()) {
+            if *slot != NIL {
                 continue;
             }
             j += 1;
             let i = f as usize;
-            // The eviction (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page).
-            if self.access_us[i] == 0 {
-                self.stats.ra_pages_evicted += 1;
-            }
-            self.stats.evicted_by_user += 1;
-            let gone = self.page[i];
-            spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
-            // The read into the same frame (buf_page_init_for_read).
             self.page[i] = PageId { space, page_no };
             self.access_us[i] = 0;
             let io_done = done(j);
             self.io_done_us[i] = io_done;
-            if in_order {
-                self.pending.push_back(io_done);
-            } else {
+            if !in_order {
                 self.add_pending(io_done);
             }
             self.lru.set_tag(f, tag);
-            spaces[space as usize].frame_of[page_no as usize] = base + f;
+            // A fresh read's clock stamp is 0 (add_block does not stamp a page inserted old).
+            self.lru.clear_stamp(f);
+            *slot = base + f;
             if j == k {
-                debug_assert_eq!(f, first);
                 break;
             }
             f = self.lru.prev(f);
         }
         debug_assert_eq!(j, k);
+        if in_order {
+            self.pending.extend((1..=k).map(&done));
+        }
         self.lru.splice_tail_after_old(first, k);
     }
 
