@@ -15,7 +15,8 @@
 use midpoint_core::clock::Micros;
 use midpoint_core::engine::Engine;
 use midpoint_core::pool::page_cleaner::Cadence;
-use midpoint_core::pool::{BufferPool, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
+use midpoint_core::pool::scan_run::{RunLimits, ScanPages};
+use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig, WhatIf, WhatIfs};
 use midpoint_core::scenario::{Params, ScanMode, Start};
 use midpoint_core::sim::{Event, Simulation};
 use proptest::prelude::*;
@@ -319,7 +320,7 @@ proptest! {
                         let a = bulk.fetch(p, FetchMode::Normal, now);
                         let b = plain.fetch(p, FetchMode::Normal, now);
                         prop_assert_eq!(a, b);
-                        if let midpoint_core::pool::Fetch::Done { ready_at, .. } = a {
+                        if let Fetch::Done { ready_at, .. } = a {
                             now = now.max(ready_at);
                         }
                         now += gap;
@@ -342,6 +343,134 @@ proptest! {
             bulk.validate().map_err(TestCaseError::fail)?;
         }
         prop_assert_eq!(plain.areas_read_at_once(), 0);
+    }
+}
+
+/// Plays a history of `RaOp`s on one pool (the scanned table is space 1, of 4,500 pages);
+/// returns the time after it.
+fn play(pool: &mut BufferPool, history: &[RaOp]) -> Micros {
+    let mut now: Micros = 1;
+    for op in history {
+        match *op {
+            RaOp::Scan { from, n, down, gap } => {
+                for k in 0..n {
+                    let page_no = if down { from + n - 1 - k } else { from + k };
+                    if page_no >= 4_500 {
+                        continue;
+                    }
+                    let p = PageId { space: 1, page_no };
+                    if let Fetch::Done { ready_at, .. } = pool.fetch(p, FetchMode::Normal, now) {
+                        now = now.max(ready_at);
+                    }
+                    now += gap;
+                }
+            }
+            RaOp::Fetch { page, dt } => {
+                now += dt;
+                let _ = pool.fetch(
+                    PageId {
+                        space: 0,
+                        page_no: page,
+                    },
+                    FetchMode::Normal,
+                    now,
+                );
+            }
+            RaOp::Batch { dt } => {
+                now += dt;
+                pool.lru_batch_all(now);
+            }
+        }
+    }
+    now
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A table scan's run of resident pages in one loop (`scan_resident_run`) against what
+    /// `TableScan::step` does for each page (`fetch`, then `fetch_repeated` for the further
+    /// touches): the same pool state (compared whole), the same next page, time and clock, from
+    /// random pools after random histories (read-ahead pages unaccessed and in flight, old and
+    /// young pages, old_blocks_time short enough to expire between touches, read-ahead off,
+    /// every what-if, two instances); and it stops only at a page that needs more than a hit (a
+    /// miss, a read-ahead border page, the table's last page) or at its limits.
+    #[test]
+    fn a_run_of_resident_pages_equals_the_scans_fetches(
+        frames in prop_oneof![2 => 2_048u32..3_000, 1 => 300u32..1_200],
+        instances in 1u32..3,
+        pct in 5u32..96,
+        obt in prop_oneof![Just(0u32), Just(1), Just(1_000)],
+        read_ahead in prop_oneof![Just(56u32), Just(0), Just(63)],
+        latency in prop_oneof![0u64..400, 20_000u64..200_000],
+        what_if in 0usize..5,
+        history in prop::collection::vec(ra_op(), 1..40),
+        cursor in 0u32..4_500,
+        scan in any::<bool>(),
+        touches in 1u32..10,
+        cost in prop_oneof![Just(18u64), 0u64..400],
+        bound_after in prop_oneof![Just(u64::MAX), 0u64..50_000],
+        until_after in prop_oneof![Just(u64::MAX), 0u64..50_000],
+        max in prop_oneof![Just(u64::MAX), 1u64..100],
+    ) {
+        let cfg = PoolConfig {
+            frames_per_instance: frames,
+            instances,
+            old_blocks_pct: pct,
+            old_blocks_time_ms: obt,
+            lru_scan_depth: 128,
+            read_ahead_threshold: read_ahead,
+            read_latency_us: latency,
+            page_transfer_us: 10,
+            what_ifs: WhatIf::ALL
+                .get(what_if)
+                .map_or(WhatIfs::NONE, |&w| WhatIfs::only(w)),
+        };
+        let mut fast = BufferPool::new(cfg, &[800, 4_500]);
+        let now = play(&mut fast, &history);
+        let mut plain = fast.clone();
+        let at = now + 5;
+        let lim = RunLimits {
+            bound: at.saturating_add(1).saturating_add(bound_after),
+            until: at.saturating_add(until_after),
+            now,
+            max,
+        };
+        let mode = mode(scan);
+        let sp = ScanPages { space: 1, pages: 4_500, mode, touches, cost };
+        let run = fast.scan_resident_run(&sp, cursor, at, &lim);
+        prop_assert_eq!(fast.pages_read_in_runs(), run.pages);
+
+        let mut t = at;
+        let mut clock = now;
+        for j in 0..run.pages {
+            let p = PageId { space: 1, page_no: cursor + j as u32 };
+            let Fetch::Done { hit, ready_at } = plain.fetch(p, mode, t) else {
+                return Err(TestCaseError::fail("a page of the run needed a frame"));
+            };
+            prop_assert!(hit);
+            plain.fetch_repeated(p, mode, touches - 1, |k| {
+                ready_at + cost * (k + 1) as Micros / touches as Micros
+            });
+            clock = clock.max(t);
+            t = ready_at + cost;
+        }
+        prop_assert_eq!(
+            (run.cursor, run.next_at, run.now),
+            (cursor + run.pages as u32, t, clock)
+        );
+        prop_assert_eq!(format!("{fast:?}"), format!("{plain:?}"));
+        fast.validate().map_err(TestCaseError::fail)?;
+        let limited = run.pages > 0 && (run.pages >= max || clock >= lim.until || t >= lim.bound);
+        if !limited {
+            let p = run.cursor;
+            let area = plain.instances[0].read_ahead_area();
+            let border = read_ahead != 0 && (p % area == 0 || p % area == area - 1);
+            prop_assert!(
+                p + 1 >= 4_500 || border || !plain.contains(PageId { space: 1, page_no: p }),
+                "stopped before page {} for no reason", p
+            );
+        }
     }
 }
 
@@ -394,5 +523,14 @@ fn runs_with_and_without_the_pools_shortcuts_agree() {
             );
         }
         assert_eq!(slow.pool.areas_read_at_once(), 0);
+        // Most pages read ahead are then read by the scan in runs of hits; none without the
+        // shortcuts.
+        let ra = fast.pool.stats().ra_pages_read;
+        assert!(
+            fast.pool.pages_read_in_runs() > ra / 2,
+            "{} pages in runs, {ra} read ahead",
+            fast.pool.pages_read_in_runs()
+        );
+        assert_eq!(slow.pool.pages_read_in_runs(), 0);
     }
 }

@@ -185,13 +185,13 @@ impl OldTimeRange {
         } else {
             self.lo_ms = self.lo_ms.max(1);
             if let Some(age) = age_us {
-                let whole_ms = age / MS;
                 if age >= ms as Micros * MS {
                     // Passed: every value up to the age in whole ms passes too.
-                    self.hi_ms = self.hi_ms.min(whole_ms);
-                } else {
-                    // Failed: every value above the age fails too.
-                    self.lo_ms = self.lo_ms.max(whole_ms + 1);
+                    self.hi_ms = self.hi_ms.min(age / MS);
+                } else if age >= self.lo_ms.saturating_mul(MS) {
+                    // Failed: every value above the age fails too. (`age / MS + 1` exceeds
+                    // `lo_ms` exactly when `age >= lo_ms·MS`: the division only then.)
+                    self.lo_ms = age / MS + 1;
                 }
             }
         }
@@ -383,6 +383,46 @@ impl Instance {
         true
     }
 
+    /// A scan's NORMAL fetch of frame `f` at `t` (its read complete by then) and `m` further
+    /// touches up to `last`, in the case that takes most of a scan's pages: once pages are being
+    /// evicted, an old page whose age at `last` is still below `innodb_old_blocks_time` (> 0).
+    /// Then each of the `1 + m` accesses only counts (`buf_page_make_young_if_needed` fails
+    /// the time test: `n_pages_not_made_young`), and this does exactly what
+    /// [`Self::set_accessed`], [`Self::make_young_if_needed`] and
+    /// [`Self::repeat_hits_in_place`] do for them. Returns whether the page was unaccessed
+    /// (`Some`), or `None`, changing nothing, in any other case.
+    #[inline]
+    pub(crate) fn old_page_touched_in_time(
+        &mut self,
+        f: u32,
+        t: Micros,
+        last: Micros,
+        old_blocks_time_ms: u32,
+        m: u64,
+    ) -> Option<bool> {
+        let i = f as usize;
+        let a0 = self.access_us[i];
+        let a = if a0 == 0 { t.max(1) } else { a0 };
+        if old_blocks_time_ms == 0
+            || !self.lru.adjust.fresh_until.is_empty()
+            || self.lru.freed_page_clock() == 0
+            || !self.lru.is_old(f)
+            || last.saturating_sub(a) >= old_blocks_time_ms as Micros * MS
+        {
+            return None;
+        }
+        // set_accessed (slide-spares-fresh is off, so it records the time only).
+        self.access_us[i] = a;
+        // make_young_if_needed at t, then repeat_hits_in_place up to last: both fail the time
+        // test, and a failed test at the later (older) age constrains the range as both do.
+        self.old_time_range
+            .note(old_blocks_time_ms, Some(last.saturating_sub(a)));
+        self.stats.page_gets += 1 + m;
+        self.stats.hits += 1 + m;
+        self.stats.not_made_young += 1 + m;
+        Some(a0 == 0)
+    }
+
     /// `buf_page_make_young` → `buf_LRU_make_block_young`, with InnoDB's counter semantics.
     fn promote(&mut self, f: u32) {
         let tag = self.lru.tag(f);
@@ -462,42 +502,57 @@ impl Instance {
         // The reads complete in the order they are issued (`done` does not decrease): when the
         // first completes no earlier than every read in flight, each goes at the back.
         let in_order = self.pending.back().is_none_or(|&b| b <= done(1));
-        self.pending.reserve(k as usize);
+        // The evictions first (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page), tail
+        // first: none of the evicted pages is one of the area's (the caller checked), so their
+        // page-table entries and the area's are apart, and the order of the two passes does not
+        // matter.
+        let mut f = self.lru.tail();
+        let mut never_accessed = 0u64;
+        for j in 1..=k {
+            let i = f as usize;
+            never_accessed += (self.access_us[i] == 0) as u64;
+            let gone = self.page[i];
+            spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
+            if j < k {
+                f = self.lru.prev(f);
+            }
+        }
+        debug_assert_eq!(f, first);
+        self.stats.ra_pages_evicted += never_accessed;
+        self.stats.evicted_by_user += k as u64;
+        // The reads into the same frames, in the area's order (buf_page_init_for_read).
         let tag = spaces[space as usize].tag;
+        let start = pages.start;
+        let frame_of =
+            &mut spaces[space as usize].frame_of[pages.start as usize..pages.end as usize];
         let mut f = self.lru.tail();
         let mut j = 0u32;
-        for page_no in pages {
-            if spaces[space as usize].frame_of[page_no as usize] != NIL {
+        for (page_no, slot) in (start..).zip(frame_of.iter_mut()) {
+            if *slot != NIL {
                 continue;
             }
             j += 1;
             let i = f as usize;
-            // The eviction (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page).
-            if self.access_us[i] == 0 {
-                self.stats.ra_pages_evicted += 1;
-            }
-            self.stats.evicted_by_user += 1;
-            let gone = self.page[i];
-            spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
-            // The read into the same frame (buf_page_init_for_read).
             self.page[i] = PageId { space, page_no };
             self.access_us[i] = 0;
             let io_done = done(j);
             self.io_done_us[i] = io_done;
-            if in_order {
-                self.pending.push_back(io_done);
-            } else {
+            if !in_order {
                 self.add_pending(io_done);
             }
             self.lru.set_tag(f, tag);
-            spaces[space as usize].frame_of[page_no as usize] = base + f;
+            // A fresh read's clock stamp is 0 (add_block does not stamp a page inserted old).
+            self.lru.clear_stamp(f);
+            *slot = base + f;
             if j == k {
-                debug_assert_eq!(f, first);
                 break;
             }
             f = self.lru.prev(f);
         }
         debug_assert_eq!(j, k);
+        if in_order {
+            self.pending.extend((1..=k).map(&done));
+        }
         self.lru.splice_tail_after_old(first, k);
     }
 

@@ -454,21 +454,11 @@ impl Lru {
     /// freed) do when [`Self::pairs_keep_boundary`] holds and the frames are reused in eviction
     /// order: each insert lands right after `LRU_old`, above the one before it, so the `k`
     /// frames at the tail, `first` (the `k`-th from the tail) to the tail, end up right after
-    /// `LRU_old` in the same order, old, unstamped (a fresh read), with the eviction clock `k`
-    /// higher; lengths and `LRU_old` are unchanged.
+    /// `LRU_old` in the same order, old, with the eviction clock `k` higher; lengths and
+    /// `LRU_old` are unchanged. (The caller resets their stamps: a fresh read's is 0.)
     pub(crate) fn splice_tail_after_old(&mut self, first: u32, k: u32) {
         debug_assert!(self.pairs_keep_boundary(k));
         let last = self.tail;
-        let mut f = last;
-        loop {
-            // buf_page_init_for_read: a fresh read's clock stamp is 0 (add_block does not stamp
-            // a page inserted old).
-            self.stamp[f as usize] = 0;
-            if f == first {
-                break;
-            }
-            f = self.prev[f as usize];
-        }
         // Cut [first, last] from the tail.
         let above = self.prev[first as usize];
         self.next[above as usize] = NIL;

@@ -13,6 +13,7 @@ pub mod lru;
 pub mod page_cleaner;
 pub mod read_ahead;
 pub mod redo_log;
+pub mod scan_run;
 pub mod storage;
 pub mod validate;
 pub mod what_if;
@@ -143,6 +144,8 @@ pub struct BufferPool {
 struct Shortcuts {
     on: bool,
     areas: u64,
+    /// Pages a table scan read in runs of resident pages (`scan_resident_run`).
+    run_pages: u64,
 }
 
 impl std::fmt::Debug for Shortcuts {
@@ -191,7 +194,11 @@ impl BufferPool {
             wait_retry_at: None,
             requesting: None,
             write: None,
-            shortcuts: Shortcuts { on: true, areas: 0 },
+            shortcuts: Shortcuts {
+                on: true,
+                areas: 0,
+                run_pages: 0,
+            },
         }
     }
 
@@ -204,6 +211,10 @@ impl BufferPool {
     /// How many read-ahead areas were read at once (`read_area_by_pairs`).
     pub fn areas_read_at_once(&self) -> u64 {
         self.shortcuts.areas
+    }
+    /// How many pages a table scan read in runs of resident pages (`scan_resident_run`).
+    pub fn pages_read_in_runs(&self) -> u64 {
+        self.shortcuts.run_pages
     }
 
     /// The pool's settings.

@@ -193,6 +193,15 @@ impl BufferPool {
         );
         // What the evictions leave behind (free_page, got_block).
         self.try_lru_scan = true;
+        if self
+            .cfg
+            .what_ifs
+            .has(super::WhatIf::EmptyFreeListWakesCleaner)
+            && !self.cleaner_active
+        {
+            // As get_free_block does for each of these reads (the free list was empty).
+            self.wake_signalled = true;
+        }
         if self.demand_refills {
             self.got_block(i);
         }

@@ -16,6 +16,7 @@ use crate::clock::{secs_f, to_secs, Micros, SEC};
 use crate::cpu::Cpu;
 use crate::metrics::{RunReport, Sample};
 use crate::pool::page_cleaner::{BatchReport, Cadence, Coordinator, DemandCleaner};
+use crate::pool::scan_run::RunLimits;
 use crate::pool::{BufferPool, Fetch, PageId, PoolConfig};
 use crate::rng::Rng;
 use crate::scenario::{Params, Start};
@@ -520,6 +521,35 @@ impl Simulation {
                 || self.demand.next.is_some_and(|d| d < t)
             {
                 break;
+            }
+            if self.scan.state == ScanState::Running && !self.pool.cleaner_wake_pending() {
+                // A run of resident pages in one loop, each page what `scan_event` does for it
+                // (no page of it wakes the cleaner, so its poll after each page does nothing),
+                // each later page's event checked as this loop checks it.
+                if self.scan_mark.is_none() {
+                    self.scan_mark = Some(self.mark());
+                }
+                let after_demand = self
+                    .demand
+                    .next
+                    .map_or(Micros::MAX, |d| d.saturating_add(1));
+                let lim = RunLimits {
+                    bound: before.min(at_most.saturating_add(1)).min(after_demand),
+                    until,
+                    now: self.now,
+                    max: max - n,
+                };
+                let run = self.scan.run_resident(&mut self.pool, t, &lim);
+                if run.pages > 0 {
+                    debug_assert!(!self.pool.cleaner_wake_pending());
+                    self.now = run.now;
+                    self.events += run.pages;
+                    self.iv_scan_pages += run.pages;
+                    self.scan_pages += run.pages;
+                    self.scan_next = Some(run.next_at);
+                    n += run.pages;
+                    continue;
+                }
             }
             self.now = self.now.max(t);
             self.events += 1;

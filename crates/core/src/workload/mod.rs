@@ -7,6 +7,7 @@
 pub mod sysbench;
 
 use crate::clock::{cost_us, Micros};
+use crate::pool::scan_run::{RunDone, RunLimits, ScanPages};
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -198,6 +199,32 @@ impl TableScan {
     /// CPU time of one page, whole µs (as [`TableScan::step`] rounds it).
     pub fn page_cost_us(&self) -> Micros {
         cost_us(self.cpu_per_page_us)
+    }
+
+    /// What [`TableScan::step`] does for each page of a run of resident pages, the first at
+    /// `at`, in one loop (`BufferPool::scan_resident_run`); stops before any page that needs
+    /// more (a miss, a read-ahead border page, the table's last page) or when `lim` says so.
+    /// Reads nothing unless the scan is running.
+    #[inline]
+    pub fn run_resident(&mut self, pool: &mut BufferPool, at: Micros, lim: &RunLimits) -> RunDone {
+        if self.state != ScanState::Running {
+            return RunDone {
+                pages: 0,
+                cursor: self.cursor,
+                next_at: at,
+                now: lim.now,
+            };
+        }
+        let scan = ScanPages {
+            space: self.space,
+            pages: self.pages,
+            mode: self.mode,
+            touches: self.touches_per_page,
+            cost: self.page_cost_us(),
+        };
+        let done = pool.scan_resident_run(&scan, self.cursor, at, lim);
+        self.cursor = done.cursor;
+        done
     }
 
     /// Reads the next page at `now` (all its touches), or ends a pause. Returns the op (None
