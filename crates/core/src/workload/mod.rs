@@ -7,7 +7,7 @@
 pub mod sysbench;
 
 use crate::clock::{cost_us, Micros};
-use crate::pool::scan_run::{RunDone, RunLimits, ScanPages};
+use crate::pool::scan_run::{RunDone, RunLimits, ScanPages, TouchTimes};
 use crate::pool::{BufferPool, Fetch, FetchMode, PageId};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -255,19 +255,8 @@ impl TableScan {
         // Cursor restores spread over the page's CPU time; the page is in the pool now, so a
         // touch never misses. (Integer µs: the per-page cost is rounded once.)
         let cost = self.page_cost_us();
-        // cost·k / touches, by a shift when touches is a power of two (8 by default): the same
-        // quotient without a division per touch time.
-        let shift = touches.trailing_zeros();
-        let pow2 = touches.is_power_of_two();
-        pool.fetch_repeated(page, self.mode, touches - 1, |k| {
-            let x = cost * (k + 1) as Micros;
-            start
-                + if pow2 {
-                    x >> shift
-                } else {
-                    x / touches as Micros
-                }
-        });
+        let times = TouchTimes::new(cost, touches);
+        pool.fetch_repeated(page, self.mode, touches - 1, |k| times.at(start, k));
         let next = start + cost;
         self.cursor += 1;
         let mut next_at = Some(next);

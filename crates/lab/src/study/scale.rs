@@ -143,18 +143,23 @@ pub fn check_durations(p: &Params, durations: &[u32]) -> Result<(), String> {
             ));
         }
     }
-    let longest = durations
-        .iter()
-        .copied()
-        .chain([p.scan_s])
-        .max()
-        .unwrap_or(0);
+    let longest = longest_scan(p, durations);
     Params {
         scan_s: longest,
         ..p.clone()
     }
     .validate()
     .map_err(|e| format!("longest scan {longest} s: {e}"))
+}
+
+/// The longest of the scan durations asked for and the row's own `scan_s`: how far the runs go.
+fn longest_scan(p: &Params, durations: &[u32]) -> u32 {
+    durations
+        .iter()
+        .copied()
+        .chain([p.scan_s])
+        .max()
+        .unwrap_or(0)
 }
 
 /// The first sample time (seconds of scanning) at which the seeds' mean kept, as a run ending
@@ -200,12 +205,7 @@ pub fn onset(per_seed: &[Vec<Sample>], p: &Params) -> Option<f64> {
 /// longest.
 pub fn run_row(p: &Params, seeds: u32, durations: &[u32]) -> Result<ScaleRow, String> {
     check_durations(p, durations)?;
-    let longest = durations
-        .iter()
-        .copied()
-        .chain([p.scan_s])
-        .max()
-        .unwrap_or(0);
+    let longest = longest_scan(p, durations);
     let seeds = seeds.max(1);
     let mut kept = Vec::new();
     let (mut leak, mut refills, mut refill_pages, mut n_refills) = (0.0, 0.0, 0.0, 0.0);
