@@ -195,6 +195,15 @@ impl Lru {
     pub fn is_old(&self, f: u32) -> bool {
         self.old[f as usize]
     }
+    /// Pages in the list by tag: `[young, old]` for each tag value. One pass over the flag
+    /// arrays, branch-free (the sampler takes it every sample; the list's order does not matter).
+    pub fn young_old_by_tag(&self) -> Box<[[u32; 2]; 256]> {
+        let mut c = Box::new([[0u32; 2]; 256]);
+        for ((&t, &old), &listed) in self.tag.iter().zip(&self.old).zip(&self.in_list) {
+            c[t as usize][old as usize] += listed as u32;
+        }
+        c
+    }
     /// Whether the frame is linked into the list.
     #[inline]
     pub fn contains(&self, f: u32) -> bool {

@@ -715,18 +715,28 @@ impl BufferPool {
     pub fn young_old_by_tag(&self, n_tags: usize) -> Vec<(u32, u32)> {
         let mut v = vec![(0u32, 0u32); n_tags];
         for inst in &self.instances {
-            for f in (0..inst.lru.capacity()).filter(|&f| inst.lru.contains(f)) {
-                let t = inst.lru.tag(f) as usize;
-                if t < n_tags {
-                    if inst.lru.is_old(f) {
-                        v[t].1 += 1;
-                    } else {
-                        v[t].0 += 1;
-                    }
-                }
+            let c = inst.lru.young_old_by_tag();
+            for (t, (young, old)) in v.iter_mut().enumerate() {
+                *young += c[t][0];
+                *old += c[t][1];
             }
         }
         v
+    }
+
+    /// Pages `0..n` of `space` in the pool: (young, old). One pass over the page table's slice,
+    /// without branches on the flags (the sampler counts the hot set this way every sample).
+    pub fn resident_young_old(&self, space: u32, n: u32) -> (u32, u32) {
+        let table = &self.spaces[space as usize].frame_of;
+        let (mut resident, mut old) = (0u32, 0u32);
+        for &g in &table[..(n as usize).min(table.len())] {
+            if g != NIL {
+                let (i, f) = self.split_frame(g);
+                resident += 1;
+                old += self.instances[i].lru.is_old(f) as u32;
+            }
+        }
+        (resident - old, old)
     }
 }
 

@@ -4,7 +4,6 @@ use super::{Simulation, EPOCH, FILLER_SPACE, HOT_SPACE, SCAN_SPACE};
 use crate::clock::to_secs;
 use crate::metrics::{mean_over, RunReport, Sample};
 use crate::pool::page_cleaner::BatchReport;
-use crate::pool::PageId;
 
 /// The scanned table's counters at one moment (the scan's start, its end).
 #[derive(Clone, Copy, Debug)]
@@ -29,19 +28,9 @@ impl Simulation {
     pub(super) fn take_sample(&mut self) {
         let dt = to_secs(self.now.saturating_sub(self.iv_start));
         let by_tag = self.pool.young_old_by_tag(3);
-        let (mut hot_young, mut hot_old) = (0, 0);
-        for page_no in 0..self.params.hot_pages {
-            if let Some(g) = self.pool.frame_of(PageId {
-                space: HOT_SPACE,
-                page_no,
-            }) {
-                if self.pool.is_old(g) {
-                    hot_old += 1;
-                } else {
-                    hot_young += 1;
-                }
-            }
-        }
+        let (hot_young, hot_old) = self
+            .pool
+            .resident_young_old(HOT_SPACE, self.params.hot_pages);
         let st = self.pool.stats();
         let rate = |n: u64| if dt > 0.0 { n as f64 / dt } else { 0.0 };
         self.samples.push(Sample {
