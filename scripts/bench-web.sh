@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The page's speed beside the native core's, as one JSON line (issue 12's figures):
 #
-#   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "slider_first_ms", "slider_full_ms",
-#    "ensemble5_ms", "workers", "sweep40_s"}
+#   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "wasm_cold_run_ms", "slider_first_ms",
+#    "slider_full_ms", "ensemble5_ms", "workers", "sweep40_s"}
 #
 #   native_run_ms      `midpoint bench --json`'s run_ms_median: one full-size seed000-hot4485-b2b
 #                      run, median of 3 ($CARGO_TARGET_DIR/release/midpoint or target/release/midpoint, built first if stale)
-#   wasm_run_ms        the same run in the page's worker, median of 3
+#   wasm_run_ms        the same run in the page's worker, median of 3, each in a fresh worker
+#                      that has run another RNG seed first (warm, as native's median run is)
 #   wasm_native_ratio  native_run_ms / wasm_run_ms (1.0 = as fast as native)
+#   wasm_cold_run_ms   those first runs, median: a new worker's memory growth and tier-up
 #   slider_first_ms    median over 5 moves of the innodb_lru_scan_depth slider, from its input
 #                      event to the first midpoint-residency event (partial or not)
 #   slider_full_ms     ... to the final one (partial: false)
