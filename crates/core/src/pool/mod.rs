@@ -687,18 +687,7 @@ impl BufferPool {
 
     /// Resident pages of a space: (young, old).
     pub fn resident(&self, space: u32) -> (u32, u32) {
-        let mut young = 0;
-        let mut old = 0;
-        for &g in &self.spaces[space as usize].frame_of {
-            if g != NIL {
-                if self.is_old(g) {
-                    old += 1;
-                } else {
-                    young += 1;
-                }
-            }
-        }
-        (young, old)
+        self.resident_young_old(space, u32::MAX)
     }
 
     /// Resident pages of a space among pages `0..n`.
@@ -724,8 +713,9 @@ impl BufferPool {
         v
     }
 
-    /// Pages `0..n` of `space` in the pool: (young, old). One pass over the page table's slice,
-    /// without branches on the flags (the sampler counts the hot set this way every sample).
+    /// Pages `0..n` of `space` in the pool (all of it past its end): (young, old). One pass over
+    /// the page table's slice, without branches on the flags (the sampler counts the hot set
+    /// this way every sample).
     pub fn resident_young_old(&self, space: u32, n: u32) -> (u32, u32) {
         let table = &self.spaces[space as usize].frame_of;
         let (mut resident, mut old) = (0u32, 0u32);
