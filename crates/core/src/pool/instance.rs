@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use super::free_list::FreeList;
 use super::lru::{old_ratio_from_pct, Lru, NIL};
+use super::scan_run::{RunAt, RunLimits};
 use super::PageId;
 use crate::clock::{Micros, MS};
 
@@ -383,44 +384,88 @@ impl Instance {
         true
     }
 
-    /// A scan's NORMAL fetch of frame `f` at `t` (its read complete by then) and `m` further
-    /// touches up to `last`, in the case that takes most of a scan's pages: once pages are being
-    /// evicted, an old page whose age at `last` is still below `innodb_old_blocks_time` (> 0).
-    /// Then each of the `1 + m` accesses only counts (`buf_page_make_young_if_needed` fails
-    /// the time test: `n_pages_not_made_young`), and this does exactly what
-    /// [`Self::set_accessed`], [`Self::make_young_if_needed`] and
-    /// [`Self::repeat_hits_in_place`] do for them. Returns whether the page was unaccessed
-    /// (`Some`), or `None`, changing nothing, in any other case.
-    #[inline]
-    pub(crate) fn old_page_touched_in_time(
+    /// A scan's NORMAL fetches of the run's next pages, each with `m` further touches, as long
+    /// as each is the case that takes most of a scan's pages: a page of this instance (global
+    /// frames `base..`), old, once pages are being evicted, whose age at its last touch
+    /// (`last_after` after the first) is still below `innodb_old_blocks_time` (> 0). Then each
+    /// of a page's `1 + m` accesses only counts (`buf_page_make_young_if_needed` fails the time
+    /// test: `n_pages_not_made_young`), and this does exactly what [`Self::set_accessed`],
+    /// [`Self::make_young_if_needed`] and [`Self::repeat_hits_in_place`] do for them, page after
+    /// page (the failed tests constrain the time range as the oldest of them does alone).
+    /// Moves `pos` past the pages taken; returns true when a limit of `lim` ended the run.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn old_pages_touched_in_time(
         &mut self,
-        f: u32,
-        t: Micros,
-        last: Micros,
+        frame_of: &[u32],
+        base: u32,
+        stop: u32,
+        pos: &mut RunAt,
+        lim: &RunLimits,
+        cost: Micros,
+        last_after: Micros,
         old_blocks_time_ms: u32,
         m: u64,
-    ) -> Option<bool> {
-        let i = f as usize;
-        let a0 = self.access_us[i];
-        let a = if a0 == 0 { t.max(1) } else { a0 };
+    ) -> bool {
         if old_blocks_time_ms == 0
             || !self.lru.adjust.fresh_until.is_empty()
             || self.lru.freed_page_clock() == 0
-            || !self.lru.is_old(f)
-            || last.saturating_sub(a) >= old_blocks_time_ms as Micros * MS
         {
-            return None;
+            return false;
         }
-        // set_accessed (slide-spares-fresh is off, so it records the time only).
-        self.access_us[i] = a;
-        // make_young_if_needed at t, then repeat_hits_in_place up to last: both fail the time
-        // test, and a failed test at the later (older) age constrains the range as both do.
-        self.old_time_range
-            .note(old_blocks_time_ms, Some(last.saturating_sub(a)));
-        self.stats.page_gets += 1 + m;
-        self.stats.hits += 1 + m;
-        self.stats.not_made_young += 1 + m;
-        Some(a0 == 0)
+        let window = old_blocks_time_ms as Micros * MS;
+        // The per-frame arrays cut to one length, so that one bounds check per page covers them.
+        let n = self.page.len();
+        let (access, io_done) = (&mut self.access_us[..n], &self.io_done_us[..n]);
+        let old = &self.lru.old_flags()[..n];
+        let RunAt {
+            mut page_no,
+            mut at,
+            mut now,
+            pages: before,
+        } = *pos;
+        let (mut taken, mut oldest, mut unaccessed, mut ended) = (0u64, 0, false, false);
+        while page_no < stop {
+            // Not resident (NIL) or another instance's frame: past `n` either way.
+            let i = frame_of[page_no as usize].wrapping_sub(base) as usize;
+            if i >= n {
+                break;
+            }
+            let t = at.max(io_done[i]);
+            let a0 = access[i];
+            let a = if a0 == 0 { t.max(1) } else { a0 };
+            let age = (t + last_after).saturating_sub(a);
+            if !old[i] || age >= window {
+                break;
+            }
+            access[i] = a;
+            unaccessed |= a0 == 0;
+            oldest = oldest.max(age);
+            taken += 1;
+            now = now.max(at);
+            page_no += 1;
+            at = t + cost;
+            if before + taken >= lim.max || now >= lim.until || at >= lim.bound {
+                ended = true;
+                break;
+            }
+        }
+        if taken > 0 {
+            self.old_time_range.note(old_blocks_time_ms, Some(oldest));
+            if unaccessed {
+                // The fetch buffer-fixes a page around its read-ahead call, off the border.
+                self.fixed = NIL;
+            }
+            self.stats.page_gets += taken * (1 + m);
+            self.stats.hits += taken * (1 + m);
+            self.stats.not_made_young += taken * (1 + m);
+        }
+        *pos = RunAt {
+            page_no,
+            at,
+            now,
+            pages: before + taken,
+        };
+        ended
     }
 
     /// `buf_page_make_young` → `buf_LRU_make_block_young`, with InnoDB's counter semantics.
@@ -483,9 +528,10 @@ impl Instance {
     /// issued at `now`, the `j`-th (from 1) done at `done(j)`, when every read evicts a tail page
     /// and neither the eviction nor the insert moves `LRU_old`: what [`Self::evict`] of the tail
     /// and [`Self::insert_read`] into the frame just freed do for each, done for all at once.
-    /// The caller has checked that the free list is empty, that the `k` tail frames up to
-    /// `first` are replaceable and hold no page of `pages`, and `Lru::pairs_keep_boundary(k)`.
-    /// `base` is the instance's first global frame number. Returns how many pages were read.
+    /// `victims` are the `k` tail frames, the tail first (`k` = the pages of `pages` not in the
+    /// pool); the caller has checked that the free list is empty, that they are replaceable and
+    /// hold no page of `pages`, and `Lru::pairs_keep_boundary(k)`. `base` is the instance's
+    /// first global frame number.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn read_into_tail_frames(
         &mut self,
@@ -493,66 +539,66 @@ impl Instance {
         base: u32,
         space: u32,
         pages: std::ops::Range<u32>,
-        first: u32,
-        k: u32,
+        victims: &[u32],
         now: Micros,
         done: impl Fn(u32) -> Micros,
     ) {
+        let k = victims.len() as u32;
+        debug_assert!(k > 0);
         self.pending_reads(now);
         // The reads complete in the order they are issued (`done` does not decrease): when the
         // first completes no earlier than every read in flight, each goes at the back.
         let in_order = self.pending.back().is_none_or(|&b| b <= done(1));
+        // The per-frame arrays cut to one length, so that one bounds check per frame covers them.
+        let n = self.page.len();
+        let (page, access) = (&mut self.page[..n], &mut self.access_us[..n]);
+        let io_done_us = &mut self.io_done_us[..n];
         // The evictions first (buf_LRU_free_from_common_LRU_list → buf_LRU_free_page), tail
         // first: none of the evicted pages is one of the area's (the caller checked), so their
         // page-table entries and the area's are apart, and the order of the two passes does not
         // matter.
-        let mut f = self.lru.tail();
         let mut never_accessed = 0u64;
-        for j in 1..=k {
+        for &f in victims {
             let i = f as usize;
-            never_accessed += (self.access_us[i] == 0) as u64;
-            let gone = self.page[i];
+            never_accessed += (access[i] == 0) as u64;
+            let gone = page[i];
             spaces[gone.space as usize].frame_of[gone.page_no as usize] = NIL;
-            if j < k {
-                f = self.lru.prev(f);
-            }
         }
-        debug_assert_eq!(f, first);
         self.stats.ra_pages_evicted += never_accessed;
         self.stats.evicted_by_user += k as u64;
-        // The reads into the same frames, in the area's order (buf_page_init_for_read).
-        let tag = spaces[space as usize].tag;
+        // The reads into the same frames, tail first, in the area's order (buf_page_init_for_read).
         let start = pages.start;
         let frame_of =
             &mut spaces[space as usize].frame_of[pages.start as usize..pages.end as usize];
-        let mut f = self.lru.tail();
-        let mut j = 0u32;
+        let mut free = victims.iter();
+        let mut times = [0; 64];
+        let mut j = 0usize;
         for (page_no, slot) in (start..).zip(frame_of.iter_mut()) {
             if *slot != NIL {
                 continue;
             }
-            j += 1;
+            let Some(&f) = free.next() else { break };
             let i = f as usize;
-            self.page[i] = PageId { space, page_no };
-            self.access_us[i] = 0;
-            let io_done = done(j);
-            self.io_done_us[i] = io_done;
-            if !in_order {
-                self.add_pending(io_done);
-            }
-            self.lru.set_tag(f, tag);
-            // A fresh read's clock stamp is 0 (add_block does not stamp a page inserted old).
-            self.lru.clear_stamp(f);
+            page[i] = PageId { space, page_no };
+            access[i] = 0;
+            let io_done = done(j as u32 + 1);
+            io_done_us[i] = io_done;
+            times[j] = io_done;
+            j += 1;
             *slot = base + f;
-            if j == k {
-                break;
-            }
-            f = self.lru.prev(f);
         }
-        debug_assert_eq!(j, k);
+        debug_assert_eq!(j, victims.len());
+        let times = &times[..j];
         if in_order {
-            self.pending.extend((1..=k).map(&done));
+            self.pending.extend(times.iter().copied());
+        } else {
+            for &t in times {
+                self.add_pending(t);
+            }
         }
+        // A fresh read's clock stamp is 0 (add_block does not stamp a page inserted old).
+        self.lru.reset_for_read(victims, spaces[space as usize].tag);
+        let first = victims[victims.len() - 1];
         self.lru.splice_tail_after_old(first, k);
     }
 

@@ -195,6 +195,11 @@ impl Lru {
     pub fn is_old(&self, f: u32) -> bool {
         self.old[f as usize]
     }
+    /// Every frame's old flag (a frame off the list: false or stale).
+    #[inline]
+    pub fn old_flags(&self) -> &[bool] {
+        &self.old
+    }
     /// Pages in the list by tag: `[young, old]` for each tag value. One pass over the flag
     /// arrays, branch-free (the sampler takes it every sample; the list's order does not matter).
     pub fn young_old_by_tag(&self) -> Box<[[u32; 2]; 256]> {
@@ -223,6 +228,15 @@ impl Lru {
     #[inline]
     pub fn set_tag(&mut self, f: u32, tag: u8) {
         self.tag[f as usize] = tag;
+    }
+    /// Sets the tag and resets the stamp of frames about to be inserted by reads.
+    pub fn reset_for_read(&mut self, frames: &[u32], tag: u8) {
+        let n = self.tag.len();
+        let (tags, stamps) = (&mut self.tag[..n], &mut self.stamp[..n]);
+        for &f in frames {
+            tags[f as usize] = tag;
+            stamps[f as usize] = 0;
+        }
     }
     /// Resets the stamp of a frame about to be inserted (`buf_page_init`: 0 for a fresh read).
     #[inline]
@@ -290,6 +304,12 @@ impl Lru {
         if let Some(log) = self.slide_log.as_mut() {
             log.push((f, turned_old));
         }
+    }
+
+    /// Whether `buf_LRU_old_adjust_len` leaves an old length of `old` where it is against `target`.
+    #[inline]
+    fn in_band(old: u32, target: u32) -> bool {
+        old + OLD_TOLERANCE >= target && old <= target + OLD_TOLERANCE
     }
 
     /// `buf_LRU_old_adjust_len`: moves the boundary one page at a time until the old length is
@@ -366,6 +386,29 @@ impl Lru {
         }
         self.in_list[i] = true;
         self.len += 1;
+    }
+
+    /// `unlink` then `link_head` of a listed page, in one: the length and the page's membership
+    /// stay as they are.
+    #[inline]
+    fn relink_at_head(&mut self, f: u32) {
+        let head = self.head;
+        if f == head {
+            return;
+        }
+        let i = f as usize;
+        let (p, n) = (self.prev[i], self.next[i]);
+        // Not the head, so it has a predecessor.
+        self.next[p as usize] = n;
+        if n != NIL {
+            self.prev[n as usize] = p;
+        } else {
+            self.tail = p;
+        }
+        self.prev[i] = NIL;
+        self.next[i] = head;
+        self.prev[head as usize] = f;
+        self.head = f;
     }
 
     fn unlink(&mut self, f: u32) {
@@ -449,14 +492,12 @@ impl Lru {
     /// band. A pair brings `(len, old_len)` back to where it started, so one pair's test holds
     /// for all `k`. Only for stock InnoDB's boundary (no `slide-spares-fresh`).
     pub(crate) fn pairs_keep_boundary(&self, k: u32) -> bool {
-        let in_band =
-            |old: u32, target: u32| old + OLD_TOLERANCE >= target && old <= target + OLD_TOLERANCE;
         self.adjust.fresh_until.is_empty()
             && self.len > OLD_MIN_LEN
             && self.old_ptr != NIL
             && self.old_len > k
-            && in_band(self.old_len - 1, self.desired_old_len(self.len - 1))
-            && in_band(self.old_len, self.desired_old_len(self.len))
+            && Self::in_band(self.old_len - 1, self.desired_old_len(self.len - 1))
+            && Self::in_band(self.old_len, self.desired_old_len(self.len))
     }
 
     /// What `k` pairs of (`remove_block` of the tail, `add_block(_, true)` of the frame just
@@ -489,9 +530,34 @@ impl Lru {
     /// Returns whether the page was old (the only case `n_pages_made_young` counts).
     pub fn make_block_young(&mut self, f: u32) -> bool {
         let was_old = self.old[f as usize];
-        self.remove_block(f);
-        self.add_block(f, false);
+        if !self.move_to_head_in_band(f, was_old) {
+            self.remove_block(f);
+            self.add_block(f, false);
+        }
         was_old
+    }
+
+    /// [`Self::make_block_young`]'s common case at once: when neither `buf_LRU_old_adjust_len`
+    /// (after the removal, at length `L − 1`, and after the insert at the head, at `L`) would
+    /// move the boundary, the two calls only relink the page at the head, stamp it and clear
+    /// its old flag. Returns false, changing nothing, in any other case (`f` is `LRU_old`, the
+    /// list is at most 512 long, or an adjustment would slide the boundary).
+    #[inline]
+    fn move_to_head_in_band(&mut self, f: u32, was_old: bool) -> bool {
+        if self.old_ptr == NIL || f == self.old_ptr || self.len <= OLD_MIN_LEN {
+            return false;
+        }
+        let old_len = self.old_len - was_old as u32;
+        if !Self::in_band(old_len, self.desired_old_len(self.len - 1))
+            || !Self::in_band(old_len, self.desired_old_len(self.len))
+        {
+            return false;
+        }
+        self.relink_at_head(f);
+        self.stamp[f as usize] = self.freed_page_clock as u32;
+        self.old[f as usize] = false;
+        self.old_len = old_len;
+        true
     }
 
     /// `buf_LRU_old_ratio_update_instance` with `adjust = true`: sets `r` and, if it changed and

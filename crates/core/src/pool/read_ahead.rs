@@ -164,17 +164,21 @@ impl BufferPool {
             .filter(|&&g| g == super::NIL)
             .count() as u32;
         let inst = &self.instances[i];
-        if k == 0 || !inst.free.is_empty() || !inst.lru.pairs_keep_boundary(k) {
+        if k == 0 || k > 64 || !inst.free.is_empty() || !inst.lru.pairs_keep_boundary(k) {
             return None;
         }
-        // The victims, tail first: each must be the first replaceable page from the tail.
+        // The victims, tail first: each must be the first replaceable page from the tail. (An
+        // area has at most 64 pages.)
+        let mut victims = [super::NIL; 64];
+        let victims = &mut victims[..k as usize];
         let mut f = inst.lru.tail();
-        for j in 1..=k {
+        for (j, v) in victims.iter_mut().enumerate() {
             let p = inst.page(f);
             if !inst.is_replaceable(f, now) || (p.space == space && pages.contains(&p.page_no)) {
                 return None;
             }
-            if j < k {
+            *v = f;
+            if j + 1 < k as usize {
                 f = inst.lru.prev(f);
             }
         }
@@ -186,8 +190,7 @@ impl BufferPool {
             base,
             space,
             pages,
-            f,
-            k,
+            victims,
             now,
             |j| now + lat + per_page * j as Micros,
         );

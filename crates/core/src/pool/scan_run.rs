@@ -74,6 +74,16 @@ pub struct RunLimits {
     pub max: u64,
 }
 
+/// A run's place while it takes pages: the next page, when the scan reads it, the virtual
+/// clock, and the pages taken so far.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunAt {
+    pub page_no: u32,
+    pub at: Micros,
+    pub now: Micros,
+    pub pages: u64,
+}
+
 /// What a run of pages did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunDone {
@@ -125,11 +135,15 @@ impl BufferPool {
         let per = self.cfg.frames_per_instance;
         let space = scan.space;
         let mode = scan.mode;
-        let mut page_no = cursor;
-        let mut at = at;
-        let mut now = lim.now;
-        let mut n = 0u64;
-        let (max, until, bound) = (lim.max, lim.until, lim.bound);
+        let m = touches - 1;
+        // The common page's last touch, after its first (TouchTimes::at is `start` plus this).
+        let last_after = if m > 0 { touch_at(0, m - 1) } else { 0 };
+        let mut pos = RunAt {
+            page_no: cursor,
+            at,
+            now: lim.now,
+            pages: 0,
+        };
         // The first page the run must not take by its place alone: the table's last page, or
         // the next border page of the cursor's read-ahead area (the cursor's own if it is one).
         let mut stop = scan.pages.saturating_sub(1);
@@ -141,8 +155,8 @@ impl BufferPool {
                 cursor | mask
             });
         }
-        while page_no < stop {
-            let g = self.spaces[space as usize].frame_of[page_no as usize];
+        while pos.page_no < stop {
+            let g = self.spaces[space as usize].frame_of[pos.page_no as usize];
             if g == NIL {
                 break;
             }
@@ -151,31 +165,36 @@ impl BufferPool {
             } else {
                 ((g / per) as usize, g % per)
             };
-            // BufferPool::fetch's hit path (its reset of `wait_retry_at` and `scan_cost_us`,
-            // which a hit leaves so, is done once after the loop).
-            let inst = &mut self.instances[i];
-            let t = at.max(inst.io_done(f));
-            let m = touches - 1;
             if mode == FetchMode::Normal && m > 0 {
-                // The common page: old, and inside old_blocks_time until its last touch. (Its own
-                // copy of the page's end below: one branch less per page, 0.8 % of a run's
-                // instructions, than a flag the shared end tests.)
-                if let Some(was_unaccessed) =
-                    inst.old_page_touched_in_time(f, t, touch_at(t, m - 1), obt, m as u64)
-                {
-                    if was_unaccessed {
-                        inst.fixed = NIL;
-                    }
-                    n += 1;
-                    now = now.max(at);
-                    page_no += 1;
-                    at = t + cost;
-                    if n >= max || now >= until || at >= bound {
-                        break;
-                    }
+                // The common pages, as many as follow each other in this instance.
+                let first = pos.page_no;
+                let frame_of = &self.spaces[space as usize].frame_of;
+                let ended = self.instances[i].old_pages_touched_in_time(
+                    frame_of,
+                    i as u32 * per,
+                    stop,
+                    &mut pos,
+                    lim,
+                    cost,
+                    last_after,
+                    obt,
+                    m as u64,
+                );
+                if ended {
+                    break;
+                }
+                if pos.page_no != first {
+                    // Taken up to another page: look at it afresh.
                     continue;
                 }
             }
+            // BufferPool::fetch's hit path (its reset of `wait_retry_at` and `scan_cost_us`,
+            // which a hit leaves so, is done once after the loop).
+            let RunAt {
+                page_no, at, now, ..
+            } = pos;
+            let inst = &mut self.instances[i];
+            let t = at.max(inst.io_done(f));
             inst.stats.page_gets += 1;
             inst.stats.hits += 1;
             let was_unaccessed = inst.set_accessed(f, t);
@@ -198,23 +217,26 @@ impl BufferPool {
                     self.fetch_repeated(page, mode, m, |k| touch_at(t, k));
                 }
             }
-            n += 1;
-            now = now.max(at);
-            page_no += 1;
-            at = t + cost;
-            if n >= max || now >= until || at >= bound {
+            pos = RunAt {
+                page_no: page_no + 1,
+                at: t + cost,
+                now: now.max(at),
+                pages: pos.pages + 1,
+            };
+            if pos.pages >= lim.max || pos.now >= lim.until || pos.at >= lim.bound {
                 break;
             }
         }
+        let n = pos.pages;
         if n > 0 {
             self.wait_retry_at = None;
             self.scan_cost_us = 0;
         }
         self.shortcuts.run_pages += n;
         done.pages = n;
-        done.cursor = page_no;
-        done.next_at = at;
-        done.now = now;
+        done.cursor = pos.page_no;
+        done.next_at = pos.at;
+        done.now = pos.now;
         done
     }
 
