@@ -537,25 +537,68 @@ impl Lru {
         was_old
     }
 
-    /// [`Self::make_block_young`]'s common case at once: when neither `buf_LRU_old_adjust_len`
-    /// (after the removal, at length `L − 1`, and after the insert at the head, at `L`) would
-    /// move the boundary, the two calls only relink the page at the head, stamp it and clear
-    /// its old flag. Returns false, changing nothing, in any other case (`f` is `LRU_old`, the
-    /// list is at most 512 long, or an adjustment would slide the boundary).
+    /// [`Self::make_block_young`]'s common cases at once: when each of the two calls of
+    /// `buf_LRU_old_adjust_len` (after the removal, at length `L − 1`, and after the insert at
+    /// the head, at `L`) moves the boundary at most one page head-ward (the bottom young page
+    /// turns old, as when a scan with `innodb_old_blocks_time` 0 promotes each of its pages with
+    /// the old sublist at the bottom of its band), the page is relinked at the head, stamped,
+    /// its old flag cleared, and those slides made. Returns false, changing nothing, in any
+    /// other case (`f` is `LRU_old`, the list is at most 512 long, a tail-ward or longer slide,
+    /// or a slide that would reach `f` or the head).
     #[inline]
     fn move_to_head_in_band(&mut self, f: u32, was_old: bool) -> bool {
         if self.old_ptr == NIL || f == self.old_ptr || self.len <= OLD_MIN_LEN {
             return false;
         }
-        let old_len = self.old_len - was_old as u32;
-        if !Self::in_band(old_len, self.desired_old_len(self.len - 1))
-            || !Self::in_band(old_len, self.desired_old_len(self.len))
-        {
+        // Whether one adjustment leaves the old length (Some(false)), grows it by exactly one
+        // page (Some(true)), or does more (None).
+        let grows = |old: u32, target: u32| {
+            if Self::in_band(old, target) {
+                Some(false)
+            } else if old + OLD_TOLERANCE < target && old + 1 + OLD_TOLERANCE >= target {
+                Some(true)
+            } else {
+                None
+            }
+        };
+        let mut old_len = self.old_len - was_old as u32;
+        // After the removal: the page above LRU_old once `f` is unlinked turns old.
+        let Some(first) = grows(old_len, self.desired_old_len(self.len - 1)) else {
             return false;
+        };
+        let mut ptr = self.old_ptr;
+        let mut first_page = NIL;
+        if first {
+            first_page = self.prev[ptr as usize];
+            if first_page == NIL || first_page == f {
+                return false;
+            }
+            ptr = first_page;
+            old_len += 1;
+        }
+        // After the insert at the head: the page above LRU_old then (not `f`, and not the old
+        // head, whose predecessor becomes `f`).
+        let Some(second) = grows(old_len, self.desired_old_len(self.len)) else {
+            return false;
+        };
+        let mut second_page = NIL;
+        if second {
+            second_page = self.prev[ptr as usize];
+            if second_page == NIL || second_page == f || ptr == self.head {
+                return false;
+            }
+            old_len += 1;
+        }
+        self.old[f as usize] = false;
+        for p in [first_page, second_page] {
+            if p != NIL {
+                self.old_ptr = p;
+                self.set_old(p, true);
+                self.log_slide(p, true);
+            }
         }
         self.relink_at_head(f);
         self.stamp[f as usize] = self.freed_page_clock as u32;
-        self.old[f as usize] = false;
         self.old_len = old_len;
         true
     }
