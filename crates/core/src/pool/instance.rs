@@ -146,6 +146,9 @@ pub struct OldTimeRange {
     pub lo_ms: u64,
     /// The largest equivalent value, ms.
     pub hi_ms: u64,
+    /// `lo_ms` in µs (saturated), kept beside it: the failed test's comparison without a
+    /// multiplication that checks for overflow (a 128-bit multiply call in WASM).
+    lo_us: u64,
 }
 
 impl Default for OldTimeRange {
@@ -154,6 +157,7 @@ impl Default for OldTimeRange {
             consulted: false,
             lo_ms: 0,
             hi_ms: u64::MAX,
+            lo_us: 0,
         }
     }
 }
@@ -171,6 +175,7 @@ impl OldTimeRange {
             consulted: self.consulted || o.consulted,
             lo_ms: self.lo_ms.max(o.lo_ms),
             hi_ms: self.hi_ms.min(o.hi_ms),
+            lo_us: self.lo_us.max(o.lo_us),
         }
     }
 
@@ -183,16 +188,21 @@ impl OldTimeRange {
             // The quarter rule decided: only 0 decides the same way.
             self.lo_ms = 0;
             self.hi_ms = 0;
+            self.lo_us = 0;
         } else {
-            self.lo_ms = self.lo_ms.max(1);
+            if self.lo_ms == 0 {
+                self.lo_ms = 1;
+                self.lo_us = MS;
+            }
             if let Some(age) = age_us {
                 if age >= ms as Micros * MS {
                     // Passed: every value up to the age in whole ms passes too.
                     self.hi_ms = self.hi_ms.min(age / MS);
-                } else if age >= self.lo_ms.saturating_mul(MS) {
+                } else if age >= self.lo_us {
                     // Failed: every value above the age fails too. (`age / MS + 1` exceeds
                     // `lo_ms` exactly when `age >= lo_ms·MS`: the division only then.)
                     self.lo_ms = age / MS + 1;
+                    self.lo_us = self.lo_ms.saturating_mul(MS);
                 }
             }
         }

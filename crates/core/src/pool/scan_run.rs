@@ -165,8 +165,9 @@ impl BufferPool {
             } else {
                 ((g / per) as usize, g % per)
             };
-            if mode == FetchMode::Normal && m > 0 {
-                // The common pages, as many as follow each other in this instance.
+            if mode == FetchMode::Normal && m > 0 && self.instances[i].lru.is_old(f) {
+                // The common pages, as many as follow each other in this instance (a young
+                // page never is one: the scan's young pages come in runs, taken below).
                 let first = pos.page_no;
                 let frame_of = &self.spaces[space as usize].frame_of;
                 let ended = self.instances[i].old_pages_touched_in_time(
