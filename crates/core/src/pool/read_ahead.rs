@@ -192,7 +192,7 @@ impl BufferPool {
             pages,
             victims,
             now,
-            |j| now + lat + per_page * j as Micros,
+            move |j| now + lat + per_page * j as Micros,
         );
         // What the evictions leave behind (free_page, got_block).
         self.try_lru_scan = true;
