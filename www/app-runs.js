@@ -283,6 +283,9 @@ export class RunMethods {
         }
         break;
       }
+      // While the first run computes, the others leave it a core of its own and the page one:
+      // on two cores they wait for it (its curve first, then the band).
+      if (this.liveJob && this.memberBusy.size >= this.cores() - 2) break;
       this.runMember(ens, w, ens.queue.shift());
     }
     ens.workers = Math.max(ens.workers, busy());

@@ -32,7 +32,10 @@ describe("live residency plot", () => {
         };
         const rec = { events: [], frames: [], sampling: false };
         window.__live = rec;
-        root.addEventListener("midpoint-residency", (e) => rec.events.push({ ...e.detail, ink: ink(), t: performance.now() }));
+        // Each redraw with the depth it shows (the URL follows the slider at once): a stop's run
+        // may finish while the drag is still on its way to the last one.
+        const depth = () => new URLSearchParams(location.search).get("lru_scan_depth");
+        root.addEventListener("midpoint-residency", (e) => rec.events.push({ ...e.detail, ink: ink(), t: performance.now(), depth: depth() }));
         const frame = () => {
           if (rec.sampling) rec.frames.push(ink());
           requestAnimationFrame(frame);
@@ -74,12 +77,12 @@ describe("live residency plot", () => {
       assert.notEqual(depth, before.url);
 
       // The final curve of the last stop.
-      await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 90_000, polling: 50 });
+      await page.waitForFunction((d) => window.__live.events.some((e) => !e.partial && e.depth === d), depth, { timeout: 90_000, polling: 50 });
       const rec = await page.evaluate(() => {
         window.__live.sampling = false;
         return window.__live;
       });
-      const finalAt = rec.events.findIndex((e) => !e.partial);
+      const finalAt = rec.events.findIndex((e) => !e.partial && e.depth === depth);
       const partials = rec.events.slice(0, finalAt);
       assert.ok(partials.length >= 2, `partial redraws before the final one: ${partials.length}`);
       assert.ok(
