@@ -9,7 +9,6 @@
 
 use super::{BufferPool, PageId};
 use crate::clock::Micros;
-use std::cmp::Ordering;
 
 impl BufferPool {
     /// `buf_read_ahead_linear`, called on the first access of `page` at time `now`. Returns the
@@ -52,12 +51,9 @@ impl BufferPool {
             // BUF_READ_AHEAD_PEND_LIMIT
             return 0;
         }
-        // Ascending if we are at the area's last page, descending if at its first.
-        let asc_or_desc = if page.page_no == low {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        };
+        // Ascending if we are at the area's last page, descending if at its first: a page
+        // accessed after its neighbour in the other direction is out of order.
+        let descending = page.page_no == low;
         let threshold = (64 - threshold_cfg.min(64)).min(area);
         let mut fail = 0u32;
         // The last accessed page's first-access time (0: none yet).
@@ -72,14 +68,9 @@ impl BufferPool {
                 debug_assert_eq!(self.split_frame(g), (i, g - base));
                 inst.access_time(g - base)
             };
-            if t == 0 {
-                fail += 1;
-            } else if pred != 0 {
-                let res = t.cmp(&pred);
-                if res != Ordering::Equal && res != asc_or_desc {
-                    fail += 1;
-                }
-            }
+            // Not accessed, or accessed out of order (equal times are in order either way).
+            let out_of_order = pred != 0 && if descending { t > pred } else { t < pred };
+            fail += (t == 0 || out_of_order) as u32;
             if fail > threshold {
                 return 0;
             }
