@@ -128,14 +128,15 @@ export class RunMethods {
     return job.then(
       (m) => {
         if (this.liveJob?.id === job.id) this.liveJob = null;
-        if (!m) return null;
-        this.cacheRun(key, m);
+        if (m) this.cacheRun(key, m);
+        // The ensemble's runs that waited for this one (pumpMembers) go now, whatever its end.
         this.pumpMembers();
-        return m;
+        return m ?? null;
       },
       (err) => {
         if (this.liveJob?.id === job.id) this.liveJob = null;
         if (token === this.runToken && !this.dead) this.el.runcap.textContent = `The full run failed: ${err.message}`;
+        this.pumpMembers();
         return null;
       },
     );
