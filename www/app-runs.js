@@ -131,7 +131,7 @@ export class RunMethods {
         if (m) this.cacheRun(key, m);
         // The ensemble's runs that waited for this one (pumpMembers) go now, whatever its end.
         this.pumpMembers();
-        return m ?? null;
+        return m;
       },
       (err) => {
         if (this.liveJob?.id === job.id) this.liveJob = null;

@@ -415,10 +415,11 @@ impl Instance {
         old_blocks_time_ms: u32,
         m: u64,
     ) -> bool {
-        if old_blocks_time_ms == 0
-            || !self.lru.adjust.fresh_until.is_empty()
-            || self.lru.freed_page_clock() == 0
-        {
+        debug_assert!(
+            old_blocks_time_ms > 0,
+            "the caller takes no common pages with 0"
+        );
+        if !self.lru.adjust.fresh_until.is_empty() || self.lru.freed_page_clock() == 0 {
             return false;
         }
         let window = old_blocks_time_ms as Micros * MS;

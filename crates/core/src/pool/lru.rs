@@ -229,7 +229,8 @@ impl Lru {
     pub fn set_tag(&mut self, f: u32, tag: u8) {
         self.tag[f as usize] = tag;
     }
-    /// Sets the tag and resets the stamp of frames about to be inserted by reads.
+    /// Sets the tag and resets the stamp of frames about to be inserted by reads
+    /// (`buf_page_init_for_read`: a fresh read's stamp is 0).
     pub fn reset_for_read(&mut self, frames: &[u32], tag: u8) {
         let n = self.tag.len();
         let (tags, stamps) = (&mut self.tag[..n], &mut self.stamp[..n]);

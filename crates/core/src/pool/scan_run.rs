@@ -136,6 +136,9 @@ impl BufferPool {
         let space = scan.space;
         let mode = scan.mode;
         let m = touches - 1;
+        // Whether a run may hold common pages at all (a NORMAL fetch with further touches and a
+        // positive old_blocks_time): the same for every page of the run.
+        let common = mode == FetchMode::Normal && m > 0 && obt != 0;
         // The common page's last touch, after its first (TouchTimes::at is `start` plus this).
         let last_after = if m > 0 { touch_at(0, m - 1) } else { 0 };
         let mut pos = RunAt {
@@ -165,7 +168,7 @@ impl BufferPool {
             } else {
                 ((g / per) as usize, g % per)
             };
-            if mode == FetchMode::Normal && m > 0 && self.instances[i].lru.is_old(f) {
+            if common && self.instances[i].lru.is_old(f) {
                 // The common pages, as many as follow each other in this instance (a young
                 // page never is one: the scan's young pages come in runs, taken below).
                 let first = pos.page_no;
