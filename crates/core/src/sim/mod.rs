@@ -439,38 +439,55 @@ impl Simulation {
                 },
                 None => Event::ScanResume,
             },
-            w => {
-                let thread = (w - 4) as usize;
-                let slowdown = if self.scan_running() {
-                    1.0 + self.params.scan_interference
-                } else {
-                    1.0
-                };
-                let op = self.lookups.step_dist(
-                    &mut self.pool,
-                    &mut self.rng,
-                    best,
-                    slowdown,
-                    self.params.lookup_dist,
-                );
-                self.demand.poll_wake(&mut self.pool, best);
-                self.lookup_next[thread] = op.next_at;
-                self.iv_lookups += 1;
-                if op.hit {
-                    self.iv_hits += 1;
-                }
-                if best >= self.scan_start && self.params.scan_s > 0 {
-                    self.lookups_scan += 1;
-                } else {
-                    self.lookups_warmup += 1;
-                }
-                Event::Lookup {
-                    thread: thread as u32,
-                    page: op.page,
-                    hit: op.hit,
-                }
-            }
+            w => self.lookup_event(best, (w - 4) as usize),
         })
+    }
+
+    /// Lookup thread `thread`'s event at `at` (its time, the earliest actor's): one point
+    /// lookup, its counters and the thread's next time. The caller has advanced the clock and
+    /// counted the event.
+    #[inline(always)]
+    fn lookup_event(&mut self, at: Micros, thread: usize) -> Event {
+        let slowdown = if self.scan_running() {
+            1.0 + self.params.scan_interference
+        } else {
+            1.0
+        };
+        let op = self.lookups.step_dist(
+            &mut self.pool,
+            &mut self.rng,
+            at,
+            slowdown,
+            self.params.lookup_dist,
+        );
+        self.demand.poll_wake(&mut self.pool, at);
+        self.lookup_next[thread] = op.next_at;
+        self.iv_lookups += 1;
+        if op.hit {
+            self.iv_hits += 1;
+        }
+        if at >= self.scan_start && self.params.scan_s > 0 {
+            self.lookups_scan += 1;
+        } else {
+            self.lookups_warmup += 1;
+        }
+        Event::Lookup {
+            thread: thread as u32,
+            page: op.page,
+            hit: op.hit,
+        }
+    }
+
+    /// The earliest lookup thread's time and number (the first of equal times), if any.
+    #[inline(always)]
+    fn earliest_lookup(&self) -> (Micros, usize) {
+        let mut best = (Micros::MAX, usize::MAX);
+        for (i, &t) in self.lookup_next.iter().enumerate() {
+            if t < best.0 {
+                best = (t, i);
+            }
+        }
+        best
     }
 
     /// The scan's event at `at` (seed-000 model): one page, or the end of a pause (`None`).
@@ -489,12 +506,14 @@ impl Simulation {
         op
     }
 
-    /// Runs the scan's events back to back while no other actor's comes first and virtual
-    /// time is before `until`: what calling [`Simulation::step`] while `now < until` does for
-    /// each of them, without choosing the next actor anew each time (nothing else moves while
-    /// only the scan runs; MariaDB's cleaner wake-up, which a scan page can schedule, is
-    /// looked at after every page). The ties go as in `step_inner`: the sampler, the cleaner
-    /// and activity before the scan, the scan before lookups and the demand cleaner.
+    /// Runs the scan's events and the lookups between them back to back while no other
+    /// actor's comes first and virtual time is before `until`: what calling
+    /// [`Simulation::step`] while `now < until` does for each of them, without choosing the
+    /// next actor anew each time (nothing but the scan and the lookups moves meanwhile: the
+    /// sampler's, the cleaner's and activity's times are fixed until their own events;
+    /// MariaDB's cleaner wake-up, which a page can schedule, is looked at after every event).
+    /// The ties go as in `step_inner`: the sampler, the cleaner and activity before the scan,
+    /// the scan before lookups, lookups in thread order before the demand cleaner.
     /// `tests/fast_paths.rs` compares whole runs with plain stepping.
     /// Returns how many events it ran, at most `max`.
     fn scan_burst(&mut self, until: Micros, max: u64) -> u64 {
@@ -506,20 +525,26 @@ impl Simulation {
         for t in [self.tick_next, self.activity_next].into_iter().flatten() {
             before = before.min(t);
         }
-        let at_most = self
-            .lookup_next
-            .iter()
-            .copied()
-            .min()
-            .unwrap_or(Micros::MAX);
+        let (mut at_most, mut thread) = self.earliest_lookup();
         let mut n = 0;
         while let Some(t) = self.scan_next {
-            if n >= max
-                || self.now >= until
-                || t >= before
-                || t > at_most
-                || self.demand.next.is_some_and(|d| d < t)
-            {
+            if n >= max || self.now >= until {
+                break;
+            }
+            if t > at_most {
+                // A lookup comes first (step_inner's choice: below the sampler's, the
+                // cleaner's, activity's times and the end; at most the demand cleaner's).
+                if at_most >= before || self.demand.next.is_some_and(|d| d < at_most) {
+                    break;
+                }
+                self.now = self.now.max(at_most);
+                self.events += 1;
+                self.lookup_event(at_most, thread);
+                n += 1;
+                (at_most, thread) = self.earliest_lookup();
+                continue;
+            }
+            if t >= before || self.demand.next.is_some_and(|d| d < t) {
                 break;
             }
             if self.scan.state == ScanState::Running && !self.pool.cleaner_wake_pending() {
