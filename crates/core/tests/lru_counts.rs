@@ -20,9 +20,10 @@ fn counts_by_tag_match_a_walk_of_the_list() {
     for f in l.iter() {
         want[l.tag(f) as usize][l.is_old(f) as usize] += 1;
     }
-    let got = l.young_old_by_tag();
+    let got = l.young_old_by_tag::<5>();
     assert_eq!(&got[..3], &want[..]);
     assert!(got[3..].iter().all(|c| c == &[0, 0]));
+    assert_eq!(l.young_old_by_tag::<2>(), [want[0], want[1]]);
     assert_eq!(want.iter().flatten().sum::<u32>(), l.len());
     assert!(
         want.iter().all(|c| c[0] > 0 && c[1] > 0),

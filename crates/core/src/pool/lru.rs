@@ -200,12 +200,20 @@ impl Lru {
     pub fn old_flags(&self) -> &[bool] {
         &self.old
     }
-    /// Pages in the list by tag: `[young, old]` for each tag value. One pass over the flag
-    /// arrays, branch-free (the sampler takes it every sample; the list's order does not matter).
-    pub fn young_old_by_tag(&self) -> Box<[[u32; 2]; 256]> {
-        let mut c = Box::new([[0u32; 2]; 256]);
-        for ((&t, &old), &listed) in self.tag.iter().zip(&self.old).zip(&self.in_list) {
-            c[t as usize][old as usize] += listed as u32;
+    /// Pages in the list by tag: `[young, old]` for each tag value below `N`. One pass over
+    /// the flag arrays, branch-free, the counts in registers (the sampler takes it every
+    /// sample; the list's order does not matter).
+    pub fn young_old_by_tag<const N: usize>(&self) -> [[u32; 2]; N] {
+        let mut c = [[0u32; 2]; N];
+        let n = self.tag.len();
+        let (tag, old, listed) = (&self.tag[..n], &self.old[..n], &self.in_list[..n]);
+        for i in 0..n {
+            let (t, o, l) = (tag[i] as usize, old[i] as u32, listed[i] as u32);
+            for (k, ck) in c.iter_mut().enumerate() {
+                let m = (t == k) as u32 & l;
+                ck[0] += m & (o ^ 1);
+                ck[1] += m & o;
+            }
         }
         c
     }

@@ -699,15 +699,15 @@ impl BufferPool {
             .count() as u32
     }
 
-    /// Per-tag counts of young and old pages, over all instances. (The frames in the LRU lists,
+    /// Per-tag counts of young and old pages for the tags below `N`, over all instances. (The frames in the LRU lists,
     /// visited in frame order rather than list order: the same counts, without chasing links.)
-    pub fn young_old_by_tag(&self, n_tags: usize) -> Vec<(u32, u32)> {
-        let mut v = vec![(0u32, 0u32); n_tags];
+    pub fn young_old_by_tag<const N: usize>(&self) -> [(u32, u32); N] {
+        let mut v = [(0u32, 0u32); N];
         for inst in &self.instances {
-            let c = inst.lru.young_old_by_tag();
-            for (t, (young, old)) in v.iter_mut().enumerate() {
-                *young += c[t][0];
-                *old += c[t][1];
+            let c = inst.lru.young_old_by_tag::<N>();
+            for ((young, old), [y, o]) in v.iter_mut().zip(c) {
+                *young += y;
+                *old += o;
             }
         }
         v

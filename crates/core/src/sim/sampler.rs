@@ -27,7 +27,7 @@ impl Simulation {
 
     pub(super) fn take_sample(&mut self) {
         let dt = to_secs(self.now.saturating_sub(self.iv_start));
-        let by_tag = self.pool.young_old_by_tag(3);
+        let by_tag = self.pool.young_old_by_tag::<3>();
         let (hot_young, hot_old) = self
             .pool
             .resident_young_old(HOT_SPACE, self.params.hot_pages);
