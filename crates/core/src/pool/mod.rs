@@ -699,8 +699,9 @@ impl BufferPool {
             .count() as u32
     }
 
-    /// Per-tag counts of young and old pages for the tags below `N`, over all instances. (The frames in the LRU lists,
-    /// visited in frame order rather than list order: the same counts, without chasing links.)
+    /// Per-tag counts of young and old pages for the tags below `N`, over all instances. (The
+    /// frames in the LRU lists, visited in frame order rather than list order: the same counts,
+    /// without chasing links.)
     pub fn young_old_by_tag<const N: usize>(&self) -> [(u32, u32); N] {
         let mut v = [(0u32, 0u32); N];
         for inst in &self.instances {
