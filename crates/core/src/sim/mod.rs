@@ -350,11 +350,10 @@ impl Simulation {
             }
         }
         if self.cpu.is_none() {
-            for (i, &t) in self.lookup_next.iter().enumerate() {
-                if t < best {
-                    best = t;
-                    which = 4 + i as u32;
-                }
+            let (t, i) = self.earliest_lookup();
+            if t < best {
+                best = t;
+                which = 4 + i as u32;
             }
         }
         if let Some(t) = self.demand.next {
