@@ -414,7 +414,9 @@ export class RunMethods {
     for (const t of times) {
       const b = el("button", { type: "button", class: "mp-small mp-sweepline", "data-line": t, "aria-pressed": "false", text: `${fmt.format(t)} ms` });
       const on = () => this.setSweepHighlight(t);
-      const off = () => this.setSweepHighlight(null);
+      // Only this button's own line is let go: a pointer leaving it after another button took
+      // the focus (the page's text above moved under a still pointer) leaves that one lit.
+      const off = () => this.sweepHighlight === t && this.setSweepHighlight(null);
       b.addEventListener("pointerenter", on);
       b.addEventListener("focus", on);
       b.addEventListener("pointerleave", () => document.activeElement !== b && off());
