@@ -30,3 +30,29 @@ fn counts_by_tag_match_a_walk_of_the_list() {
         "every tag has young and old pages: {want:?}"
     );
 }
+
+#[test]
+fn counts_by_tag_hold_over_long_lists_full_lanes_and_a_ragged_end() {
+    // 4,500 frames (past 255 words of 8, and not a multiple of 8): a long stretch where every
+    // frame has tag 1 and is listed (each byte counter of a word reaches its most), tags up to
+    // 200 (bytes with the high bit set), a few frames off the list.
+    for frames in [4_503u32, 2_047, 8, 7] {
+        let mut l = Lru::new(frames, old_ratio_from_pct(37));
+        for f in 0..frames {
+            let tag = if f < 2_100 { 1 } else { [0, 2, 129, 200, 1][(f * 7 % 5) as usize] };
+            l.set_tag(f, tag);
+            l.add_block(f, f % 3 != 0);
+        }
+        for f in (5..frames).step_by(11) {
+            l.remove_block(f);
+        }
+        l.validate().unwrap();
+        let mut want = [[0u32; 2]; 3];
+        for f in l.iter() {
+            if let Some(c) = want.get_mut(l.tag(f) as usize) {
+                c[l.is_old(f) as usize] += 1;
+            }
+        }
+        assert_eq!(l.young_old_by_tag::<3>(), want, "{frames} frames");
+    }
+}
