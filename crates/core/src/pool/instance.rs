@@ -428,15 +428,26 @@ impl Instance {
         let (access, io_done) = (&mut self.access_us[..n], &self.io_done_us[..n]);
         let old = &self.lru.old_flags()[..n];
         let RunAt {
-            mut page_no,
+            page_no,
             mut at,
-            mut now,
+            now,
             pages: before,
         } = *pos;
-        let (mut taken, mut oldest, mut unaccessed, mut ended) = (0u64, 0, false, false);
-        while page_no < stop {
+        // The limits folded into the loop's few values (what `scan_burst`'s V8 code keeps in
+        // registers): the page count cuts the run's slice (at least the page that is taken
+        // before the count is looked at), and the clock `now` (= max(`now`, the page's time),
+        // the times not decreasing) reaches `until` exactly when the page's time does.
+        let cap = lim.max.saturating_sub(before).max(1);
+        let end = (stop as usize)
+            .min(frame_of.len())
+            .min((page_no as usize).saturating_add(cap.min(u32::MAX as u64) as usize));
+        let run = frame_of.get(page_no as usize..end).unwrap_or(&[]);
+        let until = if now >= lim.until { 0 } else { lim.until };
+        let (mut taken, mut oldest, mut unaccessed, mut timed_out) = (0usize, 0, false, false);
+        let mut last_at = now;
+        for &g in run {
             // Not resident (NIL) or another instance's frame: past `n` either way.
-            let i = frame_of[page_no as usize].wrapping_sub(base) as usize;
+            let i = g.wrapping_sub(base) as usize;
             if i >= n {
                 break;
             }
@@ -451,14 +462,16 @@ impl Instance {
             unaccessed |= a0 == 0;
             oldest = oldest.max(age);
             taken += 1;
-            now = now.max(at);
-            page_no += 1;
+            last_at = at;
             at = t + cost;
-            if before + taken >= lim.max || now >= lim.until || at >= lim.bound {
-                ended = true;
+            if last_at >= until || at >= lim.bound {
+                timed_out = true;
                 break;
             }
         }
+        let taken = taken as u64;
+        let ended = timed_out || taken >= cap;
+        let (page_no, now) = (page_no + taken as u32, now.max(last_at));
         if taken > 0 {
             self.old_time_range.note(old_blocks_time_ms, Some(oldest));
             if unaccessed {
