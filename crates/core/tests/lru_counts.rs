@@ -33,13 +33,17 @@ fn counts_by_tag_match_a_walk_of_the_list() {
 
 #[test]
 fn counts_by_tag_hold_over_long_lists_full_lanes_and_a_ragged_end() {
-    // 4,500 frames (past 255 words of 8, and not a multiple of 8): a long stretch where every
-    // frame has tag 1 and is listed (each byte counter of a word reaches its most), tags up to
-    // 200 (bytes with the high bit set), a few frames off the list.
+    // Lists of 4,503 and 2,047 frames (past 255 words of 8, and not a multiple of 8), 8 and 7:
+    // a long stretch of frames of tag 1, tags up to 200 (bytes with the high bit set), a few
+    // frames off the list. (The byte counters at their most: `lru`'s unit test.)
     for frames in [4_503u32, 2_047, 8, 7] {
         let mut l = Lru::new(frames, old_ratio_from_pct(37));
         for f in 0..frames {
-            let tag = if f < 2_100 { 1 } else { [0, 2, 129, 200, 1][(f * 7 % 5) as usize] };
+            let tag = if f < 2_100 {
+                1
+            } else {
+                [0, 2, 129, 200, 1][(f * 7 % 5) as usize]
+            };
             l.set_tag(f, tag);
             l.add_block(f, f % 3 != 0);
         }
