@@ -32,7 +32,7 @@ fn counts_by_tag_match_a_walk_of_the_list() {
 }
 
 #[test]
-fn counts_by_tag_hold_over_long_lists_full_lanes_and_a_ragged_end() {
+fn counts_by_tag_hold_over_long_lists_high_tags_and_a_ragged_end() {
     // Lists of 4,503 and 2,047 frames (past 255 words of 8, and not a multiple of 8), 8 and 7:
     // a long stretch of frames of tag 1, tags up to 200 (bytes with the high bit set), a few
     // frames off the list. (The byte counters at their most: `lru`'s unit test.)

@@ -433,10 +433,10 @@ impl Instance {
             now,
             pages: before,
         } = *pos;
-        // The limits folded into the loop's few values (what `scan_burst`'s V8 code keeps in
-        // registers): the page count cuts the run's slice (at least the page that is taken
-        // before the count is looked at), and the clock `now` (= max(`now`, the page's time),
-        // the times not decreasing) reaches `until` exactly when the page's time does.
+        // The limits folded into fewer values for the loop to carry (V8's code for it spilled
+        // them): the page count cuts the run's slice (at least the page that is taken before
+        // the count is looked at), and the clock `now` (= max(`now`, the page's time), the
+        // times not decreasing) reaches `until` exactly when the page's time does.
         let cap = lim.max.saturating_sub(before).max(1);
         let end = (stop as usize)
             .min(frame_of.len())

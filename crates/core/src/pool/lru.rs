@@ -796,6 +796,8 @@ fn count_by_tag<const N: usize>(tag: &[u8], old: &[bool], listed: &[bool]) -> [[
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// The count by words of eight frames against a count frame by frame, on arrays built by
     /// hand: every byte lane at its most (255 words of one tag, listed and old), past it, a
     /// ragged end, tags above 127.
@@ -833,8 +835,6 @@ mod tests {
             );
         }
     }
-
-    use super::*;
 
     fn filled(n: u32, cap: u32, want_old: bool) -> Lru {
         let mut l = Lru::new(cap, old_ratio_from_pct(37));
