@@ -462,11 +462,14 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
-     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown).
+     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown);
+     * false when its cells and labels are those of the last call (nothing to repaint).
      * @param {number} now_ms
+     * @returns {boolean}
      */
     strip_update(now_ms) {
-        wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
+        const ret = wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
+        return ret !== 0;
     }
     /**
      * Seconds since the warm-up started.
@@ -1245,12 +1248,14 @@ export class WhatIfPair {
         return ret >>> 0;
     }
     /**
-     * Builds side `side`'s close-up for wall time `now_ms`.
+     * Builds side `side`'s close-up for wall time `now_ms`; false when nothing in it changed.
      * @param {number} side
      * @param {number} now_ms
+     * @returns {boolean}
      */
     strip_update(side, now_ms) {
-        wasm.whatifpair_strip_update(this.__wbg_ptr, side, now_ms);
+        const ret = wasm.whatifpair_strip_update(this.__wbg_ptr, side, now_ms);
+        return ret !== 0;
     }
     /**
      * Play or pause both.

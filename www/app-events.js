@@ -148,6 +148,8 @@ export class EventMethods {
     // Theme, motion, size, visibility.
     this.darkQuery.addEventListener("change", () => {
       this.ex.set_dark(this.darkQuery.matches);
+      // The close-up's colours are the theme's CSS properties: read them again.
+      this.stripColours();
       this.dirtyResidency = true;
       this.drawSweep();
       this.write?.drawAll();

@@ -248,6 +248,8 @@ export class StripMethods {
 
   stripColours() {
     this.sc = stripColours(this.root);
+    // New colours or a resized canvas (which clears it): paint the next frame whatever changed.
+    this.stripStale = true;
   }
 
   layoutStrip() {
@@ -280,7 +282,9 @@ export class StripMethods {
   drawStrip(t) {
     if (!this.stripShown) return;
     const ex = this.ex;
-    ex.strip_update(t);
+    // Nothing moved, nothing new: leave the canvas as it is (a paused page stays idle).
+    if (!ex.strip_update(t) && !this.stripStale) return;
+    this.stripStale = false;
     const n = ex.strip_len();
     const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
     const m = ex.strip_meta();

@@ -136,6 +136,7 @@ class PairFigure {
   recolour() {
     this.sc = stripColours(this.fig);
     this.pair?.set_dark(dark.matches);
+    this.stale = [true, true];
   }
 
   layout() {
@@ -145,6 +146,8 @@ class PairFigure {
       const h = this.pair.strip_resize(side, w, w < 500 ? 180 : 260);
       size(c, w, h);
     }
+    // A resized canvas is blank: paint both on the next frame.
+    this.stale = [true, true];
   }
 
   act(a) {
@@ -176,7 +179,9 @@ class PairFigure {
     const flags = p.frame(t);
     const dpr = dprOf();
     for (const side of [0, 1]) {
-      p.strip_update(side, t);
+      // Nothing moved and the canvas is as painted: leave it (an idle figure stays idle).
+      if (!p.strip_update(side, t) && !this.stale?.[side]) continue;
+      if (this.stale) this.stale[side] = false;
       const n = p.strip_len(side);
       const v = new Float32Array(this.wasm.memory.buffer, p.strip_ptr(side), n);
       paintStrip(this.ctxs[side], v, n, p.strip_meta(side), this.sc, dpr);

@@ -109,8 +109,8 @@ impl WhatIfPair {
         self.side(side).strip_resize(width, max_height)
     }
 
-    /// Builds side `side`'s close-up for wall time `now_ms`.
-    pub fn strip_update(&mut self, side: u32, now_ms: f64) {
+    /// Builds side `side`'s close-up for wall time `now_ms`; false when nothing in it changed.
+    pub fn strip_update(&mut self, side: u32, now_ms: f64) -> bool {
         self.side(side).strip_update(now_ms)
     }
 

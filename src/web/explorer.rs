@@ -277,8 +277,9 @@ impl Explorer {
         self.inner.strip_resize(width, max_height)
     }
 
-    /// Builds the close-up for wall time `now_ms` (call once per animation frame it is shown).
-    pub fn strip_update(&mut self, now_ms: f64) {
+    /// Builds the close-up for wall time `now_ms` (call once per animation frame it is shown);
+    /// false when its cells and labels are those of the last call (nothing to repaint).
+    pub fn strip_update(&mut self, now_ms: f64) -> bool {
         self.inner.strip_update(now_ms)
     }
 

@@ -111,7 +111,7 @@ impl StripLayout {
 }
 
 /// A trail: a page the boundary turned young, seen moving to the head.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Trail {
     pub frame: u32,
     pub x0: f32,
@@ -125,7 +125,7 @@ pub struct Trail {
 }
 
 /// What the strip draws besides its cells.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct StripMeta {
     /// Where `LRU_old` is: the left edge of its cell (CSS px), if it is in the window.
     pub boundary: Option<(f32, f32)>,
@@ -178,6 +178,8 @@ pub struct Strip {
     last_region: Vec<(u8, u32)>,
     trails: Vec<Trail>,
     view: Vec<f32>,
+    /// The view of the update before (to tell whether the picture changed).
+    prev_view: Vec<f32>,
     meta: StripMeta,
     counts: (u32, u32, u32, u32),
     last_ms: Option<f64>,
@@ -197,6 +199,7 @@ impl Strip {
             last_region: vec![(u8::MAX, 0); frames],
             trails: Vec::new(),
             view: Vec::new(),
+            prev_view: Vec::new(),
             meta: StripMeta::default(),
             counts: (0, 0, 0, 0),
             last_ms: None,
@@ -224,8 +227,10 @@ impl Explorer {
 
     /// Builds the close-up for wall time `now_ms`: the cells' targets, their eased positions,
     /// the follow marks and the trails. Read the result with [`Explorer::strip_view`] and
-    /// [`Explorer::strip_meta`].
-    pub fn strip_update(&mut self, now_ms: f64) {
+    /// [`Explorer::strip_meta`]. Returns whether they differ from the last update's, so that a
+    /// paused page with nothing moving paints nothing (a repaint a frame kept a fifth of a core
+    /// busy).
+    pub fn strip_update(&mut self, now_ms: f64) -> bool {
         let dt_ms = match self.strip.last_ms {
             Some(l) => (now_ms - l).clamp(0.0, 100.0),
             None => 0.0,
@@ -278,6 +283,7 @@ impl Explorer {
         };
         let moved_now = self.cur.events() != st.last_events;
         st.last_events = self.cur.events();
+        std::mem::swap(&mut st.view, &mut st.prev_view);
         st.view.clear();
         let elided_young_y = l.y_head + l.pitch + l.line * 0.5;
         let elided_old_y = l.y_tail - l.line * 0.5;
@@ -473,7 +479,16 @@ impl Explorer {
         meta.lost_hot = st.counts.3;
         meta.caption = strip_caption(&meta, self.cur.refills);
         let _ = elided_old_y;
+        // Bit for bit (a NaN counts as a change: a repaint, never a missed one).
+        let same_view = st.view.len() == st.prev_view.len()
+            && st
+                .view
+                .iter()
+                .zip(&st.prev_view)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+        let changed = !same_view || st.meta != meta;
         st.meta = meta;
+        changed
     }
 
     /// The close-up's cells, [`STRIDE`] numbers each: frame, x, y (CSS px, top left), cell

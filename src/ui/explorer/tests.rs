@@ -435,6 +435,51 @@ fn watching_in_the_close_up_shows_pages_move_turn_young_and_reach_the_head() {
 }
 
 #[test]
+fn the_close_up_says_when_it_changed_and_rests_when_paused() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.strip_resize(800.0, 420.0);
+    to_batch(&mut ex);
+    ex.watch();
+    let (mut t, mut prev, mut prev_meta) = (0.0, Vec::new(), None);
+    let mut changes = 0;
+    for _ in 0..5_000 {
+        t += 16.0;
+        ex.frame(t);
+        let said = ex.strip_update(t);
+        let (v, m) = (ex.strip_view().to_vec(), ex.strip_meta().clone());
+        // The page repaints only on `true`: it must be true exactly when something differs.
+        assert_eq!(
+            said,
+            v != prev || prev_meta.as_ref() != Some(&m),
+            "at {t} ms"
+        );
+        changes += said as u32;
+        (prev, prev_meta) = (v, Some(m));
+        if ex.status().mode == "paused" {
+            break;
+        }
+    }
+    assert_eq!(ex.status().mode, "paused");
+    assert!(changes > 100, "{changes}");
+    // Paused, the cells come to rest and the trails fade out; then nothing is left to paint.
+    let mut quiet = 0;
+    for _ in 0..600 {
+        t += 16.0;
+        ex.frame(t);
+        quiet = if ex.strip_update(t) { 0 } else { quiet + 1 };
+    }
+    assert!(
+        quiet >= 300,
+        "still changing {} frames before the end",
+        600 - quiet
+    );
+    // One step, and it paints again.
+    ex.step();
+    ex.frame(t + 16.0);
+    assert!(ex.strip_update(t + 16.0));
+}
+
+#[test]
 fn the_speed_reached_is_reported_while_playing() {
     let mut ex = Explorer::new(&small(), clock).unwrap();
     ex.set_speed(3);
