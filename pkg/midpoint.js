@@ -169,6 +169,14 @@ export class Explorer {
         return v1;
     }
     /**
+     * Holds the scout where it is while `held` (the page's workers are computing) or lets it
+     * go on; `scouted()` still says whether its snapshots reach the end.
+     * @param {boolean} held
+     */
+    hold_scout(held) {
+        wasm.explorer_hold_scout(this.__wbg_ptr, held);
+    }
+    /**
      * Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
      * this one's full run arrives.
      * @param {Explorer} prev

@@ -13,11 +13,18 @@ export class Workers {
     this.type = type;
     this.onPanic = onPanic;
     this.nextId = 1;
+    this.live = new Set();
   }
   spawn() {
     const w = new Worker(this.url, { type: this.type });
     w.postMessage({ type: "init", module: this.module });
     w.jobs = new Map();
+    this.live.add(w);
+    const terminate = w.terminate.bind(w);
+    w.terminate = () => {
+      this.live.delete(w);
+      terminate();
+    };
     w.onmessage = (e) => {
       const m = e.data;
       if (m.type === "panic") return this.onPanic(m.message);
@@ -39,6 +46,11 @@ export class Workers {
       w.jobs.clear();
     };
     return w;
+  }
+  /** Whether a worker is computing (a job posted and not yet done or cancelled). */
+  busy() {
+    for (const w of this.live) if (w.jobs.size) return true;
+    return false;
   }
   /** Posts a job; the promise resolves with its "done" message (null if cancelled) and carries
    *  the job's `id`. `onPartial` receives its "partial" messages (live runs). */

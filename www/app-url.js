@@ -151,6 +151,8 @@ export class UrlMethods {
     this.ex.set_view_budget(this.viewName);
     // A view with a residency plot to scrub keeps snapshots over the whole run.
     this.ex.set_scouting(this.viewName === "lab" || this.viewName === "residency");
+    // A new explorer's scout is not held; the next frame holds it if workers are busy.
+    this.scoutHeld = undefined;
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
     this.run = null;

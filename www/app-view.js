@@ -89,6 +89,13 @@ export class ViewMethods {
     this.looping = true;
     requestAnimationFrame(this.loop);
     try {
+      // The scout (snapshots for scrubbing) waits while workers compute the runs the reader
+      // is waiting for: on two cores it would take a third of one from them.
+      const held = this.workers?.busy() ?? false;
+      if (held !== this.scoutHeld) {
+        this.scoutHeld = held;
+        this.ex.hold_scout(held);
+      }
       const flags = this.ex.frame(t);
       if (flags & 1 && this.el.pool.offsetParent !== null) {
         this.ex.draw(this.ctx);

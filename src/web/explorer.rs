@@ -169,6 +169,12 @@ impl Explorer {
         self.inner.set_scouting(on)
     }
 
+    /// Holds the scout where it is while `held` (the page's workers are computing) or lets it
+    /// go on; `scouted()` still says whether its snapshots reach the end.
+    pub fn hold_scout(&mut self, held: bool) {
+        self.inner.hold_scout(held)
+    }
+
     /// Whether the snapshots reach the run's end (or scouting is off).
     pub fn scouted(&self) -> bool {
         self.inner.scouted()

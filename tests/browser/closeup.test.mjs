@@ -69,6 +69,46 @@ describe("the boundary close-up", () => {
     }
   });
 
+  test("paused, the close-up paints nothing until something changes; a step paints it again", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
+    try {
+      await pageReady(page);
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      // Count every call that draws on the close-up's canvas.
+      await page.evaluate(() => {
+        const ctx = window.__midpoint.apps[0].sctx;
+        window.__stripDraws = 0;
+        for (const m of ["clearRect", "fillRect", "strokeRect", "fillText", "fill", "stroke", "drawImage"]) {
+          const f = ctx[m].bind(ctx);
+          ctx[m] = (...a) => {
+            window.__stripDraws++;
+            return f(...a);
+          };
+        }
+      });
+      const count = (ms) =>
+        page.evaluate(
+          (ms) =>
+            new Promise((done) => {
+              const n0 = window.__stripDraws;
+              setTimeout(() => done(window.__stripDraws - n0), ms);
+            }),
+          ms,
+        );
+      // Whatever was still easing or fading comes to rest within a second or two.
+      await page.waitForTimeout(2500);
+      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].status.mode), "paused");
+      assert.equal(await count(1500), 0, "draw calls on the paused close-up's canvas in 1.5 s");
+      const before = await page.evaluate(() => window.__stripDraws);
+      await page.locator('[data-act="step"]').click();
+      await page.waitForTimeout(300);
+      assert.ok((await page.evaluate(() => window.__stripDraws)) > before, "a step repainted nothing");
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("the code panel highlights the boundary's shrink step on a drain step that slides", async () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {

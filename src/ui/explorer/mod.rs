@@ -186,6 +186,8 @@ pub struct Explorer {
     /// run, so that scrubbing to any moment is a restore and a short replay (see `scout`).
     scout: Option<Cursor>,
     scouting: bool,
+    /// The scout waits (keeping its place) while the page's workers compute.
+    scout_held: bool,
     /// How the last seek to a time went (`Status::seek`), and the events it replayed.
     seek_kind: &'static str,
     seek_from: u64,
@@ -251,6 +253,7 @@ impl Explorer {
             achieved: 0.0,
             scout: None,
             scouting: false,
+            scout_held: false,
             seek_kind: "",
             seek_from: 0,
             seek_replayed: 0,

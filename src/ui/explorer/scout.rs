@@ -18,6 +18,12 @@ impl Explorer {
         }
     }
 
+    /// Holds the scout where it is (true) or lets it go on: the page holds it while its workers
+    /// compute, so that on a machine of few cores the runs the reader waits for get them.
+    pub fn hold_scout(&mut self, held: bool) {
+        self.scout_held = held;
+    }
+
     /// How far the saved positions reach, seconds since the warm-up started.
     pub(super) fn scouted_s(&self) -> f64 {
         let a = self.anchors.last().map(|c| c.sim.t_s()).unwrap_or(0.0);
@@ -36,7 +42,7 @@ impl Explorer {
     /// last anchor, an anchor every `anchor_every` events, appended in order (so the anchors
     /// stay sorted, whoever left them).
     pub(super) fn scout_for(&mut self, deadline: f64) {
-        if !self.scouting {
+        if !self.scouting || self.scout_held {
             return;
         }
         let start = (self.clock)();

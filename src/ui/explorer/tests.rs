@@ -743,6 +743,36 @@ fn a_watched_drain_starts_slowly_and_shows_the_shrink_step_while_the_boundary_sl
 }
 
 #[test]
+fn a_held_scout_keeps_its_place_and_goes_on_when_let_go() {
+    let p = preset("small-demo").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    ex.set_scouting(true);
+    let mut t = 0.0;
+    for _ in 0..20 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    let reached = ex.status().scouted_s;
+    assert!(reached > 0.0, "the scout did not start");
+    ex.hold_scout(true);
+    for _ in 0..200 {
+        t += 16.0;
+        ex.frame(t);
+    }
+    assert_eq!(ex.status().scouted_s, reached, "held, it went on");
+    assert!(!ex.scouted(), "held is not done");
+    ex.hold_scout(false);
+    let mut frames = 0;
+    while !ex.scouted() {
+        t += 16.0;
+        ex.frame(t);
+        frames += 1;
+        assert!(frames < 400_000, "{:?}", ex.snapshots());
+    }
+    assert!(ex.status().scouted_s >= ex.status().end_s - 0.5);
+}
+
+#[test]
 fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_replay() {
     let p = preset("small-demo").unwrap().params;
     let mut ex = Explorer::new(&p, clock).unwrap();
