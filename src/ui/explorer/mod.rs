@@ -147,6 +147,9 @@ pub struct Explorer {
     speed: usize,
     playhead: Micros,
     last_ms: Option<f64>,
+    /// Set by `play`: its first frame advances nothing (the page's last frame may be a slow
+    /// idle poll's, up to 250 ms before).
+    from_rest: bool,
     reduced_motion: bool,
     at_batch: bool,
     narration: String,
@@ -226,6 +229,7 @@ impl Explorer {
             speed: 4,
             playhead: 0,
             last_ms: None,
+            from_rest: false,
             reduced_motion: false,
             at_batch: false,
             narration: String::new(),
@@ -312,6 +316,7 @@ impl Explorer {
         }
         self.clear_seek();
         self.mode = Mode::Playing;
+        self.from_rest = true;
         self.achieved = 0.0;
         self.playhead = self.cur.sim.now();
         self.busy.clear();

@@ -11,10 +11,11 @@ impl Explorer {
     /// Advances the current mode by one animation frame at wall time `now_ms`; returns
     /// `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
     pub fn frame(&mut self, now_ms: f64) -> u32 {
-        let dt = self
-            .last_ms
-            .map(|l| (now_ms - l).clamp(0.0, 100.0))
-            .unwrap_or(0.0);
+        let from_rest = std::mem::take(&mut self.from_rest);
+        let dt = match self.last_ms {
+            Some(l) if !from_rest => (now_ms - l).clamp(0.0, 100.0),
+            _ => 0.0,
+        };
         self.last_ms = Some(now_ms);
         let deadline = (self.clock)() + BUDGET_MS;
         let mut flags = 0;

@@ -762,14 +762,19 @@ fn a_held_scout_keeps_its_place_and_goes_on_when_let_go() {
     assert_eq!(ex.status().scouted_s, reached, "held, it went on");
     assert!(!ex.scouted(), "held is not done");
     ex.hold_scout(false);
+    scout_to_end(&mut ex, &mut t);
+    assert!(ex.status().scouted_s >= ex.status().end_s - 0.5);
+}
+
+/// Frames 16 ms apart until the scout's snapshots reach the end.
+fn scout_to_end(ex: &mut Explorer, t: &mut f64) {
     let mut frames = 0;
     while !ex.scouted() {
-        t += 16.0;
-        ex.frame(t);
+        *t += 16.0;
+        ex.frame(*t);
         frames += 1;
         assert!(frames < 400_000, "{:?}", ex.snapshots());
     }
-    assert!(ex.status().scouted_s >= ex.status().end_s - 0.5);
 }
 
 #[test]
@@ -778,13 +783,7 @@ fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_re
     let mut ex = Explorer::new(&p, clock).unwrap();
     ex.set_scouting(true);
     let mut t = 0.0;
-    let mut frames = 0;
-    while !ex.scouted() {
-        t += 16.0;
-        ex.frame(t);
-        frames += 1;
-        assert!(frames < 400_000, "{:?}", ex.snapshots());
-    }
+    scout_to_end(&mut ex, &mut t);
     assert_eq!(ex.events(), 0.0, "the view itself stayed at the start");
     let end = ex.status().end_s;
     assert!(
@@ -818,4 +817,32 @@ fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_re
         assert_eq!(plain.events(), ex.events());
         assert_eq!(plain.render(), ex.render());
     }
+}
+
+#[test]
+fn playing_starts_from_rest_however_old_the_last_frame() {
+    // The page polls a paused figure every 250 ms: the frame after Play must not take that
+    // gap as elapsed time (it would jump by the 100 ms clamp at once).
+    let p = preset("small-demo").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    ex.set_speed(3);
+    let mut t = 0.0;
+    for _ in 0..5 {
+        t += 250.0;
+        ex.frame(t);
+    }
+    ex.play();
+    let at = ex.cur.sim.now();
+    t += 240.0;
+    ex.frame(t);
+    assert_eq!(ex.cur.sim.now(), at, "the first frame after play advanced");
+    // The next frames play at the speed's pace: 16 ms of wall time each.
+    t += 16.0;
+    ex.frame(t);
+    let one = ex.cur.sim.now() - at;
+    assert!(one > 0, "playing did not advance");
+    t += 16.0;
+    ex.frame(t);
+    let two = ex.cur.sim.now() - at;
+    assert!(two >= one && two <= 3 * one, "{one} then {two}");
 }
