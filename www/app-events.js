@@ -9,6 +9,7 @@ export class EventMethods {
   act(name) {
     const ex = this.ex;
     if (this.dead) return;
+    this.wake();
     switch (name) {
       case "play": {
         const m = this.status?.mode;
@@ -123,6 +124,10 @@ export class EventMethods {
       this.applyParams(false);
       this.renderControls(true);
     });
+    // Whatever the reader does in the widget brings an idle loop's frames back at once.
+    for (const type of ["pointerdown", "pointermove", "keydown", "input", "change", "click", "wheel", "focusin"]) {
+      this.root.addEventListener(type, () => this.wake(), { capture: true, passive: true });
+    }
     // Keyboard shortcuts: only while focus is inside this widget (not in a slider or a
     // select), so that Space and the arrows still scroll the page around it.
     this.root.addEventListener("keydown", (e) => this.onKey(e));
@@ -147,6 +152,7 @@ export class EventMethods {
     this.el.pool.addEventListener("pointerleave", () => (this.el.tip.hidden = true));
     // Theme, motion, size, visibility.
     this.darkQuery.addEventListener("change", () => {
+      this.wake();
       this.ex.set_dark(this.darkQuery.matches);
       // The close-up's colours are the theme's CSS properties: read them again.
       this.stripColours();
@@ -154,7 +160,10 @@ export class EventMethods {
       this.drawSweep();
       this.write?.drawAll();
     });
-    this.motionQuery.addEventListener("change", () => this.ex.set_reduced_motion(this.motionQuery.matches));
+    this.motionQuery.addEventListener("change", () => {
+      this.wake();
+      this.ex.set_reduced_motion(this.motionQuery.matches);
+    });
     let lastW = this.el.stage.clientWidth;
     new ResizeObserver(() => {
       const w = this.el.stage.clientWidth;
@@ -291,6 +300,7 @@ export class EventMethods {
     if (this.pendingRun) this.startRun();
     this.dirtyResidency = true;
     if (!this.looping) requestAnimationFrame(this.loop);
+    else this.wake();
   }
 
   // ---- the guided tour -------------------------------------------------------------------

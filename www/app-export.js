@@ -112,6 +112,6 @@ export class ExportMethods {
       else young++;
       if ((b & 0x30) === 0x10) ringedYoung++;
     }
-    return { ...s, cells: cells.length, young, oldCells: old, ringedYoung, hasRun: !!this.run, sweepMs: this.lastSweepMs ?? null, ensembleMs: this.ens?.ms || null, runs: this.runs };
+    return { ...s, cells: cells.length, young, oldCells: old, ringedYoung, hasRun: !!this.run, sweepMs: this.lastSweepMs ?? null, ensembleMs: this.ens?.ms || null, runs: this.runs, idle: this.idleTimer !== 0, idleMisses: this.idleMisses };
   }
 }

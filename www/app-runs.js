@@ -14,6 +14,8 @@ export class Workers {
     this.onPanic = onPanic;
     this.nextId = 1;
     this.live = new Set();
+    // Called on every message from a worker (the page's loop wakes from its idle poll).
+    this.onActivity = null;
   }
   spawn() {
     const w = new Worker(this.url, { type: this.type });
@@ -26,6 +28,7 @@ export class Workers {
       terminate();
     };
     w.onmessage = (e) => {
+      this.onActivity?.();
       const m = e.data;
       if (m.type === "panic") return this.onPanic(m.message);
       if (m.type === "ready") return;
@@ -99,6 +102,7 @@ export class RunMethods {
       return;
     }
     this.pendingRun = false;
+    this.wake();
     const token = ++this.runToken;
     const params = this.params;
     const key = mp.params_query(params);

@@ -279,11 +279,12 @@ export class StripMethods {
   }
 
   /** One frame of the close-up. */
+  /** Repaints the close-up if its picture changed; returns whether it did. */
   drawStrip(t) {
-    if (!this.stripShown) return;
+    if (!this.stripShown) return false;
     const ex = this.ex;
     // Nothing moved, nothing new: leave the canvas as it is (a paused page stays idle).
-    if (!ex.strip_update(t) && !this.stripStale) return;
+    if (!ex.strip_update(t) && !this.stripStale) return false;
     this.stripStale = false;
     const n = ex.strip_len();
     const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
@@ -292,6 +293,7 @@ export class StripMethods {
     this.stripSeen = { n: n / 8, slid: m.slid, toHead: m.to_head };
     const cap = m.caption;
     if (this.el.stripCap.textContent !== cap) this.el.stripCap.textContent = cap;
+    return true;
   }
 
   /** Tooltip and selection for a cell of the close-up or the grid, linked both ways. */

@@ -2,11 +2,17 @@
 // status (counters, narration, mode) read from the Explorer once per frame.
 import { fmt, pct } from "./util.js";
 
+// After this many frames in a row with nothing to do, the loop polls every IDLE_POLL_MS (a
+// test sets `app.idleAfter` lower, to be idle whenever a message or an input arrives).
+const IDLE_FRAMES = 30;
+const IDLE_POLL_MS = 250;
+
 /** Methods of MidpointApp (mixed into its prototype by app.js). */
 export class ViewMethods {
   // ---- layout and drawing ----------------------------------------------------------------
 
   layout() {
+    this.wake();
     this.layoutExplorer();
     // The plots lay out at their container's width (text at 12 CSS px), and only below 300
     // CSS px scale down (text still at least 11 px on a 280 px screen).
@@ -87,7 +93,9 @@ export class ViewMethods {
       return;
     }
     this.looping = true;
-    requestAnimationFrame(this.loop);
+    const polled = this.polling;
+    this.polling = false;
+    let quiet = false;
     try {
       // The scout (snapshots for scrubbing) waits while workers compute the runs the reader
       // is waiting for: on two cores it would take a third of one from them.
@@ -101,7 +109,7 @@ export class ViewMethods {
         this.ex.draw(this.ctx);
         this.drawGridSelection();
       }
-      this.drawStrip(t);
+      const painted = this.drawStrip(t);
       if (flags & 2 || !this.status) this.updateStatus();
       // The moment drawn, for tests and the curious: simulated seconds, event, free list.
       const ds = this.root.dataset;
@@ -115,14 +123,46 @@ export class ViewMethods {
       const now = performance.now();
       const cursor = this.status.t_s;
       const moved = Math.abs(cursor - this.lastResidency.t) > (this.status.end_s || 1) / 400;
-      if (this.dirtyResidency || (moved && now - this.lastResidency.at > 120)) {
+      const plotted = this.dirtyResidency || (moved && now - this.lastResidency.at > 120);
+      if (plotted) {
         this.drawResidency();
         this.lastResidency = { t: cursor, at: now };
         this.dirtyResidency = false;
       }
+      // Nothing moved or was drawn, and nothing will until the reader or a worker acts: paused
+      // (no refill being watched, no opening moment pending), the scout done or waiting for the
+      // workers.
+      quiet = flags === 0 && !painted && !plotted && st.mode === "paused" && !this.pendingAt && (held || this.ex.scouted());
     } catch (e) {
       this.fatal(e?.message ?? String(e));
     }
+    if (this.dead) return;
+    // A poll that found work means a change that did not call wake(): counted, for the tests.
+    if (polled && !quiet) this.idleMisses++;
+    this.quietFrames = quiet ? this.quietFrames + 1 : 0;
+    if (this.quietFrames < (this.idleAfter ?? IDLE_FRAMES)) {
+      requestAnimationFrame(this.loop);
+      return;
+    }
+    // Idle: the loop slows from every display frame to a poll (a paused page took 5 % of a
+    // core for frames that drew nothing). Input, a worker's message, a resize, a theme change
+    // or coming into view call wake(), which brings the frames back at once.
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = 0;
+      this.polling = true;
+      requestAnimationFrame(this.loop);
+    }, IDLE_POLL_MS);
+  }
+
+  /** Back to a frame every display refresh if the loop had slowed to its idle poll. */
+  wake() {
+    this.quietFrames = 0;
+    // A poll's frame already asked for does the woken work: not a miss.
+    this.polling = false;
+    if (!this.idleTimer) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = 0;
+    requestAnimationFrame(this.loop);
   }
 
   /** Opens a figure at its moment: the scan's start, just after its first LRU batch, or

@@ -29,6 +29,13 @@ export class MidpointApp {
     this.darkQuery = matchMedia("(prefers-color-scheme: dark)");
     this.motionQuery = matchMedia("(prefers-reduced-motion: reduce)");
     this.workers = new Workers(module, workerUrl ?? new URL("./worker.js", import.meta.url), workerType, (msg) => this.fatal(msg));
+    this.workers.onActivity = () => this.wake();
+    // The frame loop's idle state (app-view.js: tick, wake): frames in a row that did nothing,
+    // the pending poll's timer, and polls that found work nothing had woken them for.
+    this.quietFrames = 0;
+    this.idleTimer = 0;
+    this.polling = false;
+    this.idleMisses = 0;
     this.pendingRun = false;
     this.offscreenPaused = false;
     this.tourIndex = null;
