@@ -278,8 +278,7 @@ export class StripMethods {
     this.stripColours();
   }
 
-  /** One frame of the close-up. */
-  /** Repaints the close-up if its picture changed; returns whether it did. */
+  /** One frame of the close-up: repainted if its picture changed; returns whether it was. */
   drawStrip(t) {
     if (!this.stripShown) return false;
     const ex = this.ex;

@@ -105,7 +105,9 @@ export class ViewMethods {
         this.ex.hold_scout(held);
       }
       const flags = this.ex.frame(t);
-      if (flags & 1 && this.el.pool.offsetParent !== null) {
+      // A hidden grid (the close-up's view) is drawn only while paused: that clears the
+      // explorer's dirty flag, which would otherwise keep a paused page from ever resting.
+      if (flags & 1 && (this.el.pool.offsetParent !== null || this.status?.mode === "paused")) {
         this.ex.draw(this.ctx);
         this.drawGridSelection();
       }

@@ -87,4 +87,24 @@ describe("the page at rest", () => {
       await page.close();
     }
   });
+
+  test("the close-up's view, its grid hidden, comes to rest after the batch and after a watched refill", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&view=strip&at=batch", { viewport: { width: 390, height: 844 } });
+    try {
+      await pageReady(page);
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      // Its hidden grid's changes (never drawn) kept the frames going before.
+      await idle(page);
+      await page.locator('[data-testid="watch-refill"]').click();
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.mode === "watching", null, { timeout: 10_000 });
+      await page.waitForFunction(() => window.__midpoint.apps[0].status?.mode === "paused", null, { timeout: 60_000 });
+      // The refill's pages glide and fade in, then rest: the fade's last step must not wait for
+      // a poll.
+      await idle(page);
+      assert.equal(await page.evaluate(() => window.__midpoint.debug().idleMisses), 0, "polls found work that nothing had woken them for");
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
 });

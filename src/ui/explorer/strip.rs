@@ -380,6 +380,11 @@ impl Explorer {
                 p.0 = tx;
                 p.1 = ty;
             }
+            // The fade-in ends exactly: in f32 a small step stalls a hair below 1, which a
+            // longer frame (the page's idle poll) would then finish, a change nobody sees.
+            if p.2 > 0.995 {
+                p.2 = 1.0;
+            }
             let mut flags = fl as u32;
             if selected == Some(f) {
                 flags |= S_SELECTED;

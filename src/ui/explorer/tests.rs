@@ -473,6 +473,13 @@ fn the_close_up_says_when_it_changed_and_rests_when_paused() {
         "still changing {} frames before the end",
         600 - quiet
     );
+    // At rest it stays at rest when the page's frames slow to a poll every 250 ms (a fade
+    // left a hair short of its end at 16 ms frames took the longer step and changed).
+    for _ in 0..8 {
+        t += 250.0;
+        ex.frame(t);
+        assert!(!ex.strip_update(t), "changed on a poll at {t} ms");
+    }
     // One step, and it paints again.
     ex.step();
     ex.frame(t + 16.0);
