@@ -106,14 +106,17 @@ export class Explorer {
         }
     }
     /**
-     * Draws the grid on `ctx` (its canvas sized by `resize`).
+     * Draws the grid on `ctx` (its canvas sized by `resize`); returns the size of the labels'
+     * font in device pixels, or -1 if it drew none.
      * @param {CanvasRenderingContext2D} ctx
+     * @returns {number}
      */
     draw(ctx) {
         const ret = wasm.explorer_draw(this.__wbg_ptr, ctx);
-        if (ret[1]) {
-            throw takeFromExternrefTable0(ret[0]);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
         }
+        return ret[0];
     }
     /**
      * Draws the residency plot with a cursor at the current time: the full run if the worker
@@ -186,6 +189,15 @@ export class Explorer {
         wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
     /**
+     * The current moment, to restore at once later (a beat of the presentation); undefined
+     * unless paused.
+     * @returns {Moment | undefined}
+     */
+    moment() {
+        const ret = wasm.explorer_moment(this.__wbg_ptr);
+        return ret === 0 ? undefined : Moment.__wrap(ret);
+    }
+    /**
      * A run with these parameters (a `Params` object), paused at the start of the warm-up.
      * @param {any} params
      */
@@ -233,6 +245,18 @@ export class Explorer {
         return v1;
     }
     /**
+     * The residency plot's key (`[{label, kind, colour}]`), for what it draws now.
+     * @param {boolean} dark
+     * @returns {any}
+     */
+    residency_key(dark) {
+        const ret = wasm.explorer_residency_key(this.__wbg_ptr, dark);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
      * @param {number} x
      * @param {number} css_width
@@ -257,7 +281,17 @@ export class Explorer {
         return ret >>> 0;
     }
     /**
-     * The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
+     * Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
+     * @param {Moment} m
+     * @returns {boolean}
+     */
+    restore_moment(m) {
+        _assertClass(m, Moment);
+        const ret = wasm.explorer_restore_moment(this.__wbg_ptr, m.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
      * @returns {any}
      */
     run_set_summary() {
@@ -273,6 +307,18 @@ export class Explorer {
      */
     scouted() {
         const ret = wasm.explorer_scouted(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Puts the view at the `k`-th frame of the current refill's drain (0: just after the
+     * batch; a read-ahead takes several at once, so it lands on the first read that has taken
+     * at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
+     * `drain_k`.
+     * @param {number} k
+     * @returns {boolean}
+     */
+    scrub_drain(k) {
+        const ret = wasm.explorer_scrub_drain(this.__wbg_ptr, k);
         return ret !== 0;
     }
     /**
@@ -365,6 +411,13 @@ export class Explorer {
         const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         wasm.explorer_set_view_budget(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * For a page that shows no grid: the cells built (the status's counts) and the dirty flag
+     * cleared without drawing, so that a paused page rests.
+     */
+    settle() {
+        wasm.explorer_settle(this.__wbg_ptr);
     }
     /**
      * The speed labels, slowest first.
@@ -584,6 +637,284 @@ export class LiveRunner {
     }
 }
 if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
+
+/**
+ * A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
+ * parameters.
+ */
+export class Moment {
+    static __wrap(ptr) {
+        const obj = Object.create(Moment.prototype);
+        obj.__wbg_ptr = ptr;
+        MomentFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        MomentFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_moment_free(ptr, 0);
+    }
+    /**
+     * Roughly the bytes it holds.
+     * @returns {number}
+     */
+    approx_bytes() {
+        const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
+        return ret;
+    }
+}
+if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
+
+/**
+ * One widget's state: its parameters, the preset and measurement they match, its address,
+ * command line, embed snippets and the words of its captions.
+ */
+export class Page {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        PageFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_page_free(ptr, 0);
+    }
+    /**
+     * The address's query: `ev` the event count while paused (0: none), `keep_at` while the
+     * figure is on its way to its opening moment.
+     * @param {number} ev
+     * @param {boolean} keep_at
+     * @returns {string}
+     */
+    address(ev, keep_at) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.page_address(this.__wbg_ptr, ev, keep_at);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Takes the parameters of a query string, keeping the view options; returns messages.
+     * @param {string} query
+     * @returns {string[]}
+     */
+    apply_query(query) {
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_apply_query(this.__wbg_ptr, ptr0, len0);
+        var v2 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v2;
+    }
+    /**
+     * The sliders for these parameters (`ui::controls::Control`).
+     * @returns {any}
+     */
+    controls() {
+        const ret = wasm.page_controls(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The messages about the query this state was read from.
+     * @returns {string[]}
+     */
+    messages() {
+        const ret = wasm.page_messages(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * The state of an address's query string (with or without `?`); `messages()` says what it
+     * could not use as given.
+     * @param {string} query
+     */
+    constructor(query) {
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_new(ptr0, len0);
+        this.__wbg_ptr = ret;
+        PageFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * How the widget opens (`ui::page::Opening`).
+     * @param {boolean} reduced_motion
+     * @returns {any}
+     */
+    opening(reduced_motion) {
+        const ret = wasm.page_opening(this.__wbg_ptr, reduced_motion);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The parameters as an object, for the workers and the explorer.
+     * @returns {any}
+     */
+    params() {
+        const ret = wasm.page_params(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Takes a preset's parameters; false if there is no such preset.
+     * @param {string} name
+     * @returns {boolean}
+     */
+    pick_preset(name) {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_pick_preset(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
+     * The residency plot's caption (`{kept, text, cost}`) from the runs `ex` holds and what
+     * they cost (`{page_accesses, ms, reused, ensemble_ms, workers}`), or null before the first
+     * run is in.
+     * @param {Explorer} ex
+     * @param {any} cost
+     * @returns {any}
+     */
+    run_caption(ex, cost) {
+        _assertClass(ex, Explorer);
+        const ret = wasm.page_run_caption(this.__wbg_ptr, ex.__wbg_ptr, cost);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Sets one parameter (URL key); returns the messages about a value not used as given.
+     * @param {string} key
+     * @param {string} value
+     * @returns {string[]}
+     */
+    set(key, value) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(value, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.page_set(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+        var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v3;
+    }
+    /**
+     * Runs per setting (clamped); returns the number used.
+     * @param {number} runs
+     * @returns {number}
+     */
+    set_runs(runs) {
+        const ret = wasm.page_set_runs(this.__wbg_ptr, runs);
+        return ret >>> 0;
+    }
+    /**
+     * The first run's RNG seed; returns messages.
+     * @param {number} seed
+     * @returns {string[]}
+     */
+    set_seed(seed) {
+        const ret = wasm.page_set_seed(this.__wbg_ptr, seed);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * The tour's step in the address (1-based), or 0 to leave it.
+     * @param {number} step
+     */
+    set_tour(step) {
+        wasm.page_set_tour(this.__wbg_ptr, step);
+    }
+    /**
+     * The embed snippets (`{iframe, element, page}`) of figure `view`, `height` px tall.
+     * @param {string} view
+     * @param {number} ev
+     * @param {boolean} keep_at
+     * @param {number} height
+     * @param {string} page_url
+     * @param {string} script_url
+     * @returns {any}
+     */
+    snippets(view, ev, keep_at, height, page_url, script_url) {
+        const val4 = +ev;
+        const val5 = +keep_at;
+        const val6 = +height;
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(page_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(script_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.page_snippets(this.__wbg_ptr, ptr0, len0, val4, val5, val6, ptr1, len1, ptr2, len2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The line under the sweep: what each point is, computed in `workers` workers.
+     * @param {number} workers
+     * @returns {string}
+     */
+    sweep_note(workers) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.page_sweep_note(this.__wbg_ptr, workers);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Everything the page shows of the state, as one object (`ui::page::PageView`).
+     * @returns {any}
+     */
+    view() {
+        const ret = wasm.page_view(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+}
+if (Symbol.dispose) Page.prototype[Symbol.dispose] = Page.prototype.free;
 
 /**
  * The phase heat map: the committed map and the selected cell.
@@ -862,7 +1193,7 @@ if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
 /**
  * The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
- * time (`crate::status::page_risk::PageRisk`).
+ * time (`midpoint_status::page_risk::PageRisk`).
  */
 export class StatusRisk {
     __destroy_into_raw() {
@@ -997,6 +1328,18 @@ export class SweepView {
         }
     }
     /**
+     * Fills every point from the committed sweep (`www/data/sweep.json`, parsed by the
+     * browser) if it is this sweep for `page`'s parameters and runs; returns whether it did.
+     * @param {any} data
+     * @param {Page} page
+     * @returns {boolean}
+     */
+    fill_committed(data, page) {
+        _assertClass(page, Page);
+        const ret = wasm.sweepview_fill_committed(this.__wbg_ptr, data, page.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
      * Each point's "kept" (NaN until computed), row-major: `[t * depths + d]`.
      * @returns {Float64Array}
      */
@@ -1005,6 +1348,18 @@ export class SweepView {
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
+    }
+    /**
+     * The sweep's key (its HTML legend): the entries the chart would draw now.
+     * @param {boolean} dark
+     * @returns {any}
+     */
+    key(dark) {
+        const ret = wasm.sweepview_key(this.__wbg_ptr, dark);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
     }
     /**
      * An empty sweep of the run `params` over these scan depths and old_blocks_time values
@@ -1549,6 +1904,18 @@ export function code_rules() {
 }
 
 /**
+ * The terms the code panel's lines use, in words (`[term, meaning]` pairs).
+ * @returns {any}
+ */
+export function code_terms() {
+    const ret = wasm.code_terms();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
  * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
  * @param {any} params
  * @returns {any}
@@ -1644,36 +2011,25 @@ export function draw_scale(canvas, dpr, data, dark) {
 }
 
 /**
- * The embed snippets (`{iframe, element, page}`) for these parameters, written out in full:
- * `preset` names the preset they came from (or is empty), `view` carries view options
- * (`ev=…&sweep_depths=…&sweep_times=…`), `page_url` is the page (`…/www/index.html`) and
- * `script_url` the element's module (`…/www/embed.js`).
+ * The smallest font the last chart drew (the residency plot, the sweep, the policies, the
+ * Beyond figures, the write path's), in device pixels, or -1 if it drew no text: the page sets
+ * `data-min-font-px` from it.
+ * @returns {number}
+ */
+export function last_font_px() {
+    const ret = wasm.last_font_px();
+    return ret;
+}
+
+/**
+ * The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
+ * RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
  * @param {any} params
- * @param {string} preset
- * @param {string} view
- * @param {string} page_url
- * @param {string} script_url
+ * @param {number} index
  * @returns {any}
  */
-export function embed_snippets(params, preset, view, page_url, script_url) {
-    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
-    try {
-        ptr0 = passStringToWasm0(preset, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-        ptr2 = passStringToWasm0(page_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len2 = WASM_VECTOR_LEN;
-        ptr3 = passStringToWasm0(script_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len3 = WASM_VECTOR_LEN;
-    } catch (e) {
-        if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
-        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
-        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-        throw e;
-    }
-    const ret = wasm.embed_snippets(params, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3);
+export function member_params(params, index) {
+    const ret = wasm.member_params(params, index);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -1734,33 +2090,6 @@ export function presets() {
 }
 
 /**
- * Sets one parameter (by URL key) to a value, within the page's limits; returns the new
- * parameters and any message about what was used instead.
- * @param {any} params
- * @param {string} key
- * @param {string} value
- * @returns {any}
- */
-export function set_param(params, key, value) {
-    let ptr0, len0, ptr1, len1;
-    try {
-        ptr0 = passStringToWasm0(key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = passStringToWasm0(value, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-        throw e;
-    }
-    const ret = wasm.set_param(params, ptr0, len0, ptr1, len1);
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-}
-
-/**
  * Runs once when the module is instantiated: routes Rust panics to the console and to a
  * `midpoint-panic` event the page turns into a visible message.
  */
@@ -1792,8 +2121,21 @@ export function status_report(text, hot_pages) {
 }
 
 /**
+ * The close-up's numbers (`ui::explorer::strip`): cell flags, regions and the stride of its
+ * view, for the painter in `www/figure/paint-strip.js`.
+ * @returns {any}
+ */
+export function strip_constants() {
+    const ret = wasm.strip_constants();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
  * One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
- * page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
+ * page's 1 to `midpoint_lab::run_set::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
  * kept their median, with its range over more than one run.
  * @param {any} params
  * @param {number} depth
@@ -2351,6 +2693,12 @@ const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
 const LiveRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_liverunner_free(ptr, 1));
+const MomentFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_moment_free(ptr, 1));
+const PageFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_page_free(ptr, 1));
 const PhaseViewFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_phaseview_free(ptr, 1));

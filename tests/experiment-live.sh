@@ -73,9 +73,10 @@ grep -q "cannot SET GLOBAL" "$work/weak.txt" || fail "no reason for the missing 
 "$bin" experiment --url "$url" --warmup-s 30 --scan-s 60 --old-blocks-time 0 --lru-scan-depth 1024 \
     --runs 2 --json --svg "$work/kept.svg" >"$work/run.json" 2>"$work/run.err" &
 pid=$!
+# Watched for as long as the run lasts, however slowly the machine loads the tables: a deadline
+# here would be a race with the load (the variables are set only after it).
 seen_set=""
-for _ in $(seq 1 600); do
-    kill -0 "$pid" 2>/dev/null || break
+while kill -0 "$pid" 2>/dev/null; do
     if [[ "$(vars)" == "0 37 1024" ]]; then
         seen_set=1
         has_schema || fail "the variables are set but the schema is missing"
@@ -118,8 +119,9 @@ PY
 "$bin" experiment --url "$url" --warmup-s 60 --scan-s 60 --old-blocks-time 0 --runs 1 \
     >"$work/int.out" 2>"$work/int.err" &
 pid=$!
-for _ in $(seq 1 600); do
-    [[ "$(vars)" == "0 37 1536" ]] && break
+# Until the variable is set (after the load, however long that takes), so that Ctrl-C lands in
+# the warm-up, never in the load; the warm-up's 60 s leave the 2 s below far inside it.
+until [[ "$(vars)" == "0 37 1536" ]]; do
     kill -0 "$pid" 2>/dev/null || fail "the run ended before setting its variable: $(cat "$work/int.err")"
     sleep 0.5
 done

@@ -1,6 +1,7 @@
-// Native and WASM runs are bit-identical: for several presets, the committed pkg/ (loaded with
-// initSync, no browser) and the native CLI produce the same time-series CSV byte for byte and
-// the same summary figures, compared as exact doubles.
+// Native and WASM runs are bit-identical: for several presets, both committed modules (pkg/ and
+// the close-up and grid embeds' small pkg/core/, each loaded with initSync, no browser) and the
+// native CLI produce the same time-series CSV byte for byte and the same summary figures,
+// compared as exact doubles.
 //
 //   node tests/wasm-identity.mjs            (after cargo build; scripts/test.sh runs it)
 //   MIDPOINT_BIN=target/release/midpoint node tests/wasm-identity.mjs
@@ -9,10 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { initSync, presets, Runner } from "../pkg/midpoint.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-initSync({ module: readFileSync(new URL("../pkg/midpoint_bg.wasm", import.meta.url)) });
 const targetDir = process.env.CARGO_TARGET_DIR
     ? resolve(process.cwd(), process.env.CARGO_TARGET_DIR)
     : `${root}target`;
@@ -46,52 +45,58 @@ const fields = [
     "mean_refill_pages",
 ];
 
-const all = presets();
 let failures = 0;
-for (const name of cases) {
-    const preset = all.find((p) => p.name === name);
-    if (!preset) {
-        console.error(`FAIL ${name}: not among the WASM presets`);
-        failures++;
-        continue;
-    }
-    const runner = new Runner({ ...preset.params, ...shorten });
-    while (runner.advance(1_000_000) < 1) {}
-    const wasmCsv = runner.samples_csv();
-    const wasm = runner.result(1_000_000);
-    const nativeCsv = execFileSync(bin, ["run", "--preset", name, ...flags, "--csv"], {
-        encoding: "utf8",
-    });
-    const native = JSON.parse(
-        execFileSync(bin, ["run", "--preset", name, ...flags, "--json"], { encoding: "utf8" }),
-    );
-    const diffs = [];
-    if (wasmCsv !== nativeCsv) {
-        const a = wasmCsv.split("\n");
-        const b = nativeCsv.split("\n");
-        const i = a.findIndex((line, k) => line !== b[k]);
-        diffs.push(`CSV differs at line ${i + 1}:\n  wasm   ${a[i]}\n  native ${b[i]}`);
-    }
-    for (const f of fields) {
-        if (!Object.is(wasm[f], native[f])) diffs.push(`${f}: wasm ${wasm[f]}, native ${native[f]}`);
-    }
-    if (!Object.is(Number(wasm.page_accesses), native.counters.page_gets)) {
-        diffs.push(`page accesses: wasm ${wasm.page_accesses}, native ${native.counters.page_gets}`);
-    }
-    if (wasm.kept_window_s.some((v, k) => !Object.is(v, native.kept_window_s[k]))) {
-        diffs.push(`kept_window_s: wasm ${wasm.kept_window_s}, native ${native.kept_window_s}`);
-    }
-    const rows = wasmCsv.split("\n").filter((l) => /^[0-9]/.test(l)).length;
-    if (rows < 20) diffs.push(`only ${rows} CSV rows: the comparison would prove little`);
-    if (diffs.length) {
-        failures++;
-        console.error(`FAIL ${name}\n  ${diffs.join("\n  ")}`);
-    } else {
-        console.log(`ok   ${name}: ${rows} CSV rows identical (${nativeCsv.length} bytes), summary identical, kept ${native.kept}`);
+const nativeRuns = new Map();
+for (const dir of ["pkg", "pkg/core"]) {
+    const { initSync, presets, Runner } = await import(`../${dir}/midpoint.js`);
+    initSync({ module: readFileSync(new URL(`../${dir}/midpoint_bg.wasm`, import.meta.url)) });
+    const all = presets();
+    for (const name of cases) {
+        const preset = all.find((p) => p.name === name);
+        if (!preset) {
+            console.error(`FAIL ${dir} ${name}: not among the WASM presets`);
+            failures++;
+            continue;
+        }
+        const runner = new Runner({ ...preset.params, ...shorten });
+        while (runner.advance(1_000_000) < 1) {}
+        const wasmCsv = runner.samples_csv();
+        const wasm = runner.result(1_000_000);
+        if (!nativeRuns.has(name)) {
+            nativeRuns.set(name, [
+                execFileSync(bin, ["run", "--preset", name, ...flags, "--csv"], { encoding: "utf8" }),
+                JSON.parse(execFileSync(bin, ["run", "--preset", name, ...flags, "--json"], { encoding: "utf8" })),
+            ]);
+        }
+        const [nativeCsv, native] = nativeRuns.get(name);
+        const diffs = [];
+        if (wasmCsv !== nativeCsv) {
+            const a = wasmCsv.split("\n");
+            const b = nativeCsv.split("\n");
+            const i = a.findIndex((line, k) => line !== b[k]);
+            diffs.push(`CSV differs at line ${i + 1}:\n  wasm   ${a[i]}\n  native ${b[i]}`);
+        }
+        for (const f of fields) {
+            if (!Object.is(wasm[f], native[f])) diffs.push(`${f}: wasm ${wasm[f]}, native ${native[f]}`);
+        }
+        if (!Object.is(Number(wasm.page_accesses), native.counters.page_gets)) {
+            diffs.push(`page accesses: wasm ${wasm.page_accesses}, native ${native.counters.page_gets}`);
+        }
+        if (wasm.kept_window_s.some((v, k) => !Object.is(v, native.kept_window_s[k]))) {
+            diffs.push(`kept_window_s: wasm ${wasm.kept_window_s}, native ${native.kept_window_s}`);
+        }
+        const rows = wasmCsv.split("\n").filter((l) => /^[0-9]/.test(l)).length;
+        if (rows < 20) diffs.push(`only ${rows} CSV rows: the comparison would prove little`);
+        if (diffs.length) {
+            failures++;
+            console.error(`FAIL ${dir} ${name}\n  ${diffs.join("\n  ")}`);
+        } else {
+            console.log(`ok   ${dir} ${name}: ${rows} CSV rows identical (${nativeCsv.length} bytes), summary identical, kept ${native.kept}`);
+        }
     }
 }
 if (failures) {
-    console.error(`${failures} of ${cases.length} presets differ between native and WASM`);
+    console.error(`${failures} of ${2 * cases.length} module runs differ from native`);
     process.exit(1);
 }
-console.log(`native and WASM identical on ${cases.length} presets`);
+console.log(`native and WASM (pkg/ and pkg/core/) identical on ${cases.length} presets`);

@@ -1,5 +1,5 @@
 //! Browser tests for the web layer, run by `wasm-bindgen-test-runner` in headless Chromium:
-//! `cargo test --target wasm32-unknown-unknown --test web` (see scripts/test.sh). They draw the
+//! `cargo test -p midpoint --target wasm32-unknown-unknown --test web` (see scripts/test.sh). They draw the
 //! pool and the charts onto canvases created here and check that pixels changed, and check that
 //! what the bindings hand to JavaScript arrives. The page's logic itself (URL rules, embeds,
 //! stepping, narration) is unit-tested natively in `src/ui/`.
@@ -273,20 +273,34 @@ fn embed_bindings_work() {
         vec!["x".into(), "128".into(), "small-demo".into()],
     );
     assert_eq!(q, "lru-scan-depth=128&preset=small-demo");
-    let s = midpoint::web::embed_snippets(
-        js(&Params::default()),
-        "small-demo",
-        "ev=42",
-        "https://e.org/www/index.html",
-        "https://e.org/www/embed.js",
-    )
-    .unwrap();
+    // The page's state writes the snippets: the preset, what differs, the moment.
+    // Another RNG seed is still a run of the preset's setting.
+    let page = midpoint::web::page::Page::new("preset=small-demo&seed=4");
+    let s = page
+        .snippets(
+            "strip",
+            42.0,
+            false,
+            480,
+            "https://e.org/www/index.html",
+            "https://e.org/www/embed.js",
+        )
+        .unwrap();
     let iframe = get(&s, "iframe").as_string().unwrap();
     assert!(
-        iframe.contains("?embed=1&amp;preset=small-demo&amp;"),
+        iframe.contains("?embed=1&amp;preset=small-demo&amp;seed=4&amp;view=strip&amp;ev=42\""),
         "{iframe}"
     );
-    assert!(iframe.contains("&amp;ev=42\""), "{iframe}");
+    assert!(iframe.contains("height:480px"), "{iframe}");
+    let view = page.view().unwrap();
+    assert_eq!(
+        get(&view, "cli").as_string().unwrap(),
+        "midpoint run --preset small-demo --seed 4 --runs 5"
+    );
+    // The close-up's flags come from Rust, not from a copy in the JS.
+    let c = midpoint::web::page::strip_constants().unwrap();
+    assert_eq!(get(&c, "stride").as_f64(), Some(8.0));
+    assert_eq!(get(&c, "slid").as_f64(), Some(1.0));
     let steps = js_sys::Array::from(&midpoint::web::tour_steps().unwrap());
     assert!((4..=8).contains(&steps.length()));
 }

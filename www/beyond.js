@@ -4,17 +4,9 @@
 // scale curve and the phase heat map are drawn by Rust (src/study/charts.rs) on canvases from
 // the committed www/data/ files; a heat-map cell's setting and text come from src/ui/beyond.rs.
 import * as mp from "../pkg/midpoint.js";
-import { paintStrip, stripColours } from "./app-strip.js";
-
-/** A committed data file, parsed: inlined in the single-file build, fetched otherwise. */
-async function data(name) {
-  const inline = globalThis.MIDPOINT_INLINE?.data?.[name];
-  if (inline !== undefined) return JSON.parse(inline);
-  const url = new URL(`./data/${name}.json`, import.meta.url);
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  return res.json();
-}
+import { data } from "./figure/data.js";
+import { paintStrip, stripColours } from "./figure/paint-strip.js";
+import { markFont } from "./util.js";
 
 function showError(fig, msg) {
   const p = fig.querySelector("[data-error]");
@@ -184,7 +176,7 @@ class PairFigure {
       if (this.stale) this.stale[side] = false;
       const n = p.strip_len(side);
       const v = new Float32Array(this.wasm.memory.buffer, p.strip_ptr(side), n);
-      paintStrip(this.ctxs[side], v, n, p.strip_meta(side), this.sc, dpr);
+      markFont(this.canvases[side], paintStrip(this.ctxs[side], v, n, p.strip_meta(side), this.sc, dpr));
     }
     if (flags & 2 || !this.status) {
       const s = p.status();
@@ -217,6 +209,7 @@ async function scaleFigure(fig) {
     const h = Math.round(Math.min(400, Math.max(320, w * 0.55)));
     const dpr = size(canvas, w, h);
     canvas.dataset.points = mp.draw_scale(canvas, dpr, scale, dark.matches);
+    markFont(canvas, mp.last_font_px() / dpr);
   };
   draw();
   new ResizeObserver(() => draw()).observe(canvas.parentElement);
@@ -238,6 +231,7 @@ async function phaseFigure(fig, lab) {
     h = Math.round(Math.min(480, Math.max(340, w * 0.6)));
     const dpr = size(canvas, w, h);
     view.draw(canvas, dpr, dark.matches);
+    markFont(canvas, mp.last_font_px() / dpr);
   };
   const at = (e) => {
     const r = canvas.getBoundingClientRect();
@@ -303,6 +297,7 @@ async function phaseFigure(fig, lab) {
 /** Starts the figures of every [data-beyond] element; `lab` is the widget a heat-map click runs. */
 export function startBeyond(env, lab) {
   for (const fig of document.querySelectorAll("[data-beyond]")) {
+    for (const c of fig.querySelectorAll("canvas")) c.dataset.minFontPx ??= "none";
     const kind = fig.dataset.beyond;
     const fail = (e) => {
       console.error(e);

@@ -13,7 +13,9 @@ async function compile(inline) {
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return WebAssembly.compile(bytes);
   }
-  const url = new URL("../pkg/midpoint_bg.wasm", import.meta.url);
+  // The module beside the bindings this page imports: pkg/ (the full module), or pkg/core/ when
+  // the page's import map points the bindings there (lab.html, the close-up and grid embeds).
+  const url = new URL("midpoint_bg.wasm", import.meta.resolve("../pkg/midpoint.js"));
   try {
     return await WebAssembly.compileStreaming(fetch(url));
   } catch {
@@ -24,13 +26,19 @@ async function compile(inline) {
   }
 }
 
-/** Resolves to { wasm, module, workerUrl, workerType, base, single } once the module is ready. */
+/** Resolves to { wasm, module, workerModule, bindings, workerUrl, workerType, base, single, core } once
+ *  the module is ready (core: the small module, pkg/core/, is the page's). */
 export function boot() {
   booted ??= (async () => {
     if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
     const inline = globalThis.MIDPOINT_INLINE ?? null;
     const module = await compile(inline);
     const wasm = await init({ module_or_path: module });
+    // The page's bindings (pkg/ or pkg/core/), for the run workers (worker.js) to load with the
+    // module; the status reader's workers need the full module and fetch it themselves when
+    // the page's is the small one.
+    const bindings = inline ? undefined : import.meta.resolve("../pkg/midpoint.js");
+    const core = !!bindings && new URL(bindings).pathname.endsWith("/pkg/core/midpoint.js");
     const workerUrl = inline
       ? URL.createObjectURL(new Blob([inline.worker], { type: "text/javascript" }))
       : new URL("./worker.js", import.meta.url).href;
@@ -39,7 +47,7 @@ export function boot() {
     // The inline worker is a classic script: Chromium does not start module workers from the
     // blob: URL of a file:// page.
     const workerType = inline ? "classic" : "module";
-    return { wasm, module, workerUrl, workerType, base, single: !!inline };
+    return { wasm, module, workerModule: core ? undefined : module, bindings, workerUrl, workerType, base, single: !!inline, core };
   })();
   return booted;
 }

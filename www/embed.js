@@ -9,7 +9,7 @@
 // off screen pauses its playback and its drawing.
 import * as mp from "../pkg/midpoint.js";
 import { boot } from "./boot.js";
-import { MidpointApp } from "./app.js";
+import { mountWidget } from "./figure/mount.js";
 
 const styleUrl = new URL("./style.css", import.meta.url).href;
 
@@ -48,8 +48,9 @@ class MidpointExplainer extends HTMLElement {
     shadow.replaceChildren(link, root);
     const [env] = await Promise.all([boot(), loaded]);
     const names = this.getAttributeNames();
-    root.dataset.query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
-    this.app = new MidpointApp(root, { ...env, embedded: true });
+    const query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
+    root.dataset.query = query;
+    this.app = mountWidget(root, env, { query, embedded: true });
     this.dataset.ready = "1";
     this.dispatchEvent(new CustomEvent("midpoint-ready", { bubbles: true }));
   }

@@ -1,19 +1,23 @@
-// Entry point of the full page: load the WASM module once, then start one widget per
-// [data-midpoint] element.
+// Entry point of the full page (the article, www/index.html, and the lab, www/lab.html): load
+// the WASM module once, then mount one widget per [data-midpoint] element (figure/mount.js),
+// the "Beyond" figures, the predict-then-reveal boxes and, on the lab's page, the "Your server"
+// panel; the last three's scripts only on a page that has them (an embed has none).
 import { boot } from "./boot.js";
-import { MidpointApp } from "./app.js";
-import { startBeyond } from "./beyond.js";
-import { bindPredict } from "./predict.js";
+import { mountWidget } from "./figure/mount.js";
+import { data } from "./figure/data.js";
+import { showHandout, wantsHandout } from "./handout.js";
 
+const search = new URLSearchParams(location.search);
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
-// and prose go.
-const flag = new URLSearchParams(location.search).get("embed");
-if (flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCase())) {
+// and prose go, and the figure fills the iframe's height.
+const flag = search.get("embed");
+const embedded = flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCase());
+if (embedded) {
+  document.documentElement.classList.add("mp-embed-page");
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
-  for (const a of document.querySelectorAll(".explain")) a.remove();
+  for (const a of document.querySelectorAll(".explain, [data-beyond]")) a.remove();
   // In an iframe, tell the host page the figure's height whenever it changes, so a host that
-  // listens (embed.js, or the one-line listener in docs/embedding.md) fits the iframe to it:
-  // on a phone the close-up is shorter than the 520 px the snippet reserves.
+  // listens (embed.js, or the one-line listener in docs/embedding.md) can fit the iframe to it.
   if (window.parent !== window) {
     let last = 0;
     new ResizeObserver(() => {
@@ -27,10 +31,17 @@ if (flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCa
 
 // ?view=present: the classroom's presentation, the close-up and the story's beats scaled to the
 // screen; only the widget that reads the address stays.
-if ((new URLSearchParams(location.search).get("view") ?? "").trim().toLowerCase() === "present") {
+if ((search.get("view") ?? "").trim().toLowerCase() === "present") {
   document.documentElement.classList.add("mp-present-page");
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
   for (const a of document.querySelectorAll(".explain")) a.remove();
+}
+
+// ?view=handout: the classroom's printable handout (handout.js) in place of the page; no
+// simulator starts.
+if (wantsHandout(search)) {
+  for (const r of document.querySelectorAll("[data-midpoint], [data-testid=status-panel]")) r.remove();
+  showHandout(document);
 }
 
 // Long figure captions fold to their first lines on a phone, with a button for the rest (CSS
@@ -53,6 +64,21 @@ for (const cap of document.querySelectorAll(".explain figure > figcaption")) {
 // The widget that reads the address (the lab) comes first in window.__midpoint.apps.
 const roots = [...document.querySelectorAll("[data-midpoint]")].sort((a, b) => (a.dataset.query === undefined ? 0 : 1) - (b.dataset.query === undefined ? 0 : 1));
 
+// An embedded figure's poster (lab.html) stays over its box until the live figure has drawn:
+// a canvas of the figure carries data-min-font-px once drawn (util.js, markFont).
+function dropPoster(root) {
+  const poster = root.querySelector(":scope > .mp-poster");
+  if (!poster) return;
+  const drawn = () => root.querySelector("canvas[data-min-font-px]") !== null;
+  if (drawn()) return poster.remove();
+  const watch = new MutationObserver(() => {
+    if (!drawn()) return;
+    watch.disconnect();
+    poster.remove();
+  });
+  watch.observe(root, { subtree: true, attributes: true, attributeFilter: ["data-min-font-px"] });
+}
+
 function fail(msg) {
   for (const r of roots) {
     r.innerHTML = "";
@@ -67,10 +93,18 @@ function fail(msg) {
 // The widgets started so far; the article's "predict, then watch your guess" moments play the
 // answer in the figure that follows them.
 const apps = [];
-bindPredict(() => apps);
+if (document.querySelector("[data-predict]")) import("./predict.js").then((m) => m.bindPredict(() => apps));
 
 try {
+  // The committed sweep, fetched with the module: the sweep figures open drawn from it.
+  const sweep = data("sweep").catch(() => null);
   const env = await boot();
+  await sweep;
+  const mount = (root) => {
+    const own = root.dataset.query === undefined;
+    apps.push(mountWidget(root, env, { query: own ? location.search : root.dataset.query, syncUrl: own }));
+    dropPoster(root);
+  };
   // The lab starts at once; the article's figures when they come near the screen, so that a
   // phone runs only the simulations it shows.
   const lazy = new IntersectionObserver(
@@ -78,17 +112,20 @@ try {
       for (const en of entries) {
         if (!en.isIntersecting) continue;
         lazy.unobserve(en.target);
-        apps.push(new MidpointApp(en.target, env));
+        mount(en.target);
       }
     },
     { rootMargin: "400px 0px" },
   );
   for (const root of roots) {
-    if (root.dataset.query === undefined) apps.push(new MidpointApp(root, env));
+    if (root.dataset.query === undefined) mount(root);
     else lazy.observe(root);
   }
   // The "Beyond" figures; a heat-map click runs its cell in the lab (the widget of the address).
-  startBeyond(env, apps.find((a) => a.syncUrl) ?? null);
+  if (document.querySelector("[data-beyond]")) (await import("./beyond.js")).startBeyond(env, apps.find((a) => a.syncUrl) ?? null);
+  // The lab's "Your server" panel (not in an embed, which hides it).
+  const panel = document.querySelector("[data-testid=status-panel]");
+  if (panel && !embedded) (await import("./status.js")).mountStatusPanel(panel);
   // A read-only hook for tests and the curious.
   window.__midpoint = { apps, debug: (i = 0) => apps[i]?.debug() };
   document.documentElement.dataset.midpointReady = "1";

@@ -51,7 +51,7 @@ function playAnswer(box, root, said, you, apps) {
     if (st.mode !== "paused") return void requestAnimationFrame(tick);
     if (box.dataset.measure === "drain-young" && st.free === 0) {
       const young = st.drain_young;
-      you.textContent = `You said ${said}; this drain turned ${fmt.format(young)} page${young === 1 ? "" : "s"} young (${fmt.format(Math.round((100 * young) / Math.max(1, app.params.lru_scan_depth)))} % of the ${fmt.format(app.params.lru_scan_depth)} frames the refill freed), none of them by passing the time test.`;
+      you.textContent = `You said ${said}; this drain turned ${fmt.format(young)} page${young === 1 ? "" : "s"} young (${fmt.format(Math.round((100 * young) / Math.max(1, app.view.lru_scan_depth)))} % of the ${fmt.format(app.view.lru_scan_depth)} frames the refill freed), none of them by passing the time test.`;
     } else {
       you.textContent = `You said ${said}. The figure below has played the answer.`;
     }

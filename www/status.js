@@ -2,13 +2,14 @@
 // src/web/status.rs); the table shows each value with its line, the values assumed, the
 // warnings and the scenario; "Run it" opens the lab at the scenario's address (the settings
 // only: the paste is not in it). "Leak risk" runs the scenario and the changes tried in a
-// worker (www/status-worker.js), a few seeds each, and shows the table, the advice and the
-// model's youngs/s beside the pasted ones, all formatted in Rust (src/status/risk.rs); a change
-// to the paste stops it. Nothing is sent anywhere.
+// worker (www/status-worker.js): first the fit to the paste's own counters (its table,
+// crates/status/src/fit.rs), then the scenario and the changes tried at the pool's real size, a
+// few seeds each, and shows the table, the advice and the model's youngs/s beside the pasted
+// ones, all formatted in Rust (crates/status/src/risk.rs); the estimate comes first, Cancel or
+// a change to the paste stops it, and a pool past what the page runs gets the reason and the
+// command line instead of a forecast. Nothing is sent anywhere.
 import { boot } from "./boot.js";
 import * as mp from "../pkg/midpoint.js";
-
-const panel = document.querySelector("[data-testid=status-panel]");
 
 function el(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
@@ -78,9 +79,33 @@ function render(out, rep) {
   );
 }
 
+// The fit: the server's figures beside the model's (cells from fit::table), and its sentences.
+function renderFit(out, res) {
+  const t = res.fit_table;
+  if (!t) return;
+  const table = el("table", { class: "mp-table mp-status-table mp-risk-table", "data-testid": "status-fit" });
+  table.append(el("caption", { text: "Fitted to your counters: yours beside the model's" }));
+  const head = el("tr");
+  for (const h of t.head) head.append(el("th", { scope: "col", text: h }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  for (const cells of t.rows) {
+    const tr = el("tr", { "data-figure": cells[0] });
+    cells.forEach((c, i) => tr.append(i === 0 ? el("th", { scope: "row", text: c }) : el("td", { text: c })));
+    body.append(tr);
+  }
+  table.append(body);
+  out.append(el("div", { class: "mp-status-scroll", tabindex: "0", role: "region", "aria-label": "Fit to your counters" }, table));
+  const ul = el("ul", { class: "mp-status-notes", "data-testid": "status-fit-notes" });
+  for (const n of t.lines) ul.append(el("li", { text: n }));
+  out.append(ul);
+}
+
 // The leak risk's table (cells from risk::table), the advice and the notes.
 function renderRisk(out, res, running) {
   out.replaceChildren();
+  renderFit(out, res);
+  if (!res.rows.length) return;
   const t = res.table;
   const table = el("table", { class: "mp-table mp-status-table mp-risk-table", "data-testid": "status-risk-table" });
   table.append(el("caption", { text: "Leak risk: the scenario as read and the changes tried" }));
@@ -108,7 +133,8 @@ function renderRisk(out, res, running) {
   out.append(ul);
 }
 
-async function main() {
+/** Mounts the panel (the lab's `[data-testid=status-panel]` section; main.js calls it). */
+export async function mountStatusPanel(panel) {
   if (!panel) return;
   const paste = panel.querySelector("[data-testid=status-paste]");
   const hot = panel.querySelector("[data-testid=status-hot]");
@@ -119,9 +145,12 @@ async function main() {
   const riskBtn = panel.querySelector("[data-testid=status-risk-run]");
   const riskOut = panel.querySelector("[data-testid=status-risk]");
   const riskMsg = panel.querySelector("[data-testid=status-risk-message]");
+  const riskCancel = panel.querySelector("[data-testid=status-risk-cancel]");
+  const headline = panel.querySelector("[data-testid=status-risk-headline]");
+  const mib = (b) => `${Math.round(b / 1048576)} MiB`;
   let module;
   try {
-    ({ module } = await boot());
+    ({ workerModule: module } = await boot());
   } catch (e) {
     msg.textContent = `The reader could not start: ${e.message}`;
     return;
@@ -136,8 +165,13 @@ async function main() {
     worker = null;
     riskMsg.textContent = why;
     riskOut.replaceChildren();
+    headline.textContent = "";
+    riskCancel.hidden = true;
     delete panel.dataset.risk;
   };
+  riskCancel.addEventListener("click", () => {
+    if (worker) stopRisk("Cancelled: the runs were stopped. Press Leak risk to run them again.");
+  });
   const startRisk = () => {
     stopRisk("");
     if (!pasted) return;
@@ -151,7 +185,10 @@ async function main() {
     const progress = el("p", { class: "mp-status-progress" }, bar, " ", now);
     riskOut.replaceChildren(progress);
     panel.dataset.risk = "running";
+    riskCancel.hidden = false;
     let rows = -1;
+    let fitted = false;
+    let estimated = false;
     const table = el("div");
     riskOut.append(table);
     w.onmessage = (e) => {
@@ -163,11 +200,31 @@ async function main() {
       }
       if (m.id !== id) return;
       const res = JSON.parse(m.result);
+      const pool = `${res.pool_pages.toLocaleString("en-US")} pages${res.instances > 1 ? ` in ${res.instances} instances` : ""}`;
+      if (res.refused) {
+        // Past what this page runs: no forecast, the reason and the command line instead.
+        w.terminate();
+        worker = null;
+        progress.remove();
+        riskCancel.hidden = true;
+        headline.replaceChildren(
+          `This page cannot forecast your pool (${pool}): ${res.refused}. Run it on the command line, which simulates any size: `,
+          el("code", { "data-testid": "status-risk-cli", text: res.cli }),
+        );
+        riskMsg.textContent = "No forecast: see above.";
+        panel.dataset.risk = "refused";
+        return;
+      }
+      if (!estimated) {
+        estimated = true;
+        headline.textContent = `Fitting, then forecasting your pool at its real size (${pool}): about ${Math.max(1, Math.round(res.estimate_s))} s of work by the simulator's estimate (a native core's; this page runs a few times slower). Cancel stops it.`;
+      }
       if (m.type === "progress") {
         bar.value = m.frac;
         now.textContent = `${Math.floor(m.frac * 100)} %: ${m.now}`;
-        if (res.rows.length !== rows && res.rows.length > 0) {
+        if ((res.rows.length !== rows && res.rows.length > 0) || (!fitted && res.fit_table)) {
           rows = res.rows.length;
+          fitted = !!res.fit_table;
           renderRisk(table, res, true);
         }
         return;
@@ -175,8 +232,10 @@ async function main() {
       w.terminate();
       worker = null;
       progress.remove();
+      riskCancel.hidden = true;
       renderRisk(table, res, false);
-      riskMsg.textContent = `Leak risk: ${res.rows.length} rows, ${res.runs} run${res.runs === 1 ? "" : "s"} each, in ${(m.ms / 1000).toFixed(1)} s.`;
+      headline.textContent = `Your pool as read, ${pool}, fitted to your counters: ${res.advice}`;
+      riskMsg.textContent = `Leak risk: ${res.rows.length} rows, ${res.runs} run${res.runs === 1 ? "" : "s"} each, in ${(m.ms / 1000).toFixed(1)} s (WebAssembly memory ${mib(m.mem)}).`;
       panel.dataset.risk = "done";
     };
     w.onerror = (e) => {
@@ -294,4 +353,3 @@ async function main() {
   panel.dataset.ready = "1";
 }
 
-main();

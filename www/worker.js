@@ -1,6 +1,7 @@
 // Web Worker: a second instance of the simulator's WASM module, running full runs and sweep
 // points off the page's main thread. Messages:
-//   in:  {type: "init", module}                      the compiled WebAssembly.Module
+//   in:  {type: "init", module, bindings?}           the compiled WebAssembly.Module and the URL
+//                                                    of its bindings (none: the full module's)
 //        {id, kind: "live", params, maxPoints,       a full run for the residency plot, its samples
 //         stream?, csv?}                             streamed as "partial" messages (not with
 //                                                    stream: false; no csv with csv: false); a
@@ -17,7 +18,10 @@
 //        | {id, type: "partial", points, frac, reused} (points: new [t, hot, scan_young] triplets;
 //          reused: the run continues the snapshot at the scan's start)
 //        | {id, type: "error", message} | {type: "panic", message}
-import init, { LiveRunner, Policies, sweep_point, WriteRunner, write_depth_point } from "../pkg/midpoint.js";
+// The bindings of the module the page sends (its own: pkg/ or, for the close-up and grid embeds,
+// pkg/core/, which runs only the "live" jobs), or the full module's when it sends none.
+const bindings = (url) => import(url ?? "../pkg/midpoint.js");
+let mp = null;
 
 let ready = null;
 
@@ -46,7 +50,7 @@ const yieldToEvents = () =>
 
 async function runLive(m, t0) {
   liveId = m.id;
-  live ??= new LiveRunner();
+  live ??= new mp.LiveRunner();
   const reused = live.start(m.params);
   let slice = 20_000;
   let posted = -Infinity;
@@ -78,7 +82,10 @@ self.addEventListener("midpoint-panic", (e) => {
 self.onmessage = async (e) => {
   const m = e.data;
   if (m.type === "init") {
-    ready = init({ module_or_path: m.module });
+    ready = bindings(m.bindings).then((b) => {
+      mp = b;
+      return b.default({ module_or_path: m.module });
+    });
     try {
       await ready;
       self.postMessage({ type: "ready" });
@@ -95,12 +102,12 @@ self.onmessage = async (e) => {
   const t0 = performance.now();
   try {
     if (m.kind === "sweep") {
-      const result = sweep_point(m.params, m.depth, m.time, m.runs ?? 1);
+      const result = mp.sweep_point(m.params, m.depth, m.time, m.runs ?? 1);
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else if (m.kind === "live") {
       await runLive(m, t0);
     } else if (m.kind === "write") {
-      const r = new WriteRunner(m.preset, m.depth, m.pages);
+      const r = new mp.WriteRunner(m.preset, m.depth, m.pages);
       let frac = 0;
       let last = 0;
       while ((frac = r.advance(50_000)) < 1) {
@@ -115,14 +122,14 @@ self.onmessage = async (e) => {
       r.free();
       self.postMessage({ id: m.id, type: "done", result, cells, ms: performance.now() - t0 }, [cells.buffer]);
     } else if (m.kind === "policies") {
-      const c = new Policies(m.params);
+      const c = new mp.Policies(m.params);
       let frac = 0;
       while ((frac = c.step()) < 1) self.postMessage({ id: m.id, type: "progress", frac });
       const result = c.rows();
       c.free();
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else if (m.kind === "write-depth") {
-      const result = write_depth_point(m.depth);
+      const result = mp.write_depth_point(m.depth);
       self.postMessage({ id: m.id, type: "done", result, ms: performance.now() - t0 });
     } else {
       throw new Error(`unknown job kind ${m.kind}`);

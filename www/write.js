@@ -1,6 +1,7 @@
 // The "Write path" section of the full page.
 import * as mp from "../pkg/midpoint.js";
-import { el, fmt } from "./util.js";
+import { el, fmt, markFont } from "./util.js";
+import { cores } from "./figure/runs.js";
 
 const DEPTH_STOPS = [100, 128, 256, 312, 512, 1024, 2048, 4096, 8192];
 const PAGES_STOPS = [4, 8, 16, 32, 64, 128, 256, 512];
@@ -91,7 +92,7 @@ export class WritePath {
         but not the throughput: the bug lost 6–13 % of its throughput with the larger buffer, the simulator gains a few
         per cent, most likely because its device serves requests strictly in order. The runs are scaled down
         (a 1 GiB pool in 8 instances, 20 virtual seconds), and the trade-off plot is a prediction no measurement backs yet.</p>`;
-    this.app.root.querySelector(".mp-plots").after(sec);
+    this.el = sec;
     const $ = (s) => sec.querySelector(s);
     this.el = {
       sec,
@@ -176,9 +177,15 @@ export class WritePath {
   }
 
   layout() {
+    this.drawAll();
+  }
+
+  sizeCanvases() {
     const dpr = Math.min(window.devicePixelRatio || 1, 3);
     const w = this.el.dblwr.parentElement.clientWidth || 500;
-    const logical = Math.max(w, 500);
+    // The charts lay out at the container's width down to 320 CSS px (their 12 px labels stay
+    // 12 px on a phone).
+    const logical = Math.max(w, 320);
     this.scale = (dpr * w) / logical;
     this.dpr = dpr;
     for (const cv of [this.el.dblwr, this.el.depth]) {
@@ -190,8 +197,13 @@ export class WritePath {
     }
   }
 
+  // The widget's component hooks.
+  recolour() {
+    this.drawAll();
+  }
+
   drawAll() {
-    this.layout();
+    this.sizeCanvases();
     this.drawPool();
     this.drawDblwr();
     this.drawDepth();
@@ -214,6 +226,8 @@ export class WritePath {
       this.el.canvas.style.width = `${css}px`;
       this.el.canvas.style.height = `${h / dpr}px`;
     });
+    // Its label (src/web/write.rs: 12 CSS px), or the placeholder's 15 px before a run.
+    markFont(this.el.canvas, this.view.moments() ? 12 : 15);
     const n = this.view.moments();
     if (!n) {
       // Before the first run the frames' area is blank: say what will fill it.
@@ -242,10 +256,12 @@ export class WritePath {
 
   drawDblwr() {
     this.guard("the doublewrite chart", () => this.view.draw_dblwr(this.el.dblwr, this.scale, this.moment, this.app.darkQuery.matches));
+    markFont(this.el.dblwr, mp.last_font_px() / (this.dpr ?? 1));
   }
 
   drawDepth() {
     this.guard("the trade-off", () => this.view.draw_depth(this.el.depth, this.scale, this.depthCtl.value, this.app.darkQuery.matches));
+    markFont(this.el.depth, mp.last_font_px() / (this.dpr ?? 1));
     const rows = this.view.depth_rows();
     const t = el("table", {}, el("tr", {}, el("th", { text: "innodb_lru_scan_depth" }), el("th", { text: "tps with a scan" }), el("th", { text: "tps without" }), el("th", { text: "wait_free/s" })));
     for (let i = 0; i < rows.length; i += 4) {
@@ -309,7 +325,7 @@ export class WritePath {
     if (this.depthJob) return;
     const depths = mp.WriteView.depths();
     const todo = [...depths];
-    const n = Math.min(this.app.sweepWorkers(), todo.length);
+    const n = Math.min(cores(), todo.length);
     const job = { workers: [], left: todo.length, t0: performance.now() };
     this.depthJob = job;
     this.el.depthBtn.disabled = true;

@@ -170,7 +170,7 @@ impl PhaseFigure {
         let c = m.at(i, j);
         let seeds: Vec<String> = c.kept.iter().map(|k| format!("{:.0}", k * 100.0)).collect();
         format!(
-            "{}, {} (≈ {} lookups/s during the scans): the {}-page hot set kept {:.0} % on average (seeds: {} %){}. Click or press Enter to run this setting in the lab.",
+            "{}, {} (≈ {} lookups/s during the scans): the {}-page hot set kept {:.0} % on average in the model (its runs: {} %){}. Click or press Enter to run this setting in the lab.",
             Self::axis(&m.x, xv),
             Self::axis(&m.y, yv),
             n(c.lookups_per_s.max(0.0).round() as u64),
@@ -178,7 +178,7 @@ impl PhaseFigure {
             c.kept_mean * 100.0,
             seeds.join(", "),
             if c.split {
-                ": the seeds split, one keeps more than half and another less"
+                ": the runs split, one keeps more than half and another less"
             } else {
                 ""
             }

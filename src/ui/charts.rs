@@ -3,20 +3,19 @@
 //! plotters backend wrapper that lets the core's chart code lay out in CSS pixels on a canvas
 //! that holds device pixels.
 
-use midpoint_core::clock::Micros;
 use midpoint_core::metrics::Sample;
-use midpoint_core::pool::page_cleaner::BatchReport;
 use midpoint_core::scenario::Params;
-use midpoint_core::sim::{Simulation, EPOCH};
+
 use midpoint_lab::sweep::{SweepPoint, SweepResult};
 use plotters::prelude::*;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontFamily,
     FontStyle, FontTransform,
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::ui::ensemble::RunSet;
+use midpoint_lab::run_set::RunSet;
+use midpoint_lab::runs::{samples_of, RunData};
 
 /// A backend that scales every coordinate, stroke and font by `k` (device pixels per CSS
 /// pixel): the chart code sees a canvas of CSS size.
@@ -25,10 +24,25 @@ pub struct HiDpi<B: DrawingBackend> {
     k: f64,
 }
 
+thread_local! {
+    /// The smallest font the last chart drew, in the canvas's pixels (`HiDpi::new` starts a
+    /// chart afresh; infinity: no text yet).
+    static MIN_FONT: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::INFINITY) };
+}
+
+/// The smallest font the last chart drawn through a [`HiDpi`] backend used, in the canvas's
+/// (device) pixels; `None` if it drew no text. The page divides by the screen's density to say
+/// it in CSS pixels (`data-min-font-px`).
+pub fn min_font_drawn() -> Option<f64> {
+    let m = MIN_FONT.with(|c| c.get());
+    m.is_finite().then_some(m)
+}
+
 impl<B: DrawingBackend> HiDpi<B> {
     /// Wraps `inner`, whose pixels are `k` times smaller than the chart's.
     pub fn new(inner: B, k: f64) -> Self {
         let k = if k.is_finite() && k > 0.0 { k } else { 1.0 };
+        MIN_FONT.with(|c| c.set(f64::INFINITY));
         HiDpi { inner, k }
     }
     fn p(&self, c: BackendCoord) -> BackendCoord {
@@ -184,87 +198,18 @@ impl<B: DrawingBackend> DrawingBackend for HiDpi<B> {
             inner: style,
             k: self.k,
         };
+        if !text.trim().is_empty() {
+            let px = t.size();
+            MIN_FONT.with(|c| c.set(c.get().min(px)));
+        }
         self.inner.draw_text(text, &t, self.p(pos))
     }
-}
-
-/// One point of the residency time series, as the worker sends it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Point {
-    /// Seconds since the warm-up started.
-    pub t: f64,
-    /// Hot-set pages resident.
-    pub hot: u32,
-    /// Scanned-table pages young.
-    pub scan_young: u32,
-}
-
-/// The summary of a full run, computed in a worker.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RunData {
-    /// Mean hot-set residency over the measurement window (0..1, NaN without samples).
-    pub kept: f64,
-    /// The window, seconds since the warm-up started.
-    pub kept_window_s: [f64; 2],
-    /// Scanned-table pages turned young per second of scanning, by the slide.
-    pub slid_young_per_s: f64,
-    /// ... by promotion from the old sublist.
-    pub promoted_per_s: f64,
-    /// Lookups per second during the scan phase.
-    pub lookups_per_s: f64,
-    /// Lookups per second during the warm-up.
-    pub lookups_per_s_warmup: f64,
-    /// Scan pages per second.
-    pub scan_pages_per_s: f64,
-    /// LRU batches that evicted pages during the scan phase.
-    pub refills_during_scan: u64,
-    /// Their mean size.
-    pub mean_refill_pages: f64,
-    /// Page accesses in the run.
-    pub page_accesses: u64,
-    /// Events in the run.
-    pub events: u64,
-    /// The time series (at most the requested number of points).
-    pub points: Vec<Point>,
-    /// When LRU batches evicted pages, s since the warm-up started (one per 0.1 s at most),
-    /// for the residency plot's refill marks.
-    #[serde(default)]
-    pub refills_s: Vec<f64>,
-    /// What the scenario cannot do in its pool (`Params::warnings`: a hot set or a scan that
-    /// cannot fit), as the CLI prints them on stderr.
-    #[serde(default)]
-    pub warnings: Vec<String>,
-}
-
-/// The times (s) of the batches that evicted pages, at most one per `bucket_s`.
-pub fn refill_times(batches: &[BatchReport], bucket_s: f64) -> Vec<f64> {
-    let mut out: Vec<f64> = Vec::new();
-    for b in batches.iter().filter(|b| b.evicted > 0) {
-        let t = b.at_us.saturating_sub(EPOCH) as f64 / 1e6;
-        if out.last().is_none_or(|&l| t - l >= bucket_s) {
-            out.push(t);
-        }
-    }
-    out
-}
-
-/// Converts worker points to samples for the chart.
-pub fn samples_of(points: &[Point]) -> Vec<Sample> {
-    points
-        .iter()
-        .map(|q| Sample {
-            t_s: q.t,
-            hot_resident: q.hot,
-            scan_young: q.scan_young,
-            ..Sample::default()
-        })
-        .collect()
 }
 
 /// What the residency plot shows of the full run: the worker's summary once it is over, or
 /// until then the samples it has streamed, with the previous run's curve kept behind them
 /// (dimmed) so that the plot is never blank while a slider moves.
-/// With an ensemble (`ui::ensemble`), the first run is the one streamed; the others arrive
+/// With an ensemble (`midpoint_lab::run_set`), the first run is the one streamed; the others arrive
 /// whole and turn the curve into their median with a band.
 #[derive(Clone, Debug, Default)]
 pub struct Curve {
@@ -350,86 +295,6 @@ impl Curve {
     /// The previous run's curve, drawn dimmed (empty once this run is finished).
     pub fn ghost(&self) -> &[Sample] {
         &self.ghost
-    }
-}
-
-/// The summary of a finished (or partial) run, with at most `max_points` points of its time
-/// series (the last sample always included).
-pub fn run_data(sim: &Simulation, max_points: u32) -> RunData {
-    let r = sim.report();
-    let every = r.samples.len().div_ceil(max_points.max(2) as usize).max(1);
-    let mut points: Vec<Point> = r
-        .samples
-        .iter()
-        .step_by(every)
-        .map(|s| Point {
-            t: s.t_s,
-            hot: s.hot_resident,
-            scan_young: s.scan_young,
-        })
-        .collect();
-    if let Some(last) = r.samples.last() {
-        if points.last().map(|q| q.t) != Some(last.t_s) {
-            points.push(Point {
-                t: last.t_s,
-                hot: last.hot_resident,
-                scan_young: last.scan_young,
-            });
-        }
-    }
-    RunData {
-        kept: r.kept,
-        kept_window_s: r.kept_window_s,
-        slid_young_per_s: r.slid_young_per_s,
-        promoted_per_s: r.promoted_per_s,
-        lookups_per_s: r.lookups_per_s,
-        lookups_per_s_warmup: r.lookups_per_s_warmup,
-        scan_pages_per_s: r.scan_pages_per_s,
-        refills_during_scan: r.refills_during_scan,
-        mean_refill_pages: r.mean_refill_pages,
-        page_accesses: r.counters.page_gets,
-        events: sim.events(),
-        points,
-        refills_s: refill_times(&r.batches, 0.1),
-        warnings: sim.params().warnings(),
-    }
-}
-
-/// A full run advanced in slices, so that a worker can report progress.
-pub struct Run {
-    pub sim: Simulation,
-    done: bool,
-}
-
-impl Run {
-    /// A run with these parameters.
-    pub fn new(p: &Params) -> Result<Run, String> {
-        Ok(Run::from_sim(Simulation::new(p)?))
-    }
-
-    /// Continues `sim` (a run from a snapshot, `ui::live`).
-    pub fn from_sim(sim: Simulation) -> Run {
-        Run { sim, done: false }
-    }
-
-    /// Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-    pub fn advance(&mut self, max_events: u32) -> f64 {
-        // run_events: the same events as one step() each, with the scan's pages run back to
-        // back while nothing else can come first (tests/fast_paths.rs holds it to stepping).
-        if !self.done && self.sim.run_events(max_events.max(1) as u64) {
-            self.done = true;
-        }
-        self.progress()
-    }
-
-    /// The share of virtual time done (1 = over).
-    pub fn progress(&self) -> f64 {
-        if self.done {
-            return 1.0;
-        }
-        let span = self.sim.end().saturating_sub(EPOCH).max(1) as f64;
-        let now: Micros = self.sim.now().saturating_sub(EPOCH);
-        (now as f64 / span).min(0.999_999)
     }
 }
 
@@ -522,12 +387,47 @@ impl SweepModel {
             .filter(|q| q.kept.is_finite())
             .count() as u32
     }
+
+    /// Fills every point from the committed sweep (`www/data/sweep.json`) if it is this sweep:
+    /// the same parameters but the two it varies, the same depths and times, `runs` runs per
+    /// point. Returns whether it did.
+    pub fn fill_committed(&mut self, data: &SweepData, params: &Params, runs: u32) -> bool {
+        let free = |p: &Params| Params {
+            lru_scan_depth: 0,
+            old_blocks_time: 0,
+            ..p.clone()
+        };
+        if free(&data.base) != free(params)
+            || data.runs != runs
+            || data.depths != self.result.depths
+            || data.times != self.result.times
+            || data.points.len() != self.result.points.len()
+        {
+            return false;
+        }
+        for p in &data.points {
+            self.set_point(p);
+        }
+        self.done() as usize == self.result.points.len()
+    }
+}
+
+/// The committed sweep the page opens drawn with (`www/data/sweep.json`): `midpoint sweep
+/// --json`'s output, with the runs per point it was computed with.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SweepData {
+    pub base: Params,
+    pub depths: Vec<u32>,
+    pub times: Vec<u32>,
+    pub runs: u32,
+    pub points: Vec<PointIn>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use midpoint_core::scenario::preset;
+    use midpoint_lab::runs::{run_data, Run};
 
     fn small() -> Params {
         Params {
@@ -536,33 +436,6 @@ mod tests {
             kept_window_s: 10,
             ..preset("small-demo").unwrap().params
         }
-    }
-
-    #[test]
-    fn a_run_reports_progress_and_a_bounded_series() {
-        let mut r = Run::new(&small()).unwrap();
-        let mut last = 0.0;
-        loop {
-            let f = r.advance(50_000);
-            assert!(f >= last && f <= 1.0);
-            last = f;
-            if f >= 1.0 {
-                break;
-            }
-        }
-        let d = run_data(&r.sim, 50);
-        assert!((0.0..=1.0).contains(&d.kept), "kept {}", d.kept);
-        assert!(
-            d.points.len() <= 51 && d.points.len() >= 25,
-            "{}",
-            d.points.len()
-        );
-        let last = r.sim.report().samples.last().unwrap().t_s;
-        assert_eq!(d.points.last().unwrap().t, last);
-        assert!(d.points.windows(2).all(|w| w[0].t < w[1].t));
-        let s = samples_of(&d.points);
-        assert_eq!(s.len(), d.points.len());
-        assert_eq!(s[3].hot_resident, d.points[3].hot);
     }
 
     #[test]
@@ -647,6 +520,29 @@ mod tests {
         assert!(a.contains("x=\"10\"") && a.contains("width=\"40\""), "{a}");
         assert!(b.contains("x=\"20\"") && b.contains("width=\"80\""), "{b}");
     }
+
+    #[test]
+    fn hidpi_reports_the_smallest_font_a_chart_drew() {
+        let mut out = String::new();
+        {
+            let svg = plotters::backend::SVGBackend::with_string(&mut out, (800, 500));
+            let root = HiDpi::new(svg, 2.0).into_drawing_area();
+            assert_eq!(min_font_drawn(), None, "a new chart has drawn no text");
+            let sweep = SweepModel::new(vec![100, 1024], vec![0, 1000]).unwrap();
+            midpoint_lab::chart::draw_sweep(
+                &root,
+                &sweep.result,
+                None,
+                &[],
+                None,
+                midpoint_lab::chart::LIGHT,
+            )
+            .unwrap();
+            root.present().unwrap();
+        }
+        // The chart code's 12 px labels, at 2 device pixels per CSS pixel.
+        assert_eq!(min_font_drawn(), Some(24.0));
+    }
 }
 
 /// Left and right edges of the residency plot's data area, in the plot's logical pixels, for
@@ -683,28 +579,5 @@ mod seek_tests {
         assert!((residency_time_at(mid, 500.0, 210.0) - 105.0).abs() < 1e-9);
         assert_eq!(residency_time_at(-5.0, 500.0, 210.0), 0.0);
         assert_eq!(residency_time_at(f64::NAN, 500.0, 210.0), 0.0);
-    }
-}
-
-#[cfg(test)]
-mod refill_tests {
-    use super::*;
-    use midpoint_core::scenario::Params;
-
-    #[test]
-    fn refill_marks_follow_the_runs_evicting_batches_on_the_sample_clock() {
-        let p = Params::default();
-        let mut sim = Simulation::new(&p).unwrap();
-        sim.run_to_end();
-        let d = run_data(&sim, 50);
-        let evicting = sim.batches().iter().filter(|b| b.evicted > 0).count();
-        assert!(evicting > 0 && !d.refills_s.is_empty());
-        assert!(d.refills_s.len() <= evicting);
-        let end = d.points.last().map_or(0.0, |q| q.t);
-        assert!(
-            d.refills_s.iter().all(|&t| t >= 0.0 && t <= end + 1.0),
-            "{d:?}"
-        );
-        assert!(d.refills_s.windows(2).all(|w| w[1] - w[0] >= 0.1 - 1e-9));
     }
 }

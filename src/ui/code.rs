@@ -189,21 +189,33 @@ pub fn rule_of(routine: u8, line: u8) -> &'static str {
         .unwrap_or("")
 }
 
-/// A live variable of the panel.
+/// A live variable of the panel: its name in the code, its value now, and what it is in words
+/// (each term of the panel explained where it appears).
 #[derive(Clone, Debug, Serialize)]
 pub struct Var {
     pub name: &'static str,
     pub value: String,
+    pub what: &'static str,
 }
 
-/// The variables the routines read, now.
-pub fn vars(sim: &Simulation) -> Vec<Var> {
+/// The terms the panel's lines use that are not variables of [`vars`], in words.
+pub const TERMS: [(&str, &str); 5] = [
+    ("LRU_old", "the first page of the old sublist: the boundary, where reads go in"),
+    ("stamp", "the value of freed_page_clock when a page was last put at the head (0 for a page read in at the midpoint)"),
+    ("the quarter rule", "a young page touched again moves to the head only if a quarter of the young sublist's length has been evicted since its stamp"),
+    ("old_ratio", "innodb_old_blocks_pct as a share of 1,024 (37 % is 378)"),
+    ("first_access", "when the page was first touched after it was read"),
+];
+
+/// The variables the routines read, now. `shown` is (free list, LRU list, old sublist) as the
+/// page shows them (during a watched batch's eviction animation, those of the frame drawn);
+/// `None` reads them from the simulation.
+pub fn vars(sim: &Simulation, shown: Option<(u32, u32, u32)>) -> Vec<Var> {
     use super::narrate::n;
     let inst = &sim.pool.instances[0];
     let lru = &inst.lru;
-    let len = lru.len();
+    let (free, len, old) = shown.unwrap_or((inst.free.len(), lru.len(), lru.old_len()));
     let target = lru.desired_old_len(len);
-    let old = lru.old_len();
     let p = sim.params();
     let d = old as i64 - target as i64;
     let band = OLD_TOLERANCE;
@@ -212,14 +224,17 @@ pub fn vars(sim: &Simulation) -> Vec<Var> {
         Var {
             name: "len",
             value: n(len),
+            what: "pages in the LRU list",
         },
         Var {
             name: "old_len",
             value: n(old),
+            what: "pages in its old sublist, from LRU_old to the tail",
         },
         Var {
             name: "target",
             value: n(target),
+            what: "the old sublist's length innodb_old_blocks_pct asks for",
         },
         Var {
             name: "dead band",
@@ -230,26 +245,27 @@ pub fn vars(sim: &Simulation) -> Vec<Var> {
                 if d > 0 { "+" } else { "" },
                 d
             ),
+            what: "old_len may stray 20 pages either side of the target before LRU_old moves",
         },
         Var {
             name: "free_len",
-            value: format!(
-                "{} (lru_scan_depth {})",
-                n(inst.free.len()),
-                n(p.lru_scan_depth)
-            ),
+            value: format!("{} (lru_scan_depth {})", n(free), n(p.lru_scan_depth)),
+            what: "frames on the free list; the LRU batch tops it up to lru_scan_depth",
         },
         Var {
             name: "freed_page_clock",
             value: n(lru.freed_page_clock()),
+            what: "pages evicted from this list so far: the list's clock",
         },
         Var {
             name: "quarter",
             value: n(q),
+            what: "a quarter of the young sublist's nominal length: the quarter rule's threshold",
         },
         Var {
             name: "old_blocks_time",
             value: format!("{} ms", n(p.old_blocks_time)),
+            what: "how long after its first access an old page must be touched to be made young",
         },
     ]
 }

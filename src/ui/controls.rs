@@ -216,7 +216,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
         "scan_pause_ms",
         Some("pause between scans"),
         "Workload: how long the looping scan waits between passes.",
-        "Workload, not a server variable; seed 000 ran 0, 500 and 2,000 ms".into(),
+        "Workload, not a server variable; the scan-leak experiment ran 0, 500 and 2,000 ms".into(),
         &[
             0.0, 100.0, 250.0, 500.0, 1000.0, 1500.0, 2000.0, 3000.0, 5000.0, 10000.0,
         ],
@@ -235,7 +235,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
         Some("hot set size"),
         "Workload: the point lookups read random rows of the hot table's first this-many pages.",
         format!(
-            "Workload; seed 000 ran 224, 897 and 4,485 pages; at most the hot table ({} pages)",
+            "Workload; the scan-leak experiment ran 224, 897 and 4,485 pages; at most the hot table ({} pages)",
             thousands(p.hot_table_pages as f64)
         ),
         &hot,
@@ -275,7 +275,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
         };
         let mut label = cadence_label(&c);
         if m == SEED000_ACTIVITY_MEAN_S {
-            label.push_str(" (seed 000, calibrated)");
+            label.push_str(" (calibrated on the scan-leak experiment)");
         }
         stops.push(Stop {
             value: c.label(),

@@ -90,27 +90,19 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The height an embedded figure of `view` takes at 800 CSS px wide, px (at most 520).
-pub fn figure_height(view: &str) -> u32 {
-    match view {
-        "strip" => 520,
-        "grid" => 520,
-        "residency" => 500,
-        "sweep" => 520,
-        _ => 520,
-    }
-}
-
 /// The snippets for these parameters: the preset they came from (if any) and only the
 /// parameters that differ from it (or from the defaults without a preset), view options
 /// (`view=…&at=…&ev=…&sweep_depths=…`), the page's URL (`…/www/index.html`) and the element's
-/// script (`…/www/embed.js`).
+/// script (`…/www/embed.js`). The iframe is `height` CSS px tall at any width up to 800 px: the
+/// embedded figure lays itself out to the height its iframe gives it (`www/figure/sizes.js`
+/// holds each figure's), so it fits without a script in the host page.
 pub fn snippets(
     p: &Params,
     preset: Option<&str>,
     view: &str,
     page_url: &str,
     script_url: &str,
+    height: u32,
 ) -> Snippets {
     let mut pairs: Vec<(String, String)> = Vec::new();
     let base = match preset
@@ -130,19 +122,12 @@ pub fn snippets(
             .filter(|kv| !base_pairs.contains(kv)),
     );
     let views = view_pairs(view);
-    let figure = views
-        .iter()
-        .find(|(k, _)| k == "view")
-        .map(|(_, v)| v.clone());
     pairs.extend(views);
     let q = query::pairs_query(pairs.iter().map(|(k, v)| (k, v)));
     let page = format!("{page_url}?{q}");
-    // A figure is given its own height at 800 px wide (measured, tests/browser/embed.test.mjs
-    // checks each renders within it); the lab needs more room.
-    let height = figure.as_deref().map(figure_height).unwrap_or(900);
     let sep = if q.is_empty() { "" } else { "&" };
     let iframe = format!(
-        "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"{height}\" style=\"border:0; max-width:800px\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"midpoint: an interactive simulator of the InnoDB buffer pool's LRU list\" width=\"100%\" height=\"{height}\" style=\"display:block; border:0; width:100%; max-width:800px; height:{height}px\" loading=\"lazy\"></iframe>",
         attr(&format!("{page_url}?embed=1{sep}{q}"))
     );
     let attrs = pairs
@@ -202,6 +187,7 @@ mod tests {
             "ev=42&junk=<x>&sweep_depths=100%2C200&view=strip&at=watch",
             "https://e.org/www/index.html",
             "https://e.org/www/embed.js",
+            520,
         );
         assert!(
             s.iframe.contains(
@@ -210,12 +196,8 @@ mod tests {
             "{}",
             s.iframe
         );
-        assert!(s
-            .iframe
-            .contains(&format!("height=\"{}\"", figure_height("strip"))));
-        assert!(["strip", "grid", "residency", "sweep"]
-            .iter()
-            .all(|v| figure_height(v) <= 520));
+        assert!(s.iframe.contains("height=\"520\""), "{}", s.iframe);
+        assert!(s.iframe.contains("height:520px\""), "{}", s.iframe);
         assert!(!s.iframe.contains("junk") && !s.page.contains("junk"));
         assert_eq!(
             s.element,
@@ -230,9 +212,9 @@ mod tests {
             old_blocks_time: 0,
             ..Params::default()
         };
-        let s = snippets(&d, None, "", "https://e.org/www/index.html", "s.js");
+        let s = snippets(&d, None, "", "https://e.org/www/index.html", "s.js", 400);
         assert_eq!(s.page, "https://e.org/www/index.html?old_blocks_time=0");
-        assert!(s.iframe.contains("height=\"900\""));
+        assert!(s.iframe.contains("height=\"400\""));
     }
 
     #[test]
@@ -245,6 +227,7 @@ mod tests {
             "",
             "https://e.org/\"><script>x</script>",
             "s.js?a=1&b=\"2\"",
+            520,
         );
         assert!(!s.iframe.contains("\"><script>"), "{}", s.iframe);
         assert!(

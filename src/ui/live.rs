@@ -3,11 +3,11 @@
 //! of the last runs taken at the scan's start (one per RNG seed and warm-up, as a worker runs
 //! the seeds of an ensemble in turn), so that a run which differs from one only in parameters
 //! acting from the scan's start on (`sim::prefix`) continues that copy instead of starting from
-//! t = 0. The results are the same either way (`tests/prefix.rs`).
+//! t = 0. The results are the same either way (`crates/core/tests/prefix.rs`).
 
-use crate::ui::charts::Run;
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::Simulation;
+use midpoint_lab::runs::Run;
 
 /// Snapshots a worker keeps: enough for the seeds of the page's default ensemble.
 pub const SNAPSHOTS: usize = 6;

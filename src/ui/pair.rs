@@ -45,7 +45,7 @@ pub fn choices(rows: &[ReadRow], cell: &str) -> (Vec<Choice>, usize) {
                 (Some(s), Some(p)) => (
                     format!("{} ({})", w.name(), pct(p.kept)),
                     format!(
-                        "Kept on {cell}: {} in stock, {} patched (mean of {} seeds). ",
+                        "Kept on {cell}, in the model: {} in stock, {} patched (mean of {} runs). ",
                         pct(s.kept),
                         pct(p.kept),
                         p.seeds
@@ -385,7 +385,7 @@ mod tests {
         assert!(
             v[best]
                 .summary
-                .starts_with("Kept on seed000-hot4485-b2b: 40 % in stock, 99 % patched (mean of 2 seeds). The patch: calculate_desired_LRU_old_size"),
+                .starts_with("Kept on seed000-hot4485-b2b, in the model: 40 % in stock, 99 % patched (mean of 2 runs). The patch: calculate_desired_LRU_old_size"),
             "{}",
             v[best].summary
         );

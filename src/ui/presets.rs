@@ -33,6 +33,8 @@ pub struct PagePreset {
     pub main: bool,
     /// Its name in words (the code name stays in the URL).
     pub label: String,
+    /// Its description, the experiment named by what it measured (not by its code).
+    pub page_description: String,
     /// The group the preset list shows it in.
     pub group: &'static str,
     pub params: Params,
@@ -72,6 +74,7 @@ pub fn page_presets() -> Vec<PagePreset> {
             PagePreset {
                 seed_compare,
                 label: label_of(&p.name, &p.description),
+                page_description: describe(&p.description),
                 group: group_of(&p.name),
                 seed_short,
                 main: MAIN.contains(&p.name.as_str()),
@@ -109,6 +112,40 @@ pub fn seed_compare(seed: &str) -> String {
     }
 }
 
+/// The experiments by what they measured, for people (their code names stay in URLs and
+/// preset names).
+pub const EXPERIMENTS: [(&str, &str); 4] = [
+    ("000", "the scan-leak experiment (MySQL 8.4.11)"),
+    ("001", "the doublewrite-buffer bug report (#115328)"),
+    ("002", "the dump-against-point-selects experiment"),
+    ("003", "the full-scan-against-sysbench experiment"),
+];
+
+/// A core preset's description with each experiment named by what it measured: "Seed 000: …"
+/// reads "The scan-leak experiment (MySQL 8.4.11): …".
+pub fn describe(description: &str) -> String {
+    let mut s = description.to_string();
+    for (code, name) in EXPERIMENTS {
+        for (from, to) in [
+            (format!("Seed {code}'s "), format!("{}'s ", cap(name))),
+            (format!("Seed {code}: "), format!("{}: ", cap(name))),
+            (format!("Seed {code}, "), format!("{}, ", cap(name))),
+            (format!("seed {code}"), name.to_string()),
+        ] {
+            s = s.replace(&from, &to);
+        }
+    }
+    s
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// A preset's name in words.
 pub fn label_of(name: &str, description: &str) -> String {
     let fixed = match name {
@@ -130,7 +167,8 @@ pub fn label_of(name: &str, description: &str) -> String {
     }
     let d = description
         .strip_prefix("Seed 000: ")
-        .unwrap_or(description)
+        .map(str::to_string)
+        .unwrap_or_else(|| describe(description))
         .replace(", warm start", "");
     let mut c = d.chars();
     match c.next() {
@@ -144,7 +182,7 @@ pub fn group_of(name: &str) -> &'static str {
     if name.starts_with("mariadb-") {
         "MariaDB 10.11 (its own LRU rules)"
     } else if name.starts_with("seed000") {
-        "Seed 000: a scan against a hot set"
+        "The scan-leak experiment on MySQL 8.4.11: a scan against a hot set"
     } else if name.starts_with("seed00") {
         "Other experiments"
     } else {
@@ -190,12 +228,22 @@ mod tests {
         assert_eq!(seed_compare("91-93 %"), "91-93 % (the range of its runs)");
         assert_eq!(seed_compare("< 50 % (\"x\")"), "< 50 % (\"x\")");
         assert!(!b2b.seed_short.as_ref().unwrap().contains(" ("));
-        // Named in words, grouped; no label is a code name.
+        // Named in words, grouped; no label or description is a code name.
         for p in &v {
             assert!(
                 !p.label.contains("seed0") && !p.label.is_empty(),
                 "{}",
                 p.label
+            );
+            assert!(
+                !p.page_description.to_lowercase().contains("seed 0")
+                    && !p.label.to_lowercase().contains("seed 0")
+                    && !p.group.to_lowercase().contains("seed 0"),
+                "{}: {} / {} / {}",
+                p.name,
+                p.label,
+                p.page_description,
+                p.group
             );
         }
         assert_eq!(group_of("seed000-cold"), group_of(&b2b.name));

@@ -7,8 +7,8 @@
 use midpoint_core::scenario::{fmt_num, preset, Params};
 use serde::Serialize;
 
-/// The largest pool the page draws (one instance): 1 GiB is 65,528 frames.
-pub const PAGE_MAX_POOL_MB: u32 = 1024;
+pub use midpoint_lab::url::{page_limits, pairs_query, to_query, PAGE_MAX_POOL_MB};
+
 /// The largest whole number a JavaScript number holds exactly (2^53 - 1): the largest seed or
 /// event count that survives the trip to the page.
 pub use midpoint_core::scenario::schema::MAX_SAFE_INTEGER;
@@ -48,7 +48,7 @@ pub struct Parsed {
     /// refill and drain).
     pub at: Option<String>,
     /// `?runs=N`: the runs of each setting (RNG seeds `seed`, `seed + 1`, …), 1 to
-    /// [`super::ensemble::PAGE_MAX_RUNS`]; default [`super::ensemble::PAGE_DEFAULT_RUNS`].
+    /// [`PAGE_MAX_RUNS`](midpoint_lab::run_set::PAGE_MAX_RUNS); default [`PAGE_DEFAULT_RUNS`](midpoint_lab::run_set::PAGE_DEFAULT_RUNS).
     pub runs: u32,
 }
 
@@ -162,31 +162,6 @@ pub fn engine_defaults(mut p: Params, keys: &[String]) -> Params {
     p
 }
 
-/// Brings parameters within the simulator's rules and the page's limits (one instance, a pool
-/// of at most [`PAGE_MAX_POOL_MB`]), with one message per change.
-pub fn page_limits(p: &Params) -> (Params, Vec<String>) {
-    let (mut q, mut notes) = p.clamped();
-    if q.pool_mb > PAGE_MAX_POOL_MB {
-        notes.push(format!(
-            "pool_mb = {}: this page draws every frame, so it simulates pools of at most {PAGE_MAX_POOL_MB} MiB (65,528 frames); using {PAGE_MAX_POOL_MB}. The command-line simulator runs any size.",
-            q.pool_mb
-        ));
-        q.pool_mb = PAGE_MAX_POOL_MB;
-    }
-    if q.buffer_pool_instances > 1 {
-        notes.push(format!(
-            "buffer_pool_instances = {}: this page simulates one buffer pool instance; using 1",
-            q.buffer_pool_instances
-        ));
-        q.buffer_pool_instances = 1;
-    }
-    if let Err(e) = q.validate() {
-        notes.push(format!("{e}; using the defaults"));
-        q = Params::default();
-    }
-    (q, notes)
-}
-
 /// Parses a comma-separated list of whole numbers within `lo..=hi` (1 to 16 values).
 fn parse_list(name: &str, v: &str, lo: u32, hi: u32) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
@@ -280,7 +255,7 @@ pub fn parse(query: &str) -> Parsed {
         tour: None,
         view: "lab".into(),
         at: None,
-        runs: super::ensemble::PAGE_DEFAULT_RUNS,
+        runs: midpoint_lab::run_set::PAGE_DEFAULT_RUNS,
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -385,7 +360,7 @@ pub fn parse(query: &str) -> Parsed {
 
 /// `?runs=N`: a whole number of runs, clamped to the page's range with a message.
 fn parse_runs(v: &str, messages: &mut Vec<String>) -> u32 {
-    use super::ensemble::{PAGE_DEFAULT_RUNS, PAGE_MAX_RUNS};
+    use midpoint_lab::run_set::{PAGE_DEFAULT_RUNS, PAGE_MAX_RUNS};
     match v.trim().parse::<f64>() {
         Ok(x) if x.is_finite() => {
             let n = x.round().clamp(1.0, PAGE_MAX_RUNS as f64) as u32;
@@ -461,20 +436,6 @@ pub fn cap_messages(mut messages: Vec<String>) -> Vec<String> {
     };
     messages.push(format!("and {count} more {what}"));
     messages
-}
-
-/// Every parameter as a URL query (no leading `?`), defaults included, in a stable order.
-pub fn to_query(p: &Params) -> String {
-    pairs_query(p.to_pairs())
-}
-
-/// Pairs as a URL query (no leading `?`), encoded as the browser's URLSearchParams does.
-pub fn pairs_query<K: AsRef<str>, V: AsRef<str>>(
-    pairs: impl IntoIterator<Item = (K, V)>,
-) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
 
 #[cfg(test)]
@@ -602,7 +563,7 @@ mod tests {
             ..q.params
         };
         let sim = midpoint_core::sim::Simulation::new(&short).unwrap();
-        let d = crate::ui::charts::run_data(&sim, 10);
+        let d = midpoint_lab::runs::run_data(&sim, 10);
         assert_eq!(d.warnings, short.warnings());
         assert_eq!(d.warnings.len(), 1);
     }
@@ -689,9 +650,9 @@ mod tests {
         assert_eq!(q.sweep_depths, midpoint_lab::sweep::DEFAULT_DEPTHS.to_vec());
         let q = parse("runs=3");
         assert_eq!((q.runs, q.messages.len()), (3, 0));
-        assert_eq!(parse("").runs, super::super::ensemble::PAGE_DEFAULT_RUNS);
+        assert_eq!(parse("").runs, midpoint_lab::run_set::PAGE_DEFAULT_RUNS);
         let q = parse("runs=500");
-        assert_eq!(q.runs, super::super::ensemble::PAGE_MAX_RUNS);
+        assert_eq!(q.runs, midpoint_lab::run_set::PAGE_MAX_RUNS);
         assert!(
             q.messages[0].starts_with("runs = 500 is not"),
             "{:?}",
@@ -700,7 +661,7 @@ mod tests {
         let q = parse("runs=0");
         assert_eq!(q.runs, 1);
         let q = parse("runs=many");
-        assert_eq!(q.runs, super::super::ensemble::PAGE_DEFAULT_RUNS);
+        assert_eq!(q.runs, midpoint_lab::run_set::PAGE_DEFAULT_RUNS);
         assert!(q.messages[0].contains("'many'"), "{:?}", q.messages);
         let q = parse("sweep_depths=1024,100,1024");
         assert_eq!(q.sweep_depths, vec![100, 1024]);

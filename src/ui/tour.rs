@@ -27,6 +27,9 @@ pub struct Step {
     pub text: &'static str,
     /// What to look at in the figure (plain text).
     pub look: &'static str,
+    /// The beat as a projector shows it: what happens and what to look at, in two or three
+    /// sentences read from the back of a room (plain text).
+    pub short: &'static str,
     /// The preset the step runs.
     pub preset: &'static str,
     /// How it reaches its moment.
@@ -42,6 +45,7 @@ pub fn steps() -> Vec<Step> {
             title: "Midpoint insertion",
             text: "The LRU list runs from the head (recently used, young) to the tail, where pages are evicted. Its last 37 % (innodb_old_blocks_pct, give or take 20 pages) is the old sublist, and LRU_old points at its first page. A page read from disk does not go to the head: it goes in right after LRU_old, old. The table scan has just started, and the pages it reads land there, at the midpoint.",
             look: "The LRU_old line, and below it the faded, hatched cells of the old sublist, where the scan's reads go in. The hot set (orange) is young, near the head.",
+            short: "A page read from disk goes in at the midpoint, right after LRU_old: into the old sublist, the last 37 % of the list, not at the head. Look: the scan's reads land below the LRU_old line, hatched (old); the hot set (orange) is young, above it.",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
             t_s: 61.0,
@@ -50,6 +54,7 @@ pub fn steps() -> Vec<Step> {
             title: "innodb_old_blocks_time stops the scan",
             text: "A touch moves an old page to the head only if it comes at least innodb_old_blocks_time (1,000 ms) after the page's first access. A scan touches a page several times within a millisecond and moves on, so its pages fail that test and should age out of the old sublist without ever becoming young.",
             look: "The counters: Pages not made young (InnoDB's count of touches that failed the time test) runs far ahead of Pages made young.",
+            short: "A touch makes an old page young only if it comes at least innodb_old_blocks_time (1,000 ms) after the page's first access. The scan touches each page within a millisecond and moves on. Look: Pages not made young runs far ahead of Pages made young.",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
             t_s: 70.0,
@@ -59,8 +64,9 @@ pub fn steps() -> Vec<Step> {
             // Reference §6.1 and §12.2: the coordinator skips the LRU batch in rounds it counts
             // as idle (read from its code); that a pure-SELECT server counts as idle except after
             // incidental activity is an inference that fits the seed's sparse refills.
-            text: "A read takes a frame from the free list if there is one, and otherwise evicts the page at the tail. Once a second the page cleaner's LRU batch evicts pages from the tail until the free list holds innodb_lru_scan_depth (1,024) frames, in the rounds it counts as active. Reading its code, a server that only runs SELECTs seems to count as idle except after some incidental activity (a closed table, a write); that is an inference, and it fits the three refills in 35 s the seed saw. The simulator draws that activity at random, every 17 s on average. The figure is paused just before such a batch.",
+            text: "A read takes a frame from the free list if there is one, and otherwise evicts the page at the tail. Once a second the page cleaner's LRU batch evicts pages from the tail until the free list holds innodb_lru_scan_depth (1,024) frames, in the rounds it counts as active. Reading its code, a server that only runs SELECTs seems to count as idle except after some incidental activity (a closed table, a write); that is an inference, and it fits the three refills in 35 s the test saw. The simulator draws that activity at random, every 17 s on average. The figure is paused just before such a batch.",
             look: "The free list (grey cells after the tail) is empty: every read evicts at the tail. Press Step (or →) to run the batch.",
+            short: "A read takes a frame from the free list, or evicts the page at the tail when the list is empty. The page cleaner's LRU batch refills it to innodb_lru_scan_depth (1,024) frames from the tail. Look: the free list is empty, and the figure waits just before a batch.",
             preset: "seed000-hot4485-b2b",
             action: Action::Batch,
             t_s: 0.0,
@@ -71,6 +77,7 @@ pub fn steps() -> Vec<Step> {
             // meanwhile pull the boundary up and offset steps of the next drain.
             text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by up to 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is at most 606 pages each way; fewer when old pages are promoted in between, since each promotion moves the boundary one page up.",
             look: "The ringed cells: scan pages the boundary turned young since the batch, with no time test and no count in Pages made young. Pink rings: pages the batch turned old.",
+            short: "The batch shortens the list, so LRU_old jumps toward the head (pink rings: turned old). Each read then goes in after LRU_old, and the boundary walks back over the newest inserts, scan pages, turning them young (black rings) with no time test: up to 606 per refill. Drag the drain timeline to replay it.",
             preset: "seed000-hot4485-b2b",
             action: Action::Watch,
             t_s: 0.0,
@@ -83,6 +90,7 @@ pub fn steps() -> Vec<Step> {
             // demoted page has ~0.13 s before eviction, and a lost hot page comes back old.
             text: "Pages made young by the slide never got the clock stamp a page gets at the head, so once enough pages have been evicted their next touch moves them there, with no time test. The scan is back about once a second, sooner than a page sinks through the young sublist, so a scan page that became young stays young. Each batch, meanwhile, turns the bottom of the young sublist old, and hot pages not read for a while are among them: under the scan's stream of reads an old page has about 0.13 s before it is evicted, and a hot page read back enters old and is evicted again before the 1 s test could promote it; almost only the slide brings it back. The young sublist becomes a contest between scan pages, back every second, and hot pages, each read every 1.5 to 3 s. The scan wins, and the lost hot pages' lookups become disk reads.",
             look: "Near the end of the run: blue scan pages fill much of the young sublist, and the hot set resident counter has fallen (the test kept 41 % of it at the default settings).",
+            short: "Slid scan pages are touched again every second and stay young; hot pages, read every 1.5 to 3 s, sink, turn old and are evicted. Look: hot set cached, on the right, has fallen far below 100 % (the server kept 41 %): the young sublist is no longer the hot set's.",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
             t_s: 200.0,
@@ -93,6 +101,7 @@ pub fn steps() -> Vec<Step> {
             // alone, which a stamp-0 page fails once the eviction clock passes the threshold.
             text: "innodb_lru_scan_depth caps each refill, and the slide per refill is 0.63 k − 40: about 41 pages at 128 instead of 606. At 128 the test kept 91–93 % of the hot set. A pause between scans longer than the hot pages' reuse gap lets the hot set win the contest instead (a 2 s pause kept 89 %). innodb_old_blocks_time = 0 makes it worse: a page just read has no stamp, so once enough pages have been evicted its first touch moves it to the head, and scan pages go straight there (7 % kept).",
             look: "The same moment with innodb_lru_scan_depth = 128: few ringed pages, and the hot set mostly resident. Try the Preset menu and the sliders below to compare.",
+            short: "innodb_lru_scan_depth caps each refill: at 128 the slide is about 41 pages instead of 606, and the server kept 91-93 % of the hot set. A 2 s pause between scans kept 89 %; old_blocks_time = 0 kept 7 %. Look: few ringed pages, the hot set mostly cached.",
             preset: "seed000-hot4485-b2b-depth128",
             action: Action::Time,
             t_s: 200.0,

@@ -1,7 +1,7 @@
 //! The two plots on a canvas, with the core's `chart::draw_residency` / `chart::draw_sweep`
 //! over plotters-canvas, scaled for the screen's density by [`HiDpi`].
 
-use crate::ui::charts::{HiDpi, PointIn, SweepModel};
+use crate::ui::charts::{HiDpi, PointIn, SweepData, SweepModel};
 use crate::ui::explorer::Explorer;
 use midpoint_core::scenario::Params;
 use midpoint_lab::chart::{self, Published, DARK, LIGHT};
@@ -18,6 +18,14 @@ pub(super) fn backend(
     let b = CanvasBackend::with_canvas_object(canvas.clone())
         .ok_or_else(|| "the canvas has no 2D context".to_string())?;
     Ok(HiDpi::new(b, dpr))
+}
+
+/// The smallest font the last chart drew (the residency plot, the sweep, the policies, the
+/// Beyond figures, the write path's), in device pixels, or -1 if it drew no text: the page sets
+/// `data-min-font-px` from it.
+#[wasm_bindgen]
+pub fn last_font_px() -> f64 {
+    crate::ui::charts::min_font_drawn().unwrap_or(-1.0)
 }
 
 /// Draws an explorer's residency plot: hot-set residency and the scanned table's young pages
@@ -55,6 +63,21 @@ pub fn residency(
         p.warmup_s as f64,
         (p.warmup_s + p.scan_s) as f64,
         Some(ex.t_s()),
+        if dark { DARK } else { LIGHT }.bare(),
+    )
+}
+
+/// The residency plot's key (its HTML legend beside the canvas): the entries the chart would
+/// draw for what it draws now.
+pub fn residency_key(ex: &Explorer, dark: bool) -> Vec<chart::KeyEntry> {
+    let set = ex.run_set();
+    let partial = ex.residency_info().0;
+    let band = (!partial && set.done() >= 2).then_some(set.done() as usize);
+    chart::residency_entries(
+        !ex.residency_refills().is_empty(),
+        !ex.residency_published().is_empty(),
+        !ex.residency_ghost().is_empty(),
+        band,
         if dark { DARK } else { LIGHT },
     )
 }
@@ -80,6 +103,17 @@ impl SweepView {
             model,
             published: seed000::sweep_marks(&p),
         })
+    }
+
+    /// Fills every point from the committed sweep (`www/data/sweep.json`, parsed by the
+    /// browser) if it is this sweep for `page`'s parameters and runs; returns whether it did.
+    pub fn fill_committed(&mut self, data: JsValue, page: &super::page::Page) -> bool {
+        match serde_wasm_bindgen::from_value::<crate::ui::beyond::Committed<SweepData>>(data) {
+            Ok(c) => self
+                .model
+                .fill_committed(&c.data, page.inner().params(), page.inner().runs()),
+            Err(_) => false,
+        }
     }
 
     /// Records one computed point (kept as a fraction, 0..1).
@@ -139,9 +173,19 @@ impl SweepView {
             Some((depth, time)),
             &self.published,
             (highlight.is_finite() && highlight >= 0.0).then_some(highlight as u32),
-            if dark { DARK } else { LIGHT },
+            if dark { DARK } else { LIGHT }.bare(),
         )
         .map_err(|e| JsValue::from_str(&e))
+    }
+
+    /// The sweep's key (its HTML legend): the entries the chart would draw now.
+    pub fn key(&self, dark: bool) -> Result<JsValue, JsValue> {
+        serde_wasm_bindgen::to_value(&chart::sweep_entries(
+            &self.model.result,
+            &self.published,
+            if dark { DARK } else { LIGHT },
+        ))
+        .map_err(|e| JsValue::from_str(&e.to_string()))
     }
 }
 

@@ -2,12 +2,15 @@
 //! its playback, narration and grid) exported to JavaScript, with the browser's clock and the
 //! canvas drawing of the grid, its labels and the residency plot.
 
+#[cfg(feature = "full")]
 use super::charts;
-use crate::ui::charts::RunData;
 use crate::ui::explorer::{self as ui, Label};
 use crate::ui::grid::{Layout, Palette};
+use midpoint_lab::runs::RunData;
 use wasm_bindgen::prelude::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+#[cfg(feature = "full")]
+use web_sys::HtmlCanvasElement;
+use web_sys::{CanvasRenderingContext2d, ImageData};
 
 /// `frame()` result: the grid changed and should be drawn.
 pub const F_DIRTY: u32 = ui::F_DIRTY;
@@ -26,10 +29,11 @@ fn err(e: impl std::fmt::Display) -> JsValue {
     JsValue::from_str(&e.to_string())
 }
 
-/// Draws the labels as pills above their cells.
-fn draw_labels(ctx: &CanvasRenderingContext2d, l: &Layout, pal: &Palette, labels: &[Label]) {
+/// Draws the labels as pills above their cells (12 CSS px, the page's smallest text); returns
+/// the font's size in device pixels, or -1 with no label.
+fn draw_labels(ctx: &CanvasRenderingContext2d, l: &Layout, pal: &Palette, labels: &[Label]) -> f64 {
     let k = l.dpr;
-    let font = (11.0 * k).round();
+    let font = (12.0 * k).round();
     ctx.set_font(&format!("600 {font}px system-ui, sans-serif"));
     ctx.set_text_baseline("bottom");
     let (text, bg) = (pal.text_css(), pal.bg_css());
@@ -53,12 +57,39 @@ fn draw_labels(ctx: &CanvasRenderingContext2d, l: &Layout, pal: &Palette, labels
         ctx.set_fill_style_str(fg);
         let _ = ctx.fill_text(lab.text, x + pad, y);
     }
+    if labels.is_empty() {
+        -1.0
+    } else {
+        font
+    }
+}
+
+/// A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
+/// parameters.
+#[wasm_bindgen]
+pub struct Moment {
+    inner: ui::Moment,
+}
+
+#[wasm_bindgen]
+impl Moment {
+    /// Roughly the bytes it holds.
+    pub fn approx_bytes(&self) -> f64 {
+        self.inner.approx_bytes() as f64
+    }
 }
 
 /// One run of the simulator under the page's control.
 #[wasm_bindgen]
 pub struct Explorer {
     inner: ui::Explorer,
+}
+
+impl Explorer {
+    /// The explorer itself, for the other bindings (the page's captions read its runs).
+    pub(crate) fn inner(&self) -> &ui::Explorer {
+        &self.inner
+    }
 }
 
 #[wasm_bindgen]
@@ -98,8 +129,9 @@ impl Explorer {
         self.inner.frame(now_ms)
     }
 
-    /// Draws the grid on `ctx` (its canvas sized by `resize`).
-    pub fn draw(&mut self, ctx: &CanvasRenderingContext2d) -> Result<(), JsValue> {
+    /// Draws the grid on `ctx` (its canvas sized by `resize`); returns the size of the labels'
+    /// font in device pixels, or -1 if it drew none.
+    pub fn draw(&mut self, ctx: &CanvasRenderingContext2d) -> Result<f64, JsValue> {
         let layout = *self.inner.layout();
         let img = ImageData::new_with_u8_clamped_array_and_sh(
             wasm_bindgen::Clamped(self.inner.render()),
@@ -107,8 +139,18 @@ impl Explorer {
             layout.height,
         )?;
         ctx.put_image_data(&img, 0.0, 0.0)?;
-        draw_labels(ctx, &layout, &self.inner.palette(), &self.inner.labels());
-        Ok(())
+        Ok(draw_labels(
+            ctx,
+            &layout,
+            &self.inner.palette(),
+            &self.inner.labels(),
+        ))
+    }
+
+    /// For a page that shows no grid: the cells built (the status's counts) and the dirty flag
+    /// cleared without drawing, so that a paused page rests.
+    pub fn settle(&mut self) {
+        self.inner.settle()
     }
 
     /// Starts playing at the current speed.
@@ -151,6 +193,25 @@ impl Explorer {
     /// slow motion, and pauses when the free list is empty again.
     pub fn watch(&mut self) {
         self.inner.watch()
+    }
+
+    /// The current moment, to restore at once later (a beat of the presentation); undefined
+    /// unless paused.
+    pub fn moment(&self) -> Option<Moment> {
+        self.inner.moment().map(|inner| Moment { inner })
+    }
+
+    /// Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
+    pub fn restore_moment(&mut self, m: &Moment) -> bool {
+        self.inner.restore_moment(&m.inner)
+    }
+
+    /// Puts the view at the `k`-th frame of the current refill's drain (0: just after the
+    /// batch; a read-ahead takes several at once, so it lands on the first read that has taken
+    /// at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
+    /// `drain_k`.
+    pub fn scrub_drain(&mut self, k: u32) -> bool {
+        self.inner.scrub_drain(k)
     }
 
     /// Opens paused after `n` events (a link's `ev=`), seeking in chunks.
@@ -248,7 +309,7 @@ impl Explorer {
         self.inner.set_member(index, total, r).map_err(err)
     }
 
-    /// The ensemble's runs so far, for the caption (`ui::ensemble::RunSetSummary`).
+    /// The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
     pub fn run_set_summary(&self) -> Result<JsValue, JsValue> {
         serde_wasm_bindgen::to_value(&self.inner.run_set().summary()).map_err(err)
     }
@@ -268,6 +329,7 @@ impl Explorer {
     /// Draws the residency plot with a cursor at the current time: the full run if the worker
     /// has sent it, else the samples streamed so far (or the explorer's own) over the previous
     /// parameters' curve, dimmed.
+    #[cfg(feature = "full")]
     pub fn draw_residency(
         &self,
         canvas: &HtmlCanvasElement,
@@ -275,6 +337,12 @@ impl Explorer {
         dark: bool,
     ) -> Result<(), JsValue> {
         charts::residency(canvas, dpr, &self.inner, dark).map_err(err)
+    }
+
+    /// The residency plot's key (`[{label, kind, colour}]`), for what it draws now.
+    #[cfg(feature = "full")]
+    pub fn residency_key(&self, dark: bool) -> Result<JsValue, JsValue> {
+        serde_wasm_bindgen::to_value(&charts::residency_key(&self.inner, dark)).map_err(err)
     }
 
     /// Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
@@ -385,6 +453,12 @@ pub fn code_rules() -> Result<JsValue, JsValue> {
         })
         .collect();
     serde_wasm_bindgen::to_value(&names).map_err(err)
+}
+
+/// The terms the code panel's lines use, in words (`[term, meaning]` pairs).
+#[wasm_bindgen]
+pub fn code_terms() -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(&crate::ui::code::TERMS[..]).map_err(err)
 }
 
 /// The code panel's routines (paraphrased pseudo-code).

@@ -3,22 +3,32 @@
 //! glues it to the DOM, the animation frames and the workers.
 //!
 //! Exports: [`start`], [`version`], [`presets`], [`controls`], [`parse_query`],
-//! [`params_query`], [`set_param`], [`explorer::Explorer`], [`charts::SweepView`],
+//! [`params_query`], [`page::Page`] (a widget's state: parameters, address, command line,
+//! snippets, captions), [`page::strip_constants`], [`explorer::Explorer`], [`charts::SweepView`],
 //! [`worker::Runner`], [`worker::LiveRunner`], [`worker::sweep_point`], [`attributes_query`],
-//! [`embed_snippets`], [`tour_steps`], and the write path's [`write::write_presets`],
+//! [`tour_steps`], and the write path's [`write::write_presets`],
 //! [`write::WriteRunner`], [`write::write_depth_point`], [`write::WriteView`], and the
 //! article's Beyond figures' [`beyond::WhatIfPair`], [`beyond::whatif_choices`],
 //! [`beyond::data_provenance`], [`beyond::draw_scale`], [`beyond::PhaseView`], and the "Your
 //! server" panel's [`status::status_report`].
+//!
+//! Without the `full` feature (the small module, `pkg/core/`) only this module's functions,
+//! [`page`], [`explorer`] (less its residency plot) and the workers' [`worker::Runner`] and
+//! [`worker::LiveRunner`] are built: no plotters, no sweep, no policies, no write path.
 
+#[cfg(feature = "full")]
 pub mod beyond;
+#[cfg(feature = "full")]
 pub mod charts;
 pub mod explorer;
+pub mod page;
+#[cfg(feature = "full")]
 pub mod status;
 pub mod worker;
+#[cfg(feature = "full")]
 pub mod write;
 
-use crate::ui::{controls, embed, presets as page_presets, query, tour};
+use crate::ui::{controls, embed, query, tour};
 use midpoint_core::scenario::Params;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -75,7 +85,7 @@ pub fn version() -> String {
 /// published experiment measured.
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsValue> {
-    to_js(&page_presets::page_presets())
+    to_js(&crate::ui::page::presets())
 }
 
 /// The sliders for these parameters: InnoDB variable, unit, default, range and stops.
@@ -91,34 +101,20 @@ pub fn parse_query(query: &str) -> Result<JsValue, JsValue> {
     to_js(&query::parse(query))
 }
 
+/// The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
+/// RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
+#[wasm_bindgen]
+pub fn member_params(params: JsValue, index: u32) -> Result<JsValue, JsValue> {
+    to_js(&midpoint_lab::run_set::member_params(
+        &params_of(params)?,
+        index,
+    ))
+}
+
 /// Every parameter as a URL query string (without `?`).
 #[wasm_bindgen]
 pub fn params_query(params: JsValue) -> Result<String, JsValue> {
     Ok(query::to_query(&params_of(params)?))
-}
-
-#[derive(Serialize)]
-struct SetResult {
-    params: Params,
-    messages: Vec<String>,
-}
-
-/// Sets one parameter (by URL key) to a value, within the page's limits; returns the new
-/// parameters and any message about what was used instead.
-#[wasm_bindgen]
-pub fn set_param(params: JsValue, key: &str, value: &str) -> Result<JsValue, JsValue> {
-    let mut p = params_of(params)?;
-    let mut messages = Vec::new();
-    if let Some(m) = query::apply(&mut p, key, value) {
-        messages.push(m);
-    }
-    let (p, notes) = query::page_limits(&p);
-    messages.extend(notes);
-    messages.extend(p.warnings());
-    to_js(&SetResult {
-        params: p,
-        messages,
-    })
 }
 
 /// The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
@@ -126,28 +122,6 @@ pub fn set_param(params: JsValue, key: &str, value: &str) -> Result<JsValue, JsV
 #[wasm_bindgen]
 pub fn attributes_query(names: Vec<String>, values: Vec<String>) -> String {
     embed::attributes_query(&names, &values)
-}
-
-/// The embed snippets (`{iframe, element, page}`) for these parameters, written out in full:
-/// `preset` names the preset they came from (or is empty), `view` carries view options
-/// (`ev=…&sweep_depths=…&sweep_times=…`), `page_url` is the page (`…/www/index.html`) and
-/// `script_url` the element's module (`…/www/embed.js`).
-#[wasm_bindgen]
-pub fn embed_snippets(
-    params: JsValue,
-    preset: &str,
-    view: &str,
-    page_url: &str,
-    script_url: &str,
-) -> Result<JsValue, JsValue> {
-    let p = params_of(params)?;
-    to_js(&embed::snippets(
-        &p,
-        Some(preset),
-        view,
-        page_url,
-        script_url,
-    ))
 }
 
 /// The guided tour's steps: title, text, and how to set the simulation up for each.

@@ -1,5 +1,5 @@
 //! The "Your server" panel's binding: a paste in, the reader's report out as a JSON string
-//! (`crate::status::report::page_report`). Everything stays in the browser.
+//! (`midpoint_status::report::page_report`). Everything stays in the browser.
 
 use wasm_bindgen::prelude::*;
 
@@ -7,14 +7,14 @@ use wasm_bindgen::prelude::*;
 /// reader suggest the hot set.
 #[wasm_bindgen]
 pub fn status_report(text: &str, hot_pages: u32) -> String {
-    crate::status::report::page_report(text, hot_pages).to_string()
+    midpoint_status::report::page_report(text, hot_pages).to_string()
 }
 
 /// The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
-/// time (`crate::status::page_risk::PageRisk`).
+/// time (`midpoint_status::page_risk::PageRisk`).
 #[wasm_bindgen]
 pub struct StatusRisk {
-    risk: crate::status::page_risk::PageRisk,
+    risk: midpoint_status::page_risk::PageRisk,
 }
 
 #[wasm_bindgen]
@@ -22,7 +22,7 @@ impl StatusRisk {
     /// The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str, hot_pages: u32, runs: u32) -> Result<StatusRisk, JsValue> {
-        crate::status::page_risk::PageRisk::new(text, hot_pages, runs)
+        midpoint_status::page_risk::PageRisk::new(text, hot_pages, runs)
             .map(|risk| StatusRisk { risk })
             .map_err(|e| JsValue::from_str(&e))
     }

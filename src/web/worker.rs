@@ -1,11 +1,13 @@
 //! What the Web Workers run: full runs (for the residency plot and "kept") and sweep points,
-//! off the page's main thread, in a second instance of the same module.
+//! off the page's main thread, in a second instance of the same module. The small module
+//! (without the `full` feature) has the runs, not the sweep points or the policies.
 
-use crate::ui::charts::{run_data, Run};
 use crate::ui::live::LiveRuns;
 use crate::ui::query::page_limits;
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::Simulation;
+use midpoint_lab::runs::{run_data, Run};
+#[cfg(feature = "full")]
 use midpoint_lab::sweep;
 use wasm_bindgen::prelude::*;
 
@@ -116,24 +118,27 @@ impl Default for LiveRunner {
 }
 
 /// One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
-/// page's 1 to `ui::ensemble::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
+/// page's 1 to `midpoint_lab::run_set::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
 /// kept their median, with its range over more than one run.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn sweep_point(params: JsValue, depth: u32, time: u32, runs: u32) -> Result<JsValue, JsValue> {
     let p = params_from(params)?;
-    let runs = runs.clamp(1, crate::ui::ensemble::PAGE_MAX_RUNS);
+    let runs = runs.clamp(1, midpoint_lab::run_set::PAGE_MAX_RUNS);
     let q = sweep::sweep_point_runs(&p, depth, time, runs).map_err(|e| JsValue::from_str(&e))?;
     serde_wasm_bindgen::to_value(&q).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 /// Every replacement policy on these parameters (`midpoint policies`), one policy per
 /// [`Policies::step`] so that the worker can report progress.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub struct Policies {
     cmp: midpoint_lab::policy::compare::Comparison,
 }
 
 /// A row for the page (no `serde(flatten)`: serde-wasm-bindgen would make it a `Map`).
+#[cfg(feature = "full")]
 #[derive(serde::Serialize)]
 struct PolicyOut<'a> {
     policy: &'a str,
@@ -145,6 +150,7 @@ struct PolicyOut<'a> {
     why: &'static str,
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl Policies {
     /// A comparison on these parameters (a `Params` object).

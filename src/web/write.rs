@@ -139,7 +139,7 @@ impl WriteView {
         ctx.put_image_data(&img, 0.0, 0.0)?;
         let t = page::theme(dark).text;
         ctx.set_fill_style_str(&format!("rgb({},{},{})", t.0, t.1, t.2));
-        ctx.set_font(&format!("{}px sans-serif", (11.0 * layout.dpr).round()));
+        ctx.set_font(&format!("{}px sans-serif", (12.0 * layout.dpr).round()));
         ctx.set_text_baseline("top");
         let _ = ctx.fill_text(
             "LRU head (young) → tail (old), then free frames",

@@ -129,7 +129,7 @@ if (args.includes("--json")) {
       }
       return { first, full, ensemble };
     });
-    const workers = await page.evaluate(() => window.__midpoint.apps[0].cores());
+    const workers = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
     const wasmMs = median(wasm.warm);
     const left = budgetMs - (Date.now() - started);
     // The page's workers share the 40 points; a quarter more for the page and the stragglers.

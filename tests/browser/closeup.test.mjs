@@ -76,7 +76,7 @@ describe("the boundary close-up", () => {
       await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
       // Count every call that draws on the close-up's canvas.
       await page.evaluate(() => {
-        const ctx = window.__midpoint.apps[0].sctx;
+        const ctx = window.__midpoint.apps[0].stripFigure.ctx;
         window.__stripDraws = 0;
         for (const m of ["clearRect", "fillRect", "strokeRect", "fillText", "fill", "stroke", "drawImage"]) {
           const f = ctx[m].bind(ctx);
@@ -131,7 +131,7 @@ describe("the boundary close-up", () => {
       assert.ok(on.some((t) => t.includes("LRU_old.old = false")), on.join(" | "));
       const routine = await page.locator('[data-testid="code-panel"] .mp-active h3 code').allTextContents();
       assert.ok(routine.includes("buf_LRU_old_adjust_len"), routine.join(", "));
-      const vars = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".mp-vars dt")].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+      const vars = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".mp-vars dt")].map((dt) => [dt.querySelector("code").textContent, dt.nextElementSibling.textContent])));
       const st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
       assert.equal(vars.old_len, st.old.toLocaleString("en-US"));
       assert.deepEqual(errors, []);
@@ -180,12 +180,14 @@ describe("the boundary close-up", () => {
 });
 
 describe("views and embeds", () => {
+  // The heights the Embed dialog's snippets give (www/figure/sizes.js): an embedded figure
+  // opened on its own, in a taller window, keeps to its snippet's height at any width.
   const budgets = [
-    ["strip", 800, 520],
-    ["grid", 800, 520],
-    ["residency", 800, 520],
-    ["sweep", 800, 520],
-    ["strip", 390, 420],
+    ["strip", 800, 560],
+    ["grid", 800, 500],
+    ["residency", 800, 500],
+    ["sweep", 800, 500],
+    ["strip", 390, 560],
   ];
   for (const [view, width, budget] of budgets) {
     test(`embed=1&view=${view} fits ${budget} px at ${width} px wide`, async () => {
@@ -229,7 +231,7 @@ describe("views and embeds", () => {
       const x = box.width * 0.6;
       const want = await page.evaluate(([x, w]) => {
         const a = window.__midpoint.apps[0];
-        return a.ex.residency_time_at(x, w, a.el.residency.width, a.plotScale);
+        return a.ex.residency_time_at(x, w, a.residencyFigure.canvas.width, a.residencyFigure.scale);
       }, [x, box.width]);
       const end = await page.evaluate(() => window.__midpoint.apps[0].ex.status().end_s);
       assert.ok(want > end * 0.4 && want < end * 0.7, `${want} of ${end}`);

@@ -146,7 +146,7 @@ describe("embedding", () => {
       const { baseUrl } = await import("./helpers.mjs");
       await page.goto(`${baseUrl}/www/lab.html?preset=small-demo&autoplay=0`);
       await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
-      await page.locator('[data-act="embed"]').click();
+      await page.locator('.mp-figure [data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
       let iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
       let element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
@@ -156,7 +156,7 @@ describe("embedding", () => {
       // A changed setting is the only parameter written after the preset.
       await page.keyboard.press("Escape");
       await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", "0"));
-      await page.locator('[data-act="embed"]').click();
+      await page.locator('.mp-figure [data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
       iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();
       element = await page.locator(".mp-dialog textarea").nth(1).inputValue();
@@ -166,8 +166,8 @@ describe("embedding", () => {
       const names = await paramNames(page);
       assert.ok([...src.searchParams.keys()].length < names.length / 2, "only what differs from the defaults");
       assert.ok(element.includes(`\n  old-blocks-time="0"`), element);
-      await page.locator('[data-act="copy-element"]').click();
-      await page.waitForFunction(() => document.querySelector(".mp-copied-element").textContent !== "");
+      await page.locator('.mp-dialog [data-dlg="copy-element"]').click();
+      await page.waitForFunction(() => document.querySelector('.mp-dialog [data-dlg="copy-element"] + .mp-copied').textContent !== "");
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), element);
       await page.keyboard.press("Escape");
       await page.locator(".mp-dialog").waitFor({ state: "hidden" });

@@ -19,7 +19,7 @@ function complete(page, runs, seed) {
     ({ runs, seed }) => {
       const cap = document.querySelector(".mp-runcap");
       const plot = document.querySelector(".mp-residency");
-      const seeds = runs > 1 ? `RNG seeds ${seed}-${seed + runs - 1}` : `RNG seed ${seed}`;
+      const seeds = runs > 1 ? `runs ${seed}-${seed + runs - 1}` : `run ${seed}`;
       return cap.dataset.runsDone === String(runs) && cap.textContent.includes(seeds) && plot.dataset.bandRuns === String(runs > 1 ? runs : 0);
     },
     { runs, seed },
@@ -43,7 +43,7 @@ function differing(a, b) {
 
 /** Kept's median, range and run count from the caption's "Kept: 47 % (29-63 % over 5 runs)". */
 function keptOf(caption) {
-  const m = caption.match(/Kept: (\d+) % \((\d+)-(\d+) % over (\d+) runs\)/);
+  const m = caption.match(/kept: (\d+) % \((\d+)-(\d+) % over (\d+) runs\)/);
   assert.ok(m, `the caption names the range and the run count: ${caption}`);
   return { median: +m[1], min: +m[2], max: +m[3], runs: +m[4], words: m[0] };
 }
@@ -64,20 +64,20 @@ describe("ensembles in the lab", () => {
     try {
       await pageReady(page);
       assert.equal(await page.inputValue('[data-ctl="runs"]'), "3");
-      assert.equal(await page.textContent('[data-testid="seed-set"]'), "seeds 1-3");
+      assert.equal(await page.textContent('[data-testid="seed-set"]'), "runs 1-3");
       await complete(page, 3, 1);
       const first = keptOf(await page.textContent(".mp-runcap"));
       assert.equal(first.runs, 3);
       assert.ok(first.min <= first.median && first.median <= first.max, first.words);
       assert.ok(first.max > first.min, `three seeds differ: ${first.words}`);
-      assert.match(await page.textContent(".mp-runcap"), /; the server measured 41 % \(mean of 3 runs\)\./);
+      assert.match(await page.textContent(".mp-runcap"), /; the server measured 41 % \(mean of 3 runs\) in this setting\./);
       assert.match(await page.textContent(".mp-cli code"), /--runs 3$/);
       const withBand = await pixels(page);
 
       // Another seed set: other numbers, the seed's comparison kept (the other settings are
       // still the seed's), the seeds in the URL and on the command line.
       await change(page, '[data-ctl="seed"]', 4);
-      assert.equal(await page.textContent('[data-testid="seed-set"]'), "seeds 4-6");
+      assert.equal(await page.textContent('[data-testid="seed-set"]'), "runs 4-6");
       await complete(page, 3, 4);
       const caption = await page.textContent(".mp-runcap");
       const other = keptOf(caption);
@@ -90,7 +90,7 @@ describe("ensembles in the lab", () => {
       // One run: no band (its runs are cached, so at once), fewer pixels inked.
       await change(page, '[data-ctl="runs"]', 1);
       await complete(page, 1, 4);
-      assert.match(await page.textContent(".mp-runcap"), /Kept: \d+ %;/);
+      assert.match(await page.textContent(".mp-runcap"), /kept: \d+ %;/);
       assert.doesNotMatch(await page.textContent(".mp-runcap"), /over \d+ runs/);
       await change(page, '[data-ctl="seed"]', 1);
       await complete(page, 1, 1);
@@ -110,15 +110,15 @@ describe("ensembles in the lab", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=4");
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].ens?.jobs.size > 0, null, { timeout: 60_000, polling: 20 });
-      const before = await page.evaluate(() => window.__midpoint.apps[0].ens.token);
+      await page.waitForFunction(() => window.__midpoint.apps[0].runs.ens?.jobs.size > 0, null, { timeout: 60_000, polling: 20 });
+      const before = await page.evaluate(() => window.__midpoint.apps[0].runs.ens.token);
       await change(page, '[data-ctl="seed"]', 9);
       // The page's next run starts on a timer: then the old ensemble's jobs are cancelled and
       // only the new one's keep workers busy.
-      await page.waitForFunction((t) => window.__midpoint.apps[0].ens?.token > t, before, { timeout: 10_000, polling: 10 });
+      await page.waitForFunction((t) => window.__midpoint.apps[0].runs.ens?.token > t, before, { timeout: 10_000, polling: 10 });
       const after = await page.evaluate(() => {
         const a = window.__midpoint.apps[0];
-        return { seed: a.params.seed, busy: a.memberBusy.size, jobs: a.ens.jobs.size };
+        return { seed: a.params.seed, busy: a.runs.memberBusy.size, jobs: a.runs.ens.jobs.size };
       });
       assert.equal(after.seed, 9);
       assert.equal(after.busy, after.jobs, "no worker still runs the old seeds");

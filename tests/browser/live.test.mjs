@@ -102,16 +102,16 @@ describe("live residency plot", () => {
       // The stops the drag skipped are computed afterwards, in the background; going back to
       // one then shows its final curve without a new run.
       await page.waitForFunction(() => {
-        const app = window.__midpoint.apps[0];
-        return !app.liveJob && app.skipped.length === 0;
+        const runs = window.__midpoint.apps[0].runs;
+        return !runs.liveJob && runs.skipped.length === 0;
       }, null, { timeout: 90_000, polling: 100 });
-      const cached = await page.evaluate(() => window.__midpoint.apps[0].runCache.size);
+      const cached = await page.evaluate(() => window.__midpoint.apps[0].runs.runCache.size);
       assert.ok(cached >= stops.length + 1, `runs cached: ${cached} (the first, and each stop)`);
       await page.evaluate(() => (window.__live.events = []));
       await slider.focus();
       await page.keyboard.press("ArrowRight");
       await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 5_000, polling: 20 });
-      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].liveJob), null, "no run started");
+      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].runs.liveJob), null, "no run started");
       assert.equal(String(await slider.evaluate((s) => s.value)), String(stops[stops.length - 2]));
       assert.deepEqual(errors, []);
     } finally {
@@ -125,10 +125,10 @@ describe("sweep workers and the animation", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html");
     try {
       await pageReady(page);
-      const n = await page.evaluate(() => window.__midpoint.apps[0].sweepWorkers());
+      const n = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
       if (n < 2) return t.skip(`one sweep worker here (hardwareConcurrency ${n})`);
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "playing");
-      const busy = () => page.evaluate(() => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length ?? 0);
+      const busy = () => page.evaluate(() => window.__midpoint.apps[0].sweepFigure.job?.workers.filter((w) => w.jobs.size > 0).length ?? 0);
       await page.click('[data-act="sweep"]');
       let most = 0;
       for (let i = 0; i < 20; i++) {
@@ -139,7 +139,7 @@ describe("sweep workers and the animation", () => {
       await page.click('[data-act="play"]');
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused");
       await page.waitForFunction(
-        (n) => window.__midpoint.apps[0].sweep?.workers.filter((w) => w.jobs.size > 0).length === n,
+        (n) => window.__midpoint.apps[0].sweepFigure.job?.workers.filter((w) => w.jobs.size > 0).length === n,
         n,
         { timeout: 10_000, polling: 20 },
       );

@@ -54,8 +54,8 @@ describe("the explainer page", () => {
       assert.equal(d.mode, "paused");
       assert.ok((await inked(page)) > 50_000, "the pool canvas is drawn");
       const caption = await page.textContent(".mp-runcap");
-      assert.match(caption, /Kept: \d+ %/);
-      assert.match(caption, /the server measured 41 % \(mean of 3 runs\)/);
+      assert.match(caption, /The model kept: \d+ %/);
+      assert.match(caption, /the server measured 41 % \(mean of 3 runs\) in this setting/);
       assert.match(await page.inputValue('[data-ctl="preset"]'), /seed000-hot4485-b2b/);
       assert.equal(await page.locator(".mp-notes").isHidden(), true, "no URL messages");
       noErrors(errors);
@@ -143,7 +143,7 @@ describe("the explainer page", () => {
     try {
       await ready(page);
       await until(page, (d) => d.hasRun);
-      await page.waitForFunction(() => document.querySelector(".mp-runcap").textContent.includes("Kept:"));
+      await page.waitForFunction(() => document.querySelector(".mp-runcap").textContent.includes("kept:"));
       const plot = await dataUrl(page, ".mp-residency");
       const slider = page.locator('input[data-key="lru_scan_depth"]');
       await slider.focus();
@@ -152,7 +152,7 @@ describe("the explainer page", () => {
       assert.equal(await page.textContent(`output[for="${await slider.getAttribute("id")}"]`), "768 pages");
       // The full run is recomputed in the worker; then the plot differs.
       await until(page, (d) => d.hasRun);
-      await page.waitForFunction(() => document.querySelector(".mp-runcap").textContent.includes("Kept:"));
+      await page.waitForFunction(() => document.querySelector(".mp-runcap").textContent.includes("kept:"));
       await page.waitForFunction(
         (p) => document.querySelector(".mp-residency").toDataURL() !== p,
         plot,

@@ -5,7 +5,7 @@
 //   closeup-drain.png   the boundary close-up and the code panel in the middle of a drain;
 //   code-adjust-len.png the code panel on a drain step that moves LRU_old (adjust_len);
 //   article-phone.png   the article's first screen on a 390×844 phone;
-//   embed-strip.png     the strip embedded (embed=1&view=strip) at 390 px.
+//   embed-strip.png     the strip embedded (embed=1&view=strip) at 390 px, its snippet's 560 px tall.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
@@ -62,7 +62,17 @@ try {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme, deviceScaleFactor: 2 });
     await page.goto(`${baseUrl}/www/index.html`);
     await ready(page);
-    await page.waitForTimeout(2500);
+    // The first figure plays its refill: caught as the drain turns scan pages young.
+    await page.waitForFunction(
+      () => {
+        const a = window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]"));
+        return a?.status?.mode === "watching" && a.status.drain_young > 250;
+      },
+      null,
+      { timeout: 60_000, polling: "raf" },
+    );
+    await page.evaluate(() => window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]")).act("play"));
+    await page.waitForTimeout(1200);
     const out = path.join(docs, `article-phone${suffix}.png`);
     await page.screenshot({ path: out });
     console.log(`wrote ${out}`);
@@ -70,7 +80,7 @@ try {
   }
   // 4. The strip embedded at 390 px, watching.
   {
-    const page = await browser.newPage({ viewport: { width: 390, height: 440 }, colorScheme, deviceScaleFactor: 2 });
+    const page = await browser.newPage({ viewport: { width: 390, height: 560 }, colorScheme, deviceScaleFactor: 2 });
     await page.goto(`${baseUrl}/www/index.html?embed=1&view=strip&at=batch`);
     await ready(page);
     await atBatch(page);

@@ -72,7 +72,7 @@ const shots = {
   async status(page) {
     await page.goto(`${baseUrl}/www/lab.html`);
     await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]")?.dataset.ready === "1", null, { timeout: 60_000 });
-    const fx = path.join(root, "tests/fixtures/status");
+    const fx = path.join(root, "crates/status/tests/fixtures/status");
     const text = (await readFile(path.join(fx, "mariadb-10.11-status-G.txt"), "utf8")) + "\n" + (await readFile(path.join(fx, "mariadb-10.11-vars-table.txt"), "utf8"));
     await page.fill("[data-testid=status-paste]", text);
     await page.click("[data-testid=status-read]");

@@ -15,7 +15,7 @@ import { useBrowser, pageReady, openPage } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixtures = path.join(here, "..", "fixtures", "status");
+const fixtures = path.join(here, "..", "..", "crates", "status", "tests", "fixtures", "status");
 const docs = path.join(here, "..", "..", "docs");
 const shared = useBrowser();
 const PAGE = "/www/lab.html";

@@ -48,6 +48,10 @@ params! {
             .server_default("innodb_buffer_pool_size", 128.0)
             .help("innodb_buffer_pool_size in MiB (16 KiB pages; each 128 MiB chunk loses one page to descriptors)"),
         buffer_pool_instances: u32 = 1 => BUFFER_POOL_INSTANCES,
+        // When given (not 0), the pool's frames exactly, in place of what pool_mb gives.
+        #[serde(skip_serializing_if = "is_default")]
+        pool_pages: u32 = 0 => Spec::int("pool_pages", 0, 4_194_304, "pages")
+            .help("the pool's pages in all instances, exactly as a server's 'Buffer pool size' prints them (0 = what pool_mb gives); pool_mb must hold them"),
         old_blocks_pct: u32 = 37 => OLD_BLOCKS_PCT,
         old_blocks_time: u32 = 1000 => OLD_BLOCKS_TIME,
         lru_scan_depth: u32 = 1024 => LRU_SCAN_DEPTH,
@@ -119,6 +123,16 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// Memory per pool frame of a read-only run: the LRU links, old and listed flags, stamps and
+/// tags, the frame's page, access and read-completion times, its free-list slot; bytes.
+pub const BYTES_PER_FRAME: u64 = 56;
+/// Memory per page of the hot, scanned and filler tables (the page table and the page's own
+/// state), bytes.
+pub const BYTES_PER_TABLE_PAGE: u64 = 12;
+/// Memory per sample of the time series, kept in the run's report, bytes (measured 258 with
+/// the CSV written).
+pub const BYTES_PER_SAMPLE: u64 = 272;
+
 /// The most memory a run may take: a run whose estimate is above is refused before allocating.
 pub const MEMORY_BUDGET: u64 = 4 << 30;
 
@@ -154,6 +168,14 @@ impl Params {
             return Err(format!(
                 "buffer_pool_instances = {} needs a pool of at least 1024 MiB (pool_mb = {}): InnoDB forces 1 instance below 1 GiB",
                 self.buffer_pool_instances, self.pool_mb
+            ));
+        }
+        if self.pool_pages as u64 > self.pool_mb as u64 * 64 {
+            return Err(format!(
+                "pool_pages = {} does not fit pool_mb = {} ({} pages of 16 KiB at most)",
+                self.pool_pages,
+                self.pool_mb,
+                self.pool_mb as u64 * 64
             ));
         }
         let per_instance = self.frames_per_instance();
@@ -206,20 +228,22 @@ impl Params {
         w
     }
 
-    /// The memory a run takes at most, estimated from the parameters (bytes): per frame the LRU links,
-    /// the frame's page and times and its free-list slot; four bytes per page of each table
-    /// (the page table, the filler table of a cold start as large as the pool); one sample per
-    /// `sample_ms`.
+    /// The memory a run's data takes at most, estimated from the parameters (bytes): per frame
+    /// the LRU links, the frame's page and times and its free-list slot; per page of each table
+    /// (the filler table of a cold start as large as the pool) the page table's entry and the
+    /// page's state; per sample its place in the report. The cost model (cost.rs) adds
+    /// the program's own memory; `scripts/check-memory.sh` holds them to measured runs.
     pub fn memory_estimate(&self) -> u64 {
-        const PER_FRAME: u64 = 64;
-        const PER_PAGE: u64 = 4;
-        const PER_SAMPLE: u64 = 160;
-        let frames = self.pool_mb as u64 * 64;
+        let frames = self.frames_per_instance() as u64 * self.buffer_pool_instances.max(1) as u64;
         let filler = if self.start == Start::Cold { frames } else { 0 };
         let pages = self.hot_table_pages as u64 + self.scan_table_pages() as u64 + filler;
-        let samples =
-            (self.warmup_s as u64 + self.scan_s as u64 + 1) * 1000 / self.sample_ms.max(1) as u64;
-        frames * PER_FRAME + pages * PER_PAGE + samples * PER_SAMPLE
+        frames * BYTES_PER_FRAME + pages * BYTES_PER_TABLE_PAGE + self.samples() * BYTES_PER_SAMPLE
+    }
+
+    /// Samples of the time series a run takes: one every `sample_ms` over the warm-up and the
+    /// scan, and the one at the start.
+    pub fn samples(&self) -> u64 {
+        (self.warmup_s as u64 + self.scan_s as u64) * 1000 / self.sample_ms.max(1) as u64 + 1
     }
 
     /// Brings every value into range (the page's rule for URL parameters and sliders) and the
@@ -227,6 +251,15 @@ impl Params {
     pub fn clamped(&self) -> (Params, Vec<String>) {
         let mut p = self.clone();
         let mut notes = p.clamp_declared();
+        if p.pool_pages as u64 > p.pool_mb as u64 * 64 {
+            notes.push(format!(
+                "pool_pages = {} does not fit pool_mb = {}; using {}",
+                p.pool_pages,
+                p.pool_mb,
+                p.pool_mb as u64 * 64
+            ));
+            p.pool_pages = p.pool_mb * 64;
+        }
         if p.hot_pages > p.hot_table_pages {
             notes.push(format!(
                 "hot_pages = {} is larger than the hot table; using {}",
@@ -256,6 +289,10 @@ impl Params {
     /// descriptors, so 256 MiB gives 16,382 frames (reference §1.6); MariaDB carves the
     /// descriptors out of the chunk (64 MiB: 4,056 pages).
     pub fn frames_per_instance(&self) -> u32 {
+        if self.pool_pages > 0 {
+            // A server's own count (its `Buffer pool size`), whatever its chunks lost.
+            return self.pool_pages / self.buffer_pool_instances.max(1);
+        }
         if self.engine == Engine::Mariadb1011 {
             // MariaDB sizes its one pool its own way (engine::mariadb::usable_pages).
             return crate::engine::mariadb::usable_pages(self.pool_mb);

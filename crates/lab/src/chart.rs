@@ -37,6 +37,20 @@ pub struct Theme {
     pub background: RGBColor,
     pub text: RGBColor,
     pub grid: RGBColor,
+    /// Whether a chart draws its title and its legend above the data (an SVG of the CLI); the
+    /// page's figures draw neither (`bare`): their title and key are HTML beside the canvas,
+    /// from the same entries ([`residency_entries`], [`sweep_entries`]).
+    pub chrome: bool,
+}
+
+impl Theme {
+    /// This theme without a chart's title and legend.
+    pub fn bare(self) -> Theme {
+        Theme {
+            chrome: false,
+            ..self
+        }
+    }
 }
 
 /// The light theme.
@@ -44,12 +58,14 @@ pub const LIGHT: Theme = Theme {
     background: RGBColor(255, 255, 255),
     text: RGBColor(0x22, 0x22, 0x22),
     grid: RGBColor(0xdd, 0xdd, 0xdd),
+    chrome: true,
 };
 /// The dark theme.
 pub const DARK: Theme = Theme {
     background: RGBColor(0x1e, 0x1f, 0x22),
     text: RGBColor(0xe8, 0xe8, 0xe8),
     grid: RGBColor(0x44, 0x46, 0x4a),
+    chrome: true,
 };
 
 pub(crate) fn e<E: std::fmt::Debug>(x: E) -> String {
@@ -86,6 +102,38 @@ pub(crate) enum Key {
 
 /// Text and stroke of one legend entry.
 pub(crate) type Entry = (String, Key);
+
+/// A legend entry as the page's HTML key draws it: its words, how its series is drawn
+/// (`line`, `dashed`, `tick`, `measured`, `faded`, `band`) and its colour (`#rrggbb`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeyEntry {
+    pub label: String,
+    pub kind: &'static str,
+    pub colour: String,
+}
+
+/// The entries as the page's key shows them.
+pub(crate) fn key_entries(entries: &[Entry]) -> Vec<KeyEntry> {
+    let hex = |c: RGBColor| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
+    entries
+        .iter()
+        .map(|(label, key)| {
+            let (kind, c) = match *key {
+                Key::Line(c) => ("line", c),
+                Key::Dashed(c) => ("dashed", c),
+                Key::Tick(c) => ("tick", c),
+                Key::Measured(c) => ("measured", c),
+                Key::Faded(c) => ("faded", c),
+                Key::Band(c) => ("band", c),
+            };
+            KeyEntry {
+                label: label.clone(),
+                kind,
+                colour: hex(c),
+            }
+        })
+        .collect()
+}
 
 /// Height of one legend row, in pixels.
 const LEGEND_ROW: i32 = 16;
@@ -126,6 +174,9 @@ pub(crate) fn titled_with_legend<DB: DrawingBackend>(
     left: i32,
     theme: Theme,
 ) -> Result<DrawingArea<DB, Shift>, String> {
+    if !theme.chrome {
+        return Ok(root.clone());
+    }
     let body = root.titled(caption, caption_font(theme)).map_err(e)?;
     if entries.is_empty() {
         return Ok(body);
@@ -206,7 +257,7 @@ pub struct Published {
 pub const GHOST_LEGEND: &str = "previous setting (until this run ends)";
 
 /// Legend text of the published marks.
-pub const PUBLISHED_LEGEND: &str = "measured on a real server (seed 000)";
+pub const PUBLISHED_LEGEND: &str = "measured on MySQL 8.4.11 (the scan-leak experiment)";
 
 /// Colour of the published marks (black in the light theme, near-white in the dark).
 fn published_color(theme: Theme) -> RGBColor {
@@ -254,14 +305,15 @@ where
         chart
             .draw_series(std::iter::once(diamond!((mid_x, mid_y), 5, c)))
             .map_err(e)?;
-        // The label goes right of the diamond, or left of it near the plot's right edge.
+        // The label goes right of the diamond, or left of it where it would pass the plot's
+        // right edge.
         let right_edge = chart.plotting_area().get_pixel_range().0.end;
-        let near_edge = chart.backend_coord(&(mid_x, mid_y)).0 > right_edge - 90;
-        let text = format!("seed: {}", m.label);
+        let text = format!("measured: {}", m.label);
         let (w, h) = chart
             .plotting_area()
             .estimate_text_size(&text, &font)
             .map_or((0, 0), |(w, h)| (w as i32, h as i32));
+        let near_edge = chart.backend_coord(&(mid_x, mid_y)).0 + 9 + w > right_edge;
         let (x0, pos) = if near_edge {
             (-9 - w, Pos::new(HPos::Right, VPos::Center))
         } else {
@@ -377,6 +429,105 @@ pub fn draw_residency<DB: DrawingBackend>(
     )
 }
 
+/// The residency plot's legend: the two curves, then the refill marks, the measurements, the
+/// previous setting's curve and the ensemble's band when the plot draws them.
+fn residency_legend(
+    refills: bool,
+    published: bool,
+    ghost: bool,
+    band_runs: Option<usize>,
+    narrow: bool,
+    theme: Theme,
+) -> Vec<Entry> {
+    let mut entries = vec![
+        (
+            "hot set resident (% of hot set)".to_string(),
+            Key::Line(HOT),
+        ),
+        (
+            "scanned table young (% of pool)".to_string(),
+            Key::Dashed(SCAN),
+        ),
+    ];
+    if refills {
+        entries.push(("LRU batch evicted".to_string(), Key::Tick(theme.text)));
+    }
+    if published {
+        entries.push((
+            PUBLISHED_LEGEND.to_string(),
+            Key::Measured(published_color(theme)),
+        ));
+    }
+    if ghost {
+        entries.push((GHOST_LEGEND.to_string(), Key::Faded(HOT)));
+    }
+    if let Some(runs) = band_runs.filter(|&r| r >= 2) {
+        entries.push((band_legend(runs, narrow), Key::Band(HOT)));
+    }
+    entries
+}
+
+/// The residency plot's key for the page, the entries its canvas legend has (see
+/// [`draw_residency_band`]).
+pub fn residency_entries(
+    refills: bool,
+    published: bool,
+    ghost: bool,
+    band_runs: Option<usize>,
+    theme: Theme,
+) -> Vec<KeyEntry> {
+    key_entries(&residency_legend(
+        refills, published, ghost, band_runs, false, theme,
+    ))
+}
+
+/// The sweep's legend: one line per old_blocks_time, then the measurements and the ranges
+/// when it draws them.
+fn sweep_legend(times: &[u32], published: bool, ranges: bool, theme: Theme) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = times
+        .iter()
+        .enumerate()
+        .map(|(ti, t)| {
+            (
+                format!("old_blocks_time {t} ms"),
+                Key::Line(LINES[ti % LINES.len()]),
+            )
+        })
+        .collect();
+    if published {
+        entries.push((
+            PUBLISHED_LEGEND.to_string(),
+            Key::Measured(published_color(theme)),
+        ));
+    }
+    if ranges {
+        entries.push((SWEEP_RANGE_LEGEND.to_string(), Key::Tick(theme.text)));
+    }
+    entries
+}
+
+/// The sweep's key for the page, the entries its canvas legend has (see [`draw_sweep`]).
+pub fn sweep_entries(sweep: &SweepResult, published: &[Published], theme: Theme) -> Vec<KeyEntry> {
+    key_entries(&sweep_legend(
+        &sweep.times,
+        !sweep_marks_drawn(sweep, published).is_empty(),
+        sweep.points.iter().any(|p| p.kept_range.is_some()),
+        theme,
+    ))
+}
+
+/// The measurements the sweep draws: those on one of its lines, inside its depth range.
+fn sweep_marks_drawn<'a>(sweep: &SweepResult, published: &'a [Published]) -> Vec<&'a Published> {
+    let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
+    let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
+    published
+        .iter()
+        .filter(|m| {
+            sweep.times.contains(&m.old_blocks_time) && m.x[0] >= lo * 0.9 && m.x[1] <= hi * 1.1
+        })
+        .collect()
+}
+
 /// The sweep's legend entry for its points' ranges (runs > 1).
 pub const SWEEP_RANGE_LEGEND: &str = "bars: kept's range over the runs";
 
@@ -416,35 +567,14 @@ pub fn draw_residency_band<DB: DrawingBackend>(
     let band = band.filter(|b| b.runs >= 2 && b.points.len() >= 2);
     root.fill(&theme.background).map_err(e)?;
     let x_max = end_s.max(1.0);
-    let entries = [
-        (
-            "hot set resident (% of hot set)".to_string(),
-            Key::Line(HOT),
-        ),
-        (
-            "scanned table young (% of pool)".to_string(),
-            Key::Dashed(SCAN),
-        ),
-    ];
-    let mut entries = entries.to_vec();
-    if !refills_s.is_empty() {
-        entries.push(("LRU batch evicted".to_string(), Key::Tick(theme.text)));
-    }
-    if !published.is_empty() {
-        entries.push((
-            PUBLISHED_LEGEND.to_string(),
-            Key::Measured(published_color(theme)),
-        ));
-    }
-    if !ghost.is_empty() {
-        entries.push((GHOST_LEGEND.to_string(), Key::Faded(HOT)));
-    }
-    if let Some(b) = band {
-        entries.push((
-            band_legend(b.runs, root.dim_in_pixel().0 < 420),
-            Key::Band(HOT),
-        ));
-    }
+    let entries = residency_legend(
+        !refills_s.is_empty(),
+        !published.is_empty(),
+        !ghost.is_empty(),
+        band.map(|b| b.runs),
+        root.dim_in_pixel().0 < 420,
+        theme,
+    );
     let area = titled_with_legend(
         root,
         "Hot set resident, scanned table young",
@@ -585,33 +715,14 @@ pub fn draw_sweep<DB: DrawingBackend>(
     root.fill(&theme.background).map_err(e)?;
     let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
     let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
-    let mut entries: Vec<Entry> = sweep
-        .times
-        .iter()
-        .enumerate()
-        .map(|(ti, t)| {
-            (
-                format!("old_blocks_time {t} ms"),
-                Key::Line(LINES[ti % LINES.len()]),
-            )
-        })
-        .collect();
     // Only the measurements on a line the sweep draws, inside its depth range.
-    let marks: Vec<&Published> = published
-        .iter()
-        .filter(|m| {
-            sweep.times.contains(&m.old_blocks_time) && m.x[0] >= lo * 0.9 && m.x[1] <= hi * 1.1
-        })
-        .collect();
-    if !marks.is_empty() {
-        entries.push((
-            PUBLISHED_LEGEND.to_string(),
-            Key::Measured(published_color(theme)),
-        ));
-    }
-    if sweep.points.iter().any(|p| p.kept_range.is_some()) {
-        entries.push((SWEEP_RANGE_LEGEND.to_string(), Key::Tick(theme.text)));
-    }
+    let marks = sweep_marks_drawn(sweep, published);
+    let entries = sweep_legend(
+        &sweep.times,
+        !marks.is_empty(),
+        sweep.points.iter().any(|p| p.kept_range.is_some()),
+        theme,
+    );
     let area = titled_with_legend(
         root,
         "Hot set kept vs innodb_lru_scan_depth",
@@ -912,7 +1023,7 @@ mod tests {
         let with = residency_svg(&a, &[], &[mark], 100, 1000, 1.0, 2.0).unwrap();
         assert!(!without.contains(PUBLISHED_LEGEND));
         assert!(
-            with.contains(PUBLISHED_LEGEND) && with.contains("seed: 30-50 %"),
+            with.contains(PUBLISHED_LEGEND) && with.contains("measured: 30-50 %"),
             "{with}"
         );
         assert!(with.matches("<polygon").count() > without.matches("<polygon").count());

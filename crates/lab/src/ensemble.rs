@@ -60,10 +60,14 @@ where
 /// The RNG seeds of an ensemble of `runs` runs starting from `first`: first, first + 1, …,
 /// within the seeds' one range (0 to 2^53 - 1: after the largest comes 0).
 pub fn seeds(first: u64, runs: u32) -> Vec<u64> {
+    (0..runs).map(|i| seed_of(first, i)).collect()
+}
+
+/// The RNG seed of the run at `index` of an ensemble starting from `first` ([`seeds`]' rule,
+/// the one the CLI's `--runs` and the page's ensemble both follow).
+pub fn seed_of(first: u64, index: u32) -> u64 {
     const MAX: u64 = midpoint_core::scenario::schema::MAX_SAFE_INTEGER;
-    (0..runs as u64)
-        .map(|i| first.wrapping_add(i) & MAX)
-        .collect()
+    first.wrapping_add(index as u64) & MAX
 }
 
 /// The parameters of each run of an ensemble of `p`: `p` with its seed, seed + 1, ….

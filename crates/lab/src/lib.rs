@@ -7,17 +7,22 @@
 //! `DrawingBackend`, so one chart renders to SVG here and on a canvas in the page ([`chart`]);
 //! other replacement policies run through the same workloads ([`policy`]); trace formats
 //! ([`trace`]: libCacheSim's oracleGeneral, txt and csv) and the midpoint trace replayed through
-//! the pool ([`replay`]).
+//! the pool ([`replay`]). And what both faces, the explainer and the command line, share of a
+//! run: its data ([`runs`]), an ensemble of one setting as its runs arrive ([`run_set`]), the
+//! parameters as the page's URL and the page's limits ([`url`]).
 //!
-//! What this crate may use: [`midpoint_core`], serde and plotters, and on native builds rayon
-//! ([`ensemble::par_map`]: many runs on every core). It knows nothing of the
-//! command line or the browser (no clap, no web crates).
+//! What this crate may use: [`midpoint_core`], serde, plotters and form_urlencoded, and on native
+//! builds rayon ([`ensemble::par_map`]: many runs on every core). It knows nothing of the
+//! command line or the browser (no clap, no web crates), and neither face is below it.
 
 pub mod chart;
 pub mod ensemble;
 pub mod experiments;
 pub mod policy;
 pub mod replay;
+pub mod run_set;
+pub mod runs;
 pub mod study;
 pub mod sweep;
 pub mod trace;
+pub mod url;

@@ -84,6 +84,33 @@ impl Default for Limits {
     }
 }
 
+/// Events of a trace at most per byte of input: the shortest event line, `0 get 0 0` and its
+/// newline, is 10 bytes.
+const MIN_EVENT_BYTES: u64 = 10;
+
+/// Bytes an event takes in [`Trace::events`] (its time, op and line number).
+const EVENT_BYTES: u64 = std::mem::size_of::<(Micros, TraceOp, usize)>() as u64;
+
+/// The most memory [`parse_reader`] takes for `input_bytes` of input, bytes: one event per 10
+/// bytes, and the list of events up to twice their size while it grows.
+pub fn parse_memory_estimate(input_bytes: u64) -> u64 {
+    (input_bytes / MIN_EVENT_BYTES).saturating_mul(2 * EVENT_BYTES)
+}
+
+/// The most memory a [`replay`] of `trace` takes, bytes, the parsed trace included: its events,
+/// the pages seen (listed, then one dense page table entry each), the pool of `pool.pages`
+/// frames and the final LRU list it reports.
+pub fn replay_memory_estimate(trace: &Trace) -> u64 {
+    use midpoint_core::cost::{BYTES_PER_FRAME, BYTES_PER_TABLE_PAGE};
+    let events = trace.events.len() as u64;
+    let frames = trace.pool.pages as u64;
+    // The first pass lists every page access (4 bytes, twice while the lists grow), then keeps
+    // the distinct ones, at most one per event.
+    trace.events.capacity() as u64 * EVENT_BYTES
+        + events * (8 + 4 + BYTES_PER_TABLE_PAGE)
+        + frames * (BYTES_PER_FRAME + 24)
+}
+
 /// Longest quotation of the input in an error message, in characters.
 pub const MAX_QUOTE_CHARS: usize = 80;
 
@@ -135,9 +162,12 @@ pub fn parse_reader(mut input: impl std::io::BufRead, limits: Limits) -> Result<
     let mut idx = 0usize;
     loop {
         buf.clear();
-        // Read at most one byte past the limit (plus the newline), so a line without an end
-        // (`/dev/zero`) is refused after max_line_bytes, not when memory runs out.
-        let cap = (limits.max_line_bytes as u64).saturating_add(2);
+        // Read at most one byte past the line limit (plus the newline), and at most one byte
+        // past what the input limit leaves, so a line without an end (`/dev/zero`) is refused
+        // after max_line_bytes or max_bytes, whichever comes first, not when memory runs out.
+        let cap = (limits.max_line_bytes as u64)
+            .saturating_add(2)
+            .min(limits.max_bytes.saturating_sub(total).saturating_add(1));
         let n = input
             .by_ref()
             .take(cap)
@@ -462,6 +492,29 @@ pub fn replay(trace: &Trace) -> Result<ReplayResult, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_bytes_holds_inside_a_line_without_an_end() {
+        // An endless line, its length limit far away: refused at the input limit, having read
+        // little more than it (the reader's buffer), not a gigabyte.
+        struct Counted<R>(R, std::rc::Rc<std::cell::Cell<u64>>);
+        impl<R: std::io::Read> std::io::Read for Counted<R> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = self.0.read(buf)?;
+                self.1.set(self.1.get() + n as u64);
+                Ok(n)
+            }
+        }
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let input = std::io::BufReader::new(Counted(std::io::repeat(b'x'), read.clone()));
+        let limits = Limits {
+            max_bytes: 1000,
+            max_line_bytes: 1_000_000_000,
+        };
+        let e = parse_reader(input, limits).unwrap_err();
+        assert!(e.contains("larger than the limit of 1000 bytes"), "{e}");
+        assert!(read.get() <= 64 * 1024, "{} bytes read", read.get());
+    }
 
     #[test]
     fn parse_errors_name_the_line() {

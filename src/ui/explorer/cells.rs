@@ -166,6 +166,15 @@ impl Explorer {
         grid::as_bytes(&self.px)
     }
 
+    /// Takes the grid as drawn without drawing it: builds the cells (the counts the status
+    /// reads) and clears the dirty flag, for a page that shows no grid (the close-up's view),
+    /// so that a paused page comes to rest.
+    pub fn settle(&mut self) {
+        let now = self.last_ms.unwrap_or(0.0);
+        self.build_cells(now);
+        self.dirty = false;
+    }
+
     /// The labels drawn over the grid: the head, the boundary (`LRU_old`) and the tail.
     pub fn labels(&self) -> Vec<Label> {
         let l = &self.layout;

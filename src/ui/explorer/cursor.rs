@@ -5,7 +5,7 @@ use crate::ui::{code, grid, narrate};
 use midpoint_core::clock::Micros;
 use midpoint_core::pool::PageId;
 use midpoint_core::scenario::Params;
-use midpoint_core::sim::{Event, Simulation, SCAN_SPACE};
+use midpoint_core::sim::{Event, Simulation, HOT_SPACE, SCAN_SPACE};
 
 pub(super) fn pack(p: PageId) -> u64 {
     ((p.space as u64) << 32) | p.page_no as u64
@@ -23,6 +23,9 @@ pub(super) struct BatchInfo {
     pub(super) demoted_frames: Vec<u32>,
     /// Cumulative demotions after each eviction (for the animation).
     pub(super) demoted_after: Vec<u32>,
+    /// The hot-set pages among them (frame, packed page id): the batch's own count of hot pages
+    /// demoted, whatever the close-up shows, and which of them were evicted since.
+    pub(super) demoted_hot: Vec<(u32, u64)>,
     pub(super) predicted: u32,
     /// Slide counters right after the batch.
     pub(super) slid_young_after: u64,
@@ -30,6 +33,17 @@ pub(super) struct BatchInfo {
     pub(super) drain_done: bool,
     /// Events processed right after the batch (so "just after the batch" is a state).
     pub(super) ev: u64,
+}
+
+/// The last refill's numbers (`Cursor::batch_numbers`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct BatchNumbers {
+    pub evicted: u32,
+    pub demoted: u32,
+    pub demoted_hot: u32,
+    pub lost_hot: u32,
+    /// Before the first batch: every page the boundary turned young so far.
+    pub young_since: u64,
 }
 
 /// A position in the run: the simulation plus the marks of the current refill cycle.
@@ -125,6 +139,14 @@ impl Cursor {
                 self.mark_page[f as usize] = u64::MAX;
             }
             let demoted_frames: Vec<u32> = log.iter().filter(|e| e.1).map(|e| e.0).collect();
+            let hot_pages = self.sim.params().hot_pages;
+            let demoted_hot: Vec<(u32, u64)> = demoted_frames
+                .iter()
+                .filter(|&&f| {
+                    inst.lru.tag(f) as u32 == HOT_SPACE && inst.page(f).page_no < hot_pages
+                })
+                .map(|&f| (f, pack(inst.page(f))))
+                .collect();
             let ratio = inst.lru.ratio();
             let demoted_after = narrate::demotions_during(len0, old0, ratio, k);
             let predicted = narrate::predicted_drain_slide(
@@ -140,6 +162,7 @@ impl Cursor {
                 evicted_frames,
                 demoted_frames,
                 demoted_after,
+                demoted_hot,
                 predicted,
                 slid_young_after: inst.lru.slides.total_young(),
                 slid_scan_after: self.sim.pool.slid_young_by_tag(SCAN_SPACE as u8),
@@ -163,6 +186,34 @@ impl Cursor {
             }
         }
         Stepped { ev, refill }
+    }
+
+    /// The last refill's numbers as every part of the page prints them: pages it evicted, pages
+    /// its bulk demotion turned old and the hot-set pages among them, those of them evicted
+    /// since, and the pages the boundary turned young since it (the drain's slide so far).
+    pub(super) fn batch_numbers(&self) -> BatchNumbers {
+        let inst = &self.sim.pool.instances[0];
+        match &self.batch {
+            Some(b) => BatchNumbers {
+                evicted: b.evicted,
+                demoted: b.demoted_frames.len() as u32,
+                demoted_hot: b.demoted_hot.len() as u32,
+                lost_hot: b
+                    .demoted_hot
+                    .iter()
+                    .filter(|&&(f, page)| !inst.lru.contains(f) || pack(inst.page(f)) != page)
+                    .count() as u32,
+                young_since: inst
+                    .lru
+                    .slides
+                    .total_young()
+                    .saturating_sub(b.slid_young_after),
+            },
+            None => BatchNumbers {
+                young_since: inst.lru.slides.total_young(),
+                ..BatchNumbers::default()
+            },
+        }
     }
 
     pub(super) fn approx_bytes(&self) -> u64 {

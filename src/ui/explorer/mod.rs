@@ -11,17 +11,20 @@ mod cursor;
 mod narration;
 mod playback;
 mod scout;
+mod scrub;
 mod status;
 mod steps;
-mod strip;
+pub mod strip;
 #[cfg(test)]
 mod tests;
 
 pub use cells::Label;
+pub use cursor::BatchNumbers;
+pub use scrub::{DrainPos, Moment};
 pub use status::Status;
 pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 
-use super::charts::{self, Curve, RunData};
+use super::charts::{self, Curve};
 use super::grid::{self, Layout, Palette};
 use super::narrate::{self, n, pages, t_label, Counters};
 use super::query;
@@ -32,6 +35,7 @@ use midpoint_core::scenario::Params;
 use midpoint_core::sim::{Event, EPOCH, SCAN_SPACE};
 use midpoint_lab::chart::Published;
 use midpoint_lab::experiments::seed000;
+use midpoint_lab::runs::{self, RunData};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -60,8 +64,13 @@ const DRAIN_SLOW_READS: u32 = 2;
 const DRAIN_BAND: f64 = 45.0;
 const DRAIN_FAST: f64 = 60.0;
 const DRAIN_FAST_MAX: f64 = 900.0;
+/// At the slowest speed, the least wall time between two reads of a watched drain, ms (each
+/// also waits for the last one's pages to come to rest).
+const DRAIN_SLOWEST_GAP_MS: f64 = 250.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
+/// Events a step back replays at once (more are replayed over frames, as a seek).
+const BACK_REPLAY_CAP: u32 = 400_000;
 /// A follower this many events behind or fewer replays them with highlights and narration.
 const FOLLOW_NEAR: u64 = 20_000;
 /// Bytes of snapshots the full lab keeps for stepping back.
@@ -195,6 +204,11 @@ pub struct Explorer {
     seek_kind: &'static str,
     seek_from: u64,
     seek_replayed: u64,
+    /// The position right after the last refill seen, and positions of its drain kept while
+    /// scrubbing it (`scrub`).
+    drain_start: Option<Cursor>,
+    drain_snaps: Vec<Cursor>,
+    drain_stops: Vec<u32>,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -261,6 +275,9 @@ impl Explorer {
             seek_kind: "",
             seek_from: 0,
             seek_replayed: 0,
+            drain_start: None,
+            drain_snaps: Vec::new(),
+            drain_stops: Vec::new(),
             clock,
             params,
         };
@@ -331,6 +348,9 @@ impl Explorer {
             self.busy.clear();
             self.after_seek = None;
             self.clear_seek();
+            // Paused mid-animation: every cell is drawn where it is, not half-way (a watched
+            // drain at speed moves many pages at once).
+            self.strip.settle();
             // Keep the last narration (it is time-stamped), unless a drain is half-way.
             if let Some(d) = self.drain_narration(false).filter(|_| draining) {
                 let t = format!("{d} Paused.");
@@ -387,6 +407,16 @@ impl Explorer {
         }
         self.clear_seek();
         self.restore_before(ev - 1);
+        // Replay to the event before at once, up to a cap: a replay spread over frames would
+        // show the run jumping back to the saved position and running forward again, the
+        // clock far earlier than the counters a moment before.
+        let mut k = 0;
+        while self.cur.events() < ev - 1 && k < BACK_REPLAY_CAP {
+            if self.fwd(false).ev == Event::End {
+                break;
+            }
+            k += 1;
+        }
         if self.cur.events() == ev - 1 {
             self.mode = Mode::Paused;
             let t = format!(
@@ -432,7 +462,10 @@ impl Explorer {
             self.mode = Mode::Watching(Watch::Seeking);
             self.busy = "Running to the next LRU batch…".into();
         }
-        self.speed = WATCH_SPEED;
+        // The slowest speed stays: the drain then goes one read at a time.
+        if self.speed != 0 {
+            self.speed = WATCH_SPEED;
+        }
     }
 
     /// Opens paused after `n` events (a link's `ev=`), seeking in chunks.
@@ -565,8 +598,33 @@ impl Explorer {
         };
         CodeState {
             at: watched.or_else(|| self.cur.code.clone()),
-            vars: super::code::vars(&self.cur.sim),
+            vars: super::code::vars(&self.cur.sim, Some(self.shown_lists())),
         }
+    }
+
+    /// The lists' lengths as the page shows them now: the simulation's, except while a watched
+    /// batch's evictions are animated, when they are those of the frame drawn (the counters,
+    /// the code panel and the close-up then agree). (free list, LRU list, old sublist).
+    pub fn shown_lists(&self) -> (u32, u32, u32) {
+        let inst = &self.cur.sim.pool.instances[0];
+        let (free, lru, old) = (inst.free.len(), inst.lru.len(), inst.lru.old_len());
+        if let Mode::Watching(Watch::Evict { .. }) = self.mode {
+            let shown_lru = self.lru_end;
+            let leaving = shown_lru.saturating_sub(lru);
+            let shown_old = self
+                .cells
+                .iter()
+                .take(shown_lru as usize)
+                .filter(|&&b| b & grid::OLD != 0)
+                .count() as u32;
+            return (free.saturating_sub(leaving), shown_lru, shown_old);
+        }
+        (free, lru, old)
+    }
+
+    /// The last refill's numbers, as the caption, the narration and the counters print them.
+    pub fn batch_numbers(&self) -> BatchNumbers {
+        self.cur.batch_numbers()
     }
 
     /// Keeps at most `bytes` of snapshots for stepping back (see [`snapshot_budget`]): fewer
@@ -603,8 +661,13 @@ impl Explorer {
         self.curve.set_member(index, total, run)
     }
 
-    /// The runs of the setting that have arrived (`ui::ensemble`).
-    pub fn run_set(&self) -> &crate::ui::ensemble::RunSet {
+    /// The first run of the setting, once it has arrived whole.
+    pub fn first_run(&self) -> Option<&RunData> {
+        self.curve.run()
+    }
+
+    /// The runs of the setting that have arrived (`midpoint_lab::run_set`).
+    pub fn run_set(&self) -> &midpoint_lab::run_set::RunSet {
         self.curve.set()
     }
 
@@ -645,7 +708,7 @@ impl Explorer {
     pub fn residency_refills(&self) -> Vec<f64> {
         match self.curve.run() {
             Some(r) => r.refills_s.clone(),
-            None => charts::refill_times(self.cur.sim.batches(), 0.1),
+            None => runs::refill_times(self.cur.sim.batches(), 0.1),
         }
     }
 
@@ -663,7 +726,7 @@ impl Explorer {
             Some(_) if self.curve.set().done() >= 2 => {
                 Cow::Owned(self.curve.set().median_samples())
             }
-            Some(r) => Cow::Owned(charts::samples_of(&r.points)),
+            Some(r) => Cow::Owned(runs::samples_of(&r.points)),
             None if !self.curve.streamed().is_empty() => Cow::Borrowed(self.curve.streamed()),
             None => Cow::Borrowed(self.cur.sim.samples()),
         }

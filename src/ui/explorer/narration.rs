@@ -154,8 +154,12 @@ impl Explorer {
         );
         let demoted = b.demoted_frames.len() as u64;
         if demoted > 0 {
+            let hot = match b.demoted_hot.len() {
+                1 => "1 of them a hot page".to_string(),
+                h => format!("{} of them hot pages", n(h as u64)),
+            };
             s.push_str(&format!(
-                " The list is {} shorter and its old sublist must stay at {} % of it, so the boundary moved {} toward the head: bulk demotion (pink rings).",
+                " The list is {} shorter and its old sublist must stay at {} % of it, so the boundary moved {} toward the head: bulk demotion turned them old, {hot} (pink rings).",
                 pages(b.evicted as u64),
                 p.old_blocks_pct,
                 pages(demoted)

@@ -97,7 +97,9 @@ impl Explorer {
                             self.watch_code = None;
                             let t = self.batch_narration();
                             self.set_narration(t, true);
-                            self.speed = WATCH_SPEED;
+                            if self.speed != 0 {
+                                self.speed = WATCH_SPEED;
+                            }
                         }
                     }
                     Watch::Drain => {
@@ -214,6 +216,7 @@ impl Explorer {
             self.cur.step(None)
         };
         if s.refill {
+            self.saw_refill();
             // Highlights of the previous cycle end with it.
             for &f in &self.flashing {
                 self.flash[f as usize] = 0;
@@ -322,6 +325,17 @@ impl Explorer {
             return u32::MAX;
         };
         let slid = self.slide_count() > b.slid_young_after;
+        // The slowest speed: one read at a time, each only once the last one's pages have
+        // come to rest in the close-up, so the boundary's slide is seen page by page.
+        if self.speed == 0 {
+            let p = &mut self.pace;
+            if self.strip.moving() || now_ms - p.last_ms < DRAIN_SLOWEST_GAP_MS {
+                return 0;
+            }
+            p.last_ms = now_ms;
+            p.acc = p.acc.min(0.0);
+            return 1;
+        }
         let p = &mut self.pace;
         let beat = |p: &mut DrainPace| {
             if now_ms - p.last_ms >= DRAIN_BEAT_MS {
@@ -506,6 +520,9 @@ impl Explorer {
 
     pub(super) fn seek_done(&mut self, target: Seek, found: bool, now_ms: f64) {
         self.busy.clear();
+        // The moment a seek lands on (a figure's opening moment, a link's event) is kept, so
+        // that stepping back from it replays from here, not from far back.
+        self.remember();
         if let Seek::Time(_) = target {
             self.seek_replayed = self.cur.events().saturating_sub(self.seek_from);
         }

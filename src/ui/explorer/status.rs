@@ -55,6 +55,12 @@ pub struct Status {
     pub after_batch: bool,
     /// Pages the boundary turned young since the last LRU batch (the drain's slide so far).
     pub drain_young: f64,
+    /// The last LRU batch: pages it evicted, pages its bulk demotion turned old, the hot-set
+    /// pages among them and those of them evicted since (0 before the first batch).
+    pub batch_evicted: u32,
+    pub demoted: u32,
+    pub demoted_hot: u32,
+    pub lost_hot: u32,
     /// How the last seek to a time got there: "snapshot" (restored a saved position, then a
     /// short replay), "forward" (ran on from the current position) or "" (no seek yet).
     pub seek: &'static str,
@@ -69,6 +75,10 @@ pub struct Status {
     /// `narrate::PHONE_NARRATION` characters (the figure stays within one screen).
     pub narration_short: String,
     pub seq: u32,
+    /// The current refill's drain as a timeline: free frames right after the batch (0: none to
+    /// scrub) and frames taken since.
+    pub drain_size: u32,
+    pub drain_k: u32,
     /// Whether the run can step back.
     pub can_back: bool,
     pub ended: bool,
@@ -81,22 +91,10 @@ impl Explorer {
         let sim = &self.cur.sim;
         let p = &self.params;
         let t_s = sim.t_s();
-        let (mut free, mut lru, mut old) = (c.free, c.lru, c.old);
-        if let (Mode::Watching(Watch::Evict { .. }), Some(b)) = (self.mode, &self.cur.batch) {
-            // During the animation, show the numbers of the frame drawn.
-            let shown_lru = self.lru_end;
-            let leaving = shown_lru.saturating_sub(lru);
-            free = free.saturating_sub(leaving);
-            let shown_old = self
-                .cells
-                .iter()
-                .take(shown_lru as usize)
-                .filter(|&&b| b & grid::OLD != 0)
-                .count() as u32;
-            let _ = b;
-            lru = shown_lru;
-            old = shown_old;
-        }
+        // During the eviction animation, the numbers of the frame drawn.
+        let (free, lru, old) = self.shown_lists();
+        let b = self.batch_numbers();
+        let drain = self.drain_pos();
         Status {
             t_s,
             scan_start_s: p.warmup_s as f64,
@@ -145,24 +143,23 @@ impl Explorer {
             refills: self.cur.refills,
             at_batch: self.at_batch,
             after_batch: self.after_batch(),
-            drain_young: self
-                .cur
-                .batch
-                .as_ref()
-                .map(|b| {
-                    sim.pool.instances[0]
-                        .lru
-                        .slides
-                        .total_young()
-                        .saturating_sub(b.slid_young_after) as f64
-                })
-                .unwrap_or(0.0),
+            drain_young: if self.cur.batch.is_some() {
+                b.young_since as f64
+            } else {
+                0.0
+            },
+            batch_evicted: b.evicted,
+            demoted: b.demoted,
+            demoted_hot: b.demoted_hot,
+            lost_hot: b.lost_hot,
             seek: self.seek_kind,
             seek_replayed: self.seek_replayed as f64,
             scouted_s: self.scouted_s(),
             narration_short: narrate::shorten(&self.narration_now(), narrate::PHONE_NARRATION),
             narration: self.narration_now(),
             seq: self.seq,
+            drain_size: drain.size,
+            drain_k: drain.k,
             can_back: self.cur.events() > 0,
             ended: sim.finished(),
         }

@@ -70,11 +70,14 @@ impl StripLayout {
     /// A layout for `width` × at most `max_height` CSS pixels.
     pub fn new(width: f32, max_height: f32) -> StripLayout {
         let width = width.clamp(200.0, 4000.0);
-        let pitch = (width / 31.0).clamp(11.0, 22.0).floor();
+        let line = 17.0;
+        // The cells' pitch from the width, smaller if the height is short: the four text
+        // lines, the head, tail and free rows and at least three rows of the window must fit.
+        let by_height = ((max_height - 4.0 * line - 14.0) / 6.0).floor();
+        let pitch = (width / 31.0).min(by_height).clamp(11.0, 22.0).floor();
         let cell = (pitch - (pitch / 7.0).max(2.0)).floor();
         let cols = (((width - 8.0) / pitch).floor() as u32).max(8);
         let x0 = ((width - cols as f32 * pitch) / 2.0).floor();
-        let line = 17.0;
         // Four text lines (head label, two elisions, free-list label) and three single rows.
         let fixed = 4.0 * line + 3.0 * pitch + 10.0;
         let window_rows = (((max_height - fixed) / pitch).floor() as i64).clamp(3, 10) as u32;
@@ -129,6 +132,8 @@ pub struct Trail {
 pub struct StripMeta {
     /// Where `LRU_old` is: the left edge of its cell (CSS px), if it is in the window.
     pub boundary: Option<(f32, f32)>,
+    /// Whether a cell is still on its way (or fading in): the picture is not at rest.
+    pub moving: bool,
     /// `LRU_old`'s list position (1-based), and the list's length.
     pub boundary_pos: u32,
     pub lru_len: u32,
@@ -141,13 +146,16 @@ pub struct StripMeta {
     pub hidden_old: u32,
     /// Young pages in the list (for the labels).
     pub young_len: u32,
-    /// This cycle: pages the boundary turned young (seen in the strip), those seen at the head
-    /// afterwards, hot pages demoted, and demoted hot pages evicted.
+    /// Since the last LRU batch (before the first one: since the start): pages the boundary
+    /// turned young, and those of them this close-up saw reach the head row.
     pub slid: u32,
     pub to_head: u32,
-    pub demoted_hot: u32,
-    /// Pages the last batch turned old (hot or not): the count the narration gives.
+    /// The last LRU batch: pages it evicted, pages it turned old, the hot-set pages among them
+    /// and those of them evicted since (the batch's counts, as the narration and the counters
+    /// give them).
+    pub evicted: u32,
     pub demoted: u32,
+    pub demoted_hot: u32,
     pub lost_hot: u32,
     /// The close-up's caption: what it has followed since the last LRU batch (or, before the
     /// first one, since the start, while the list grows into the free frames).
@@ -183,6 +191,10 @@ pub struct Strip {
     meta: StripMeta,
     counts: (u32, u32, u32, u32),
     last_ms: Option<f64>,
+    /// The next update draws every cell at rest and no trails (set on pause).
+    settle: bool,
+    /// Whether a cell was still on its way at the last update.
+    moving: bool,
 }
 
 impl Strip {
@@ -203,7 +215,19 @@ impl Strip {
             meta: StripMeta::default(),
             counts: (0, 0, 0, 0),
             last_ms: None,
+            settle: false,
+            moving: false,
         }
+    }
+
+    /// Draws the next update at rest: each cell where it belongs, no trails.
+    pub(super) fn settle(&mut self) {
+        self.settle = true;
+    }
+
+    /// Whether a cell was still moving (or fading in) at the last update.
+    pub(super) fn moving(&self) -> bool {
+        self.moving
     }
 
     /// Forgets every position (after a jump in the run: nothing should glide from far away).
@@ -275,7 +299,12 @@ impl Explorer {
         st.anchor = Some(a as u32);
         // Nothing glides (and no trail is drawn) while seeking: the run jumps.
         let seeking = matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking));
-        let snap = self.reduced_motion || dt_ms <= 0.0 || seeking;
+        let settle = std::mem::take(&mut st.settle);
+        if settle {
+            st.trails.clear();
+        }
+        let snap = self.reduced_motion || dt_ms <= 0.0 || seeking || settle;
+        st.moving = false;
         let k = if snap {
             1.0
         } else {
@@ -385,6 +414,9 @@ impl Explorer {
             if p.2 > 0.995 {
                 p.2 = 1.0;
             }
+            if p.0 != tx || p.1 != ty || p.2 < 1.0 {
+                st.moving = true;
+            }
             let mut flags = fl as u32;
             if selected == Some(f) {
                 flags |= S_SELECTED;
@@ -466,23 +498,18 @@ impl Explorer {
             };
             meta.boundary = Some((x, y));
         }
-        // The counts the narration and the code panel give: the pool's own slide counters
-        // since the batch, not only the pages seen in the strip.
-        meta.slid = match &self.cur.batch {
-            Some(bi) => (self.cur.sim.pool.instances[0].lru.slides.total_young())
-                .saturating_sub(bi.slid_young_after) as u32,
-            None => st.counts.0,
-        };
-        meta.demoted = self
-            .cur
-            .batch
-            .as_ref()
-            .map(|bi| bi.demoted_frames.len() as u32)
-            .unwrap_or(0);
+        // The counts the narration, the counters and the code panel give: the batch's own and
+        // the pool's slide counters, not the pages seen in the close-up (`to_head` is the one
+        // count of what the close-up saw).
+        let b = self.cur.batch_numbers();
+        meta.evicted = b.evicted;
+        meta.slid = b.young_since as u32;
+        meta.demoted = b.demoted;
+        meta.demoted_hot = b.demoted_hot;
+        meta.lost_hot = b.lost_hot;
         meta.to_head = st.counts.1;
-        meta.demoted_hot = st.counts.2;
-        meta.lost_hot = st.counts.3;
         meta.caption = strip_caption(&meta, self.cur.refills);
+        meta.moving = st.moving;
         let _ = elided_old_y;
         // Bit for bit (a NaN counts as a change: a repaint, never a missed one).
         let same_view = st.view.len() == st.prev_view.len()
@@ -558,28 +585,28 @@ impl Explorer {
     }
 }
 
-/// The close-up's caption for what it followed: since the last LRU batch, or, before the first
-/// batch, since the start, when every page the boundary turns young is turned by the list
-/// growing into free frames (the growth slide), not by a refill.
+/// The close-up's caption: what the last LRU batch did and what the boundary did since, in the
+/// batch's and the pool's own counts (the numbers the narration, the counters and the code panel
+/// give); before the first batch, the pages the list's growth into free frames turned young.
 pub fn strip_caption(m: &StripMeta, refills: u32) -> String {
-    let slid = format!(
-        "{} turned young by the boundary (black ring), {} of them seen moving to the head (dot, trail)",
-        pages(m.slid as u64),
-        n(m.to_head)
-    );
     if refills == 0 {
         return format!(
-            "No LRU batch yet. As reads fill free frames the list grows and the boundary slides over the newest reads; seen in this close-up: {slid}."
+            "No LRU batch yet: the list grows into free frames, and the boundary has turned {} young (black ring) without a refill.",
+            pages(m.slid as u64)
         );
     }
+    let hot = match m.demoted_hot {
+        1 => "1 of them a hot page".to_string(),
+        d => format!("{} of them hot pages", n(d)),
+    };
+    let lost = match m.lost_hot {
+        0 => String::new(),
+        l => format!(", {} of those evicted since (pink ×)", n(l)),
+    };
     format!(
-        "Since the last LRU batch: it turned {} old (bulk demotion), {} (pink ring), {} of them evicted since (pink ×); {slid}.",
+        "Since the last LRU batch: it turned {} old (bulk demotion), {hot} (pink ring){lost}; the boundary has turned {} young since (black ring).",
         pages(m.demoted as u64),
-        match m.demoted_hot {
-            1 => "1 of them a hot page".to_string(),
-            d => format!("{} of them hot pages", n(d)),
-        },
-        n(m.lost_hot)
+        pages(m.slid as u64),
     )
 }
 
@@ -596,18 +623,28 @@ mod caption_tests {
             ..StripMeta::default()
         };
         let grow = strip_caption(&m, 0);
-        assert!(grow.starts_with("No LRU batch yet") && grow.contains("1 page turned young"));
+        assert!(grow.starts_with("No LRU batch yet") && grow.contains("turned 1 page young"));
         assert!(!grow.contains("demoted"), "{grow}");
         let refill = strip_caption(
             &StripMeta {
                 demoted: 607,
+                evicted: 1024,
                 ..m.clone()
             },
             2,
         );
         assert!(refill.contains("it turned 607 pages old"), "{refill}");
         assert!(refill.contains("3 of them hot pages"), "{refill}");
-        let refill = strip_caption(&StripMeta { slid: 1204, ..m }, 2);
-        assert!(refill.contains("1,204 pages turned young"), "{refill}");
+        assert!(!refill.contains("evicted since"), "{refill}");
+        let refill = strip_caption(
+            &StripMeta {
+                slid: 1204,
+                lost_hot: 2,
+                ..m
+            },
+            2,
+        );
+        assert!(refill.contains("turned 1,204 pages young"), "{refill}");
+        assert!(refill.contains("2 of those evicted since"), "{refill}");
     }
 }

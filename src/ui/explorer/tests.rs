@@ -300,26 +300,47 @@ fn narration_before_and_after_a_batch_and_mid_drain_matches_the_state() {
     assert!(nums.contains(&demoted), "{} / {demoted}", st.narration);
     assert!(st.narration.contains("at most about"), "{}", st.narration);
     let _ = old_before;
-    // A demotion: the hot pages it turned old are shown in the close-up.
+    // A demotion: the hot-set pages it turned old, counted by the batch (every one, not only
+    // those the close-up draws), the same in the close-up's caption, the status and the
+    // narration.
     ex.strip_resize(800.0, 400.0);
     ex.strip_update(0.0);
-    assert_eq!(ex.strip_meta().demoted_hot as usize, {
+    let hot = {
         let inst = &ex.cur.sim.pool.instances[0];
         b.demoted_frames
             .iter()
             .filter(|&&f| {
-                ex.cur.mark_page[f as usize] == super::cursor::pack(inst.page(f))
-                    && inst.page(f).space == midpoint_core::sim::HOT_SPACE
+                inst.page(f).space == midpoint_core::sim::HOT_SPACE
                     && inst.page(f).page_no < ex.params.hot_pages
             })
-            .filter(|&&f| {
-                // Only those the strip draws count as seen.
-                ex.strip_view()
-                    .chunks_exact(STRIDE)
-                    .any(|c| c[0] as u32 == f)
-            })
-            .count()
-    });
+            .count() as u32
+    };
+    assert!(hot > 0);
+    let seen = ex
+        .strip_view()
+        .chunks_exact(STRIDE)
+        .filter(|c| b.demoted_hot.iter().any(|&(f, _)| f == c[0] as u32))
+        .count() as u32;
+    assert!(
+        seen < hot,
+        "the close-up draws only some of them ({seen} of {hot})"
+    );
+    assert_eq!(ex.strip_meta().demoted_hot, hot);
+    assert_eq!(ex.status().demoted_hot, hot);
+    assert_eq!(ex.status().demoted as u64, demoted);
+    assert!(
+        ex.strip_meta()
+            .caption
+            .contains(&format!("{} of them hot pages", n(hot))),
+        "{}",
+        ex.strip_meta().caption
+    );
+    assert!(
+        st.narration
+            .contains(&format!("{} of them hot pages", n(hot))),
+        "{}",
+        st.narration
+    );
     // Mid-drain: half the frames taken.
     let total = b.free_before + b.evicted;
     while ex.cur.sim.pool.free_len() > total / 2 {
@@ -852,4 +873,195 @@ fn playing_starts_from_rest_however_old_the_last_frame() {
     ex.frame(t);
     let two = ex.cur.sim.now() - at;
     assert!(two >= one && two <= 3 * one, "{one} then {two}");
+}
+
+#[test]
+fn back_from_a_figures_opening_moment_lands_at_once_without_showing_an_earlier_time() {
+    // A figure's opening at the scan's start (at=scan), on a figure's snapshot budget: Back
+    // replays from a saved position at once, never a seek that shows the warm-up again.
+    let p = preset("seed000-hot4485-b2b").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    ex.set_snapshot_budget(snapshot_budget("strip"));
+    ex.seek_time(p.warmup_s as f64 + 0.001);
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    let (ev, at) = (ex.events(), ex.t_s());
+    ex.step();
+    ex.step_back();
+    let st = ex.status();
+    assert_eq!((st.mode, st.events), ("paused", ev), "{}", st.narration);
+    ex.step_back();
+    let st = ex.status();
+    assert_eq!(
+        (st.mode, st.events),
+        ("paused", ev - 1.0),
+        "{}",
+        st.narration
+    );
+    assert!(
+        st.t_s <= at && st.t_s > at - 0.01,
+        "{} s, from {at} s",
+        st.t_s
+    );
+    assert_eq!(st.phase, "scan");
+}
+
+#[test]
+fn while_a_watched_batch_evicts_the_code_panel_shows_the_counters_numbers() {
+    let mut ex = seed_before_batch();
+    ex.strip_resize(800.0, 400.0);
+    ex.watch();
+    let mut t = 0.0;
+    let mut seen = 0;
+    for _ in 0..2000 {
+        t += 16.0;
+        ex.frame(t);
+        ex.strip_update(t);
+        if ex.mode != Mode::Watching(Watch::Evict { start: 0.0 })
+            && !matches!(ex.mode, Mode::Watching(Watch::Evict { .. }))
+        {
+            if seen > 0 {
+                break;
+            }
+            continue;
+        }
+        let st = ex.status();
+        let vars = ex.code_state().vars;
+        let var = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value.clone();
+        assert!(
+            var("free_len").starts_with(&format!("{} ", n(st.free))),
+            "{} / {}",
+            var("free_len"),
+            st.free
+        );
+        assert_eq!(var("len"), n(st.lru));
+        assert_eq!(var("old_len"), n(st.old));
+        seen += 1;
+    }
+    assert!(seen > 10, "{seen} frames of the eviction animation");
+}
+
+/// Runs to just after the first LRU batch that refills the free list.
+fn after_first_batch(ex: &mut Explorer, t: &mut f64) {
+    ex.next_batch();
+    until_paused(ex, t);
+    assert!(ex.status().at_batch);
+    ex.step();
+    assert!(ex.after_batch());
+}
+
+#[test]
+fn a_drain_scrubs_to_each_frame_and_back() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    let mut t = 0.0;
+    after_first_batch(&mut ex, &mut t);
+    let d = ex.drain_pos();
+    assert!(d.size > 8, "{d:?}");
+    assert_eq!(d.k, 0);
+    // Forward to the middle, to the end, back to the middle, back to the start, one frame on.
+    // A read can take several frames at once (linear read-ahead takes 64): a scrub lands on
+    // the first read that has taken at least k.
+    for k in [d.size / 2, d.size, d.size / 2, 0, 1, 2, d.size - 1] {
+        assert!(ex.scrub_drain(k));
+        let st = ex.status();
+        assert_eq!(
+            (st.drain_size, st.free),
+            (d.size, d.size - st.drain_k),
+            "k = {k}"
+        );
+        assert!(
+            st.drain_k >= k && st.drain_k < k + 64,
+            "k = {k}: at {}",
+            st.drain_k
+        );
+        assert_eq!(st.mode, "paused");
+    }
+    assert!(ex.scrub_drain(d.size));
+    assert_eq!(ex.status().free, 0);
+    // One frame back from the end is the read before it, not the end again.
+    assert!(ex.scrub_drain(d.size - 1));
+    let k = ex.status().drain_k;
+    assert!(k < d.size && ex.status().free == d.size - k, "at {k}");
+    assert!(ex.scrub_drain(k + 1));
+    let k2 = ex.status().drain_k;
+    assert!(k2 > k, "{k} -> {k2}");
+    // The same moment whichever way it was reached.
+    assert!(ex.scrub_drain(d.size / 3));
+    let a = (ex.events(), ex.status().lru);
+    assert!(ex.scrub_drain(d.size));
+    assert!(ex.scrub_drain(d.size / 3));
+    assert_eq!((ex.events(), ex.status().lru), a);
+}
+
+#[test]
+fn no_drain_to_scrub_before_the_first_batch() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    assert_eq!(ex.drain_pos(), DrainPos::default());
+    let ev = ex.events();
+    assert!(!ex.scrub_drain(3));
+    assert_eq!(ex.events(), ev);
+}
+
+#[test]
+fn a_moment_restores_into_a_fresh_explorer_of_the_same_parameters_only() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    let mut t = 0.0;
+    after_first_batch(&mut ex, &mut t);
+    assert!(ex.scrub_drain(5));
+    let m = ex.moment().unwrap();
+    let (ev, free, narr) = (ex.events(), ex.status().free, ex.status().narration);
+    let mut fresh = Explorer::new(&small(), clock).unwrap();
+    assert!(fresh.restore_moment(&m));
+    let st = fresh.status();
+    assert_eq!((st.events, st.free, st.mode), (ev, free, "paused"));
+    assert_eq!(st.narration, narr);
+    // The drain is scrubbable from the restored moment.
+    assert!(fresh.scrub_drain(0));
+    assert_eq!(fresh.status().free, fresh.drain_pos().size);
+    let other = Params {
+        lru_scan_depth: 256,
+        ..small()
+    };
+    let mut o = Explorer::new(&other, clock).unwrap();
+    assert!(!o.restore_moment(&m));
+    assert_eq!(o.events(), 0.0);
+}
+
+#[test]
+fn at_the_slowest_speed_a_watched_drain_takes_one_read_at_a_time_after_the_last_has_settled() {
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.strip_resize(800.0, 400.0);
+    let mut t = 0.0;
+    ex.set_speed(0);
+    ex.watch();
+    // To the drain.
+    let mut guard = 0;
+    while ex.status().mode != "watching" || ex.drain_pos().size == 0 || ex.drain_pos().k == 0 {
+        t += 16.0;
+        ex.frame(t);
+        ex.strip_update(t);
+        guard += 1;
+        assert!(guard < 200_000, "never reached the drain");
+    }
+    assert_eq!(ex.status().speed_index, 0);
+    let mut last = ex.status().free;
+    for _ in 0..600 {
+        t += 16.0;
+        ex.frame(t);
+        let free = ex.status().free;
+        if free < last {
+            assert!(
+                !ex.strip.moving(),
+                "a read began before the last one's pages settled"
+            );
+        }
+        ex.strip_update(t);
+        assert!(last - free <= 64, "{} frames in one frame", last - free);
+        last = free;
+    }
+    // Paused mid-drain: the next picture is at rest.
+    ex.pause();
+    t += 16.0;
+    ex.strip_update(t);
+    assert!(!ex.strip.moving());
 }

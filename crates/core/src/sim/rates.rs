@@ -19,6 +19,10 @@ use crate::workload::{ScanState, TableScan};
 /// The longest calibration pass, pages: enough for hundreds of read-ahead areas.
 const CALIBRATION_PAGES: u32 = 16_384;
 
+/// The longest CPU time a lookup rate may derive, µs (1,000 s): past it a lookup's clock would
+/// run off the end of time.
+const SLOWEST_LOOKUP_CPU_US: f64 = 1e9;
+
 /// The parameters with `lookup_cpu_us` and `scan_cpu_us_per_page` derived from the idle rates,
 /// where given (0: not given, the CPU times stand). Errors when a rate cannot be reached.
 pub fn derived(p: &Params) -> Result<Params, String> {
@@ -36,6 +40,15 @@ pub fn derived(p: &Params) -> Result<Params, String> {
                 p.idle_lookups_per_s,
                 parallel,
                 parallel as f64 * 1e6
+            ));
+        }
+        if q.lookup_cpu_us > SLOWEST_LOOKUP_CPU_US {
+            return Err(format!(
+                "idle_lookups_per_s = {} is below one lookup per {} s on each of {} lookup thread(s): give 0 to use lookup_cpu_us, or a rate of at least {}",
+                p.idle_lookups_per_s,
+                SLOWEST_LOOKUP_CPU_US / 1e6,
+                parallel,
+                parallel as f64 * 1e6 / SLOWEST_LOOKUP_CPU_US
             ));
         }
     }

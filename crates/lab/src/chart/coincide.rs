@@ -2,6 +2,7 @@
 //! to which depth, so a reader knows that a line hidden under another is there.
 
 use crate::sweep::SweepResult;
+use midpoint_core::scenario::schema::group as thousands;
 
 /// Two lines coincide at a depth when their "kept" differ by at most this (a fraction; 0.005
 /// is half a percentage point, under a line's width on the plot).
@@ -14,18 +15,6 @@ fn ms_list(times: &[u32]) -> String {
         1 => words[0].clone(),
         n => format!("{} and {}", words[..n - 1].join(", "), words[n - 1]),
     }
-}
-
-fn thousands(x: u64) -> String {
-    let s = x.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The sentence that says which lines coincide, computed from the points drawn: the largest

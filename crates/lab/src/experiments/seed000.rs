@@ -404,17 +404,32 @@ pub fn residency_marks(p: &Params) -> Vec<Published> {
         .filter(|r| row_params(r, p.seed) == *p)
         .filter_map(|r| {
             let [lo, hi] = r.published?;
-            let (x, scale) = match r.metric {
-                Metric::Kept => ([end - p.kept_window_s as f64, end], 100.0),
-                Metric::HotResidentAt(s) => ([scan_start + s; 2], 100.0),
-                Metric::HotPagesRangeAfter(s) => ([scan_start + s, end], 100.0 / hot),
+            // What each mark measured, in its label: kept over the window, the hot set cached
+            // at a moment, or its range over a span.
+            let v = &r.seed_value;
+            let (x, scale, label) = match r.metric {
+                Metric::Kept => (
+                    [end - p.kept_window_s as f64, end],
+                    100.0,
+                    format!("kept {v}"),
+                ),
+                Metric::HotResidentAt(s) => (
+                    [scan_start + s; 2],
+                    100.0,
+                    format!("{v} cached {s:.0} s in"),
+                ),
+                Metric::HotPagesRangeAfter(s) => (
+                    [scan_start + s, end],
+                    100.0 / hot,
+                    format!("{v} cached after {s:.0} s"),
+                ),
                 _ => return None,
             };
             Some(Published {
                 x,
                 old_blocks_time: 0,
                 pct: [lo * scale, (hi * scale).min(100.0)],
-                label: r.seed_value.clone(),
+                label,
             })
         })
         .collect()
@@ -787,12 +802,16 @@ mod tests {
     fn the_default_run_carries_the_seeds_hot_set_figures() {
         let p = preset("seed000-hot4485-b2b").unwrap().params;
         let marks = residency_marks(&p);
-        let kept = marks.iter().find(|m| m.label == "41 %").expect("kept 41 %");
+        // Each mark says what was measured: kept over the window, the hot set cached at a moment.
+        let kept = marks
+            .iter()
+            .find(|m| m.label == "kept 41 %")
+            .expect("kept 41 %");
         assert_eq!(kept.x, [100.0, 210.0]);
         assert_eq!(kept.pct, [41.0, 41.0]);
         let late = marks
             .iter()
-            .find(|m| m.label == "7-15 %")
+            .find(|m| m.label == "7-15 % cached 140 s in")
             .expect("after 140 s");
         assert_eq!(late.x, [200.0, 200.0]);
         assert!((late.pct[0] - 7.0).abs() < 1e-9 && (late.pct[1] - 15.0).abs() < 1e-9);

@@ -12,7 +12,7 @@
 //! (8 GiB / 64 = 128 MiB). The rates (transactions, pages flushed per second) are not scaled: the
 //! device is the same NVMe drive. See [`midpoint_core::scenario::write::seed001_params`].
 
-use super::figure::{check, Check, Figure, Measured, COUNT_TOLERANCE};
+use super::figure::{check, Check, Figure, Measured, Role, COUNT_TOLERANCE};
 use super::table::{Align, Table};
 use midpoint_core::metrics::WriteReport;
 use serde::Serialize;
@@ -77,7 +77,11 @@ fn cell(rows: &[Seed001Row], threads: u32, pages: u32) -> Option<&Seed001Row> {
         .find(|r| r.threads == threads && r.doublewrite_pages == pages)
 }
 
-/// The derived comparisons, each checked against its band.
+/// Why the doublewrite writes' ratio is an input, not a prediction.
+pub const WRITES_BASIS: &str = "innodb_doublewrite_pages = 16 vs 128: a doublewrite write carries at most that many pages, so the writes' ratio is about 128 / 16 = 8 whenever the batches fill, whatever the rest of the model does";
+
+/// The derived comparisons, each checked against its band. Only predictions count toward "in
+/// band"; the doublewrite writes' ratio is an input ([`WRITES_BASIS`]).
 pub fn checks(rows: &[Seed001Row]) -> Vec<Check> {
     let num = |what: String, seed: f64, sim: f64, lo: f64, hi: f64, reason: &str| {
         check(
@@ -106,14 +110,19 @@ pub fn checks(rows: &[Seed001Row]) -> Vec<Check> {
     if let (Some(a), Some(b)) = (cell(rows, 16, 128), cell(rows, 16, 16)) {
         let seed_n = SEED_DBLWR[1].1 as f64 / SEED_DBLWR[0].1 as f64;
         let sim_n = b.report.dblwr.writes as f64 / a.report.dblwr.writes.max(1) as f64;
-        v.push(num(
+        // Not a prediction: a doublewrite write carries at most innodb_doublewrite_pages pages,
+        // so the ratio of the writes is about 128 / 16 = 8 as soon as the batches fill. Still
+        // checked against its band, never counted.
+        let mut c = num(
             "dblwr writes, 16 / 128 pages (16 threads)".into(),
             seed_n,
             sim_n,
             seed_n * (1.0 - COUNT_TOLERANCE),
             seed_n * (1.0 + COUNT_TOLERANCE),
             "stated tolerance: the bug's ratio ± 30 %",
-        ));
+        );
+        c.figure = c.figure.input(WRITES_BASIS);
+        v.push(c);
         let seed_l = SEED_DBLWR[0].2 / SEED_DBLWR[1].2;
         let sim_l = a.report.dblwr_avg_write_ms / b.report.dblwr_avg_write_ms.max(1e-9);
         v.push(num(
@@ -221,7 +230,7 @@ pub fn rules_markdown(v: &[RuleRow]) -> String {
     s
 }
 
-/// Markdown tables for the README.
+/// Markdown tables for docs/reproduction.md.
 pub fn markdown(rows: &[Seed001Row]) -> String {
     let mut s = String::new();
     s.push_str("Seed 001 (MySQL bug #115328), scaled down: sysbench oltp_write_only, NVMe, 1 GiB pool of 8 instances.\n\n");
@@ -270,7 +279,15 @@ pub fn markdown(rows: &[Seed001Row]) -> String {
             c.figure.seed_value.clone(),
             c.simulated.clone(),
             format!("{lo:.2} to {hi:.2}"),
-            if c.holds == Some(true) { "yes" } else { "no" }.to_string(),
+            match (c.holds == Some(true), c.figure.role) {
+                (true, Role::Prediction) => "yes".to_string(),
+                (false, Role::Prediction) => "no".to_string(),
+                (held, _) => format!(
+                    "{}; not counted (input: {})",
+                    if held { "yes" } else { "no" },
+                    c.figure.basis
+                ),
+            },
         ]);
     }
     s.push_str(&t.markdown());

@@ -101,6 +101,16 @@ impl Point {
     }
 }
 
+/// The thread counts `midpoint reproduce --experiment 002` sweeps: the seed's 19 or, with
+/// `--quick`, seven of them, among them 1, 12 and 19, which the checks read.
+pub fn thread_counts(quick: bool) -> Vec<u32> {
+    if quick {
+        vec![1, 3, 5, 8, 12, 16, 19]
+    } else {
+        (1..=19).collect()
+    }
+}
+
 /// Runs the sweep for one `old_blocks_pct` at the given thread counts. `shrink` shortens the
 /// runs for the tests (1 = the presets' durations).
 pub fn sweep(

@@ -55,11 +55,26 @@ pub struct Innodb {
 }
 
 impl Innodb {
-    /// A pool of `pages` frames (one instance) over object ids `0..universe`.
-    pub fn new(pages: u32, universe: u32, cfg: InnodbConfig) -> Result<Self, String> {
+    /// Whether the policy takes a cache of `pages` pages: 2 at least, and at most a midpoint
+    /// trace's largest pool. The pool is allocated whole (about 80 bytes a frame), so that a cache
+    /// size that costs a lazy policy nothing cannot ask for 300 GiB here.
+    pub fn check_pages(pages: u32) -> Result<(), String> {
         if pages < 2 {
             return Err("the innodb policy needs a cache of at least 2 pages".into());
         }
+        let max = crate::replay::MAX_TRACE_POOL_PAGES;
+        if pages > max {
+            return Err(format!(
+                "the innodb policy's cache is at most {} pages (64 GiB of 16 KiB pages, as a midpoint trace's pool); {pages} asked for",
+                midpoint_core::scenario::schema::group(max as u64)
+            ));
+        }
+        Ok(())
+    }
+
+    /// A pool of `pages` frames (one instance) over object ids `0..universe`.
+    pub fn new(pages: u32, universe: u32, cfg: InnodbConfig) -> Result<Self, String> {
+        Innodb::check_pages(pages)?;
         if !(5..=95).contains(&cfg.old_blocks_pct) {
             return Err("innodb_old_blocks_pct must be 5..95".into());
         }

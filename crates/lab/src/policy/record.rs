@@ -47,6 +47,13 @@ impl Recording {
     }
 }
 
+/// The most memory a recording of `params` takes, bytes: its page requests
+/// ([`midpoint_core::cost::requests`], an upper bound) at 13 bytes each (time, id, hit), twice
+/// that while the lists grow.
+pub fn memory_estimate(params: &Params) -> u64 {
+    (midpoint_core::cost::requests(params) * 26.0) as u64
+}
+
 /// Runs the scenario's InnoDB simulation to its end, recording its page requests. Returns the
 /// recording and the run's report.
 pub fn record(params: &Params) -> Result<(Recording, RunReport), String> {

@@ -105,7 +105,7 @@ pub fn draw_scale<DB: DrawingBackend>(
     let caption = if narrow {
         "Hot set kept vs pool size, over time"
     } else {
-        "Seed 000's experiment scaled up: hot set kept after longer and longer scans"
+        "The scan-leak experiment scaled up: hot set kept after longer and longer scans"
     };
     let area = titled_with_legend(root, caption, &entries, 60, theme)?;
     let ticks = size_ticks(
@@ -280,10 +280,10 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let ch = (y1 - y0) / ny;
     let font = ("sans-serif", 12).into_font().color(&theme.text);
     let title = if w < 600 {
-        format!("kept %, {} seed(s) per cell (* = seeds split)", m.seeds)
+        format!("kept %, {} run(s) per cell (* = runs split)", m.seeds)
     } else {
         format!(
-            "{}: hot set kept %, {} seed(s) per cell (* = seeds split)",
+            "{}: hot set kept %, {} run(s) per cell (* = runs split)",
             m.preset, m.seeds
         )
     };

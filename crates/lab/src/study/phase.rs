@@ -11,11 +11,20 @@ use serde::{Deserialize, Serialize};
 /// cadence `after-activity:S` (the mean interval of the activity events that let a refill run).
 pub const REFILL_INTERVAL: &str = "refill_interval_s";
 
+/// The rates whose 0 means "not given" (the preset's CPU time per lookup or per scanned page is
+/// used instead): as an axis value, 0 would run the preset's own rate under the label 0.
+pub const UNSET_AT_ZERO: [&str; 2] = ["idle_lookups_per_s", "idle_scan_pages_per_s"];
+
 /// Sets one axis value on `p`. The name is a parameter (dashes or underscores) or
-/// [`REFILL_INTERVAL`].
+/// [`REFILL_INTERVAL`]. A rate of [`UNSET_AT_ZERO`] must be above 0.
 pub fn set_axis(p: &mut Params, name: &str, v: f64) -> Result<(), String> {
     check_axis(name)?;
     let name = name.replace('-', "_");
+    if UNSET_AT_ZERO.contains(&name.as_str()) && v == 0.0 {
+        return Err(format!(
+            "{name} = 0 means \"not given\" (the preset's own rate runs), so a cell at 0 would be the preset's rate labelled 0; give rates above 0"
+        ));
+    }
     if name == REFILL_INTERVAL {
         if !(v.is_finite() && (0.001..=3600.0).contains(&v)) {
             return Err(format!(
@@ -92,6 +101,12 @@ pub fn cell_params(base: &Params, x: &str, xv: f64, y: &str, yv: f64) -> Result<
     set_axis(&mut p, x, xv)?;
     set_axis(&mut p, y, yv)?;
     p.validate()?;
+    // Kept is measured during the scan: without one, every cell would be NaN.
+    if p.scan_s == 0 {
+        return Err(
+            "scan_s = 0: kept is the hot set's residency during the scan, so a cell without one has no kept; give a scan phase of 1 s or more".into(),
+        );
+    }
     Ok(p)
 }
 

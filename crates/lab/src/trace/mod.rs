@@ -163,6 +163,62 @@ impl Remap {
     }
 }
 
+/// Checks a trace's next-access fields against its requests as they stream (Belady trusts them:
+/// a field that lies makes its miss count meaningless, even above LRU's). Each request's field
+/// must name the position of the same object's next request, or never (`u64::MAX`) when there
+/// is none: a request that comes back where its object's previous field did not say, or a field
+/// whose position never brings the object back, is an error naming the record. 8 bytes per
+/// distinct object.
+#[derive(Clone, Debug, Default)]
+pub struct NextAccessCheck {
+    /// Per dense id: where its last request said it comes next ([`UNSEEN`] before the first).
+    expected: Vec<u64>,
+    /// Fields naming a later record that has not come yet.
+    pending: u64,
+}
+
+const UNSEEN: u64 = u64::MAX - 1;
+
+impl NextAccessCheck {
+    /// Checks the request at position `pos` (from 0) of dense id `id` with its field `next`.
+    pub fn check(&mut self, pos: u64, id: u32, next: u64) -> Result<(), String> {
+        let i = id as usize;
+        if i >= self.expected.len() {
+            self.expected.resize(i + 1, UNSEEN);
+        }
+        let said = self.expected[i];
+        if said == u64::MAX {
+            return Err(format!(
+                "record {pos}: the object comes back, but its previous request's next access was -1 (never): the trace's next-access fields are inconsistent, and Belady would trust them"
+            ));
+        }
+        if said != UNSEEN {
+            if said != pos {
+                return Err(format!(
+                    "record {pos}: the object comes back, but its previous request's next access was record {said}: the trace's next-access fields are inconsistent, and Belady would trust them"
+                ));
+            }
+            self.pending -= 1;
+        }
+        self.expected[i] = next;
+        if next != u64::MAX {
+            self.pending += 1;
+        }
+        Ok(())
+    }
+
+    /// At the end of the trace: every field that named a later record saw its object there.
+    pub fn finish(&self) -> Result<(), String> {
+        if self.pending == 0 {
+            return Ok(());
+        }
+        Err(format!(
+            "{} next-access field(s) name a record where their object does not come back: the trace's next-access fields are inconsistent, and Belady would trust them",
+            self.pending
+        ))
+    }
+}
+
 /// Next-request positions of an in-memory trace (`u64::MAX`: never again).
 pub fn next_positions(ids: &[u32], n_ids: u32) -> Vec<u64> {
     let mut last = vec![u64::MAX; n_ids as usize];
@@ -177,6 +233,35 @@ pub fn next_positions(ids: &[u32], n_ids: u32) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_access_fields_that_lie_are_found() {
+        // Ids 0 1 0 1 2: the true fields are 2, 3, never, never, never.
+        let run = |fields: [u64; 5]| -> Result<(), String> {
+            let mut c = NextAccessCheck::default();
+            for (pos, (&id, &next)) in [0u32, 1, 0, 1, 2].iter().zip(&fields).enumerate() {
+                c.check(pos as u64, id, next)?;
+            }
+            c.finish()
+        };
+        const N: u64 = u64::MAX;
+        run([2, 3, N, N, N]).unwrap();
+        // Never, yet it comes back.
+        let e = run([N, 3, N, N, N]).unwrap_err();
+        assert!(
+            e.starts_with("record 2: ") && e.contains("-1 (never)"),
+            "{e}"
+        );
+        // Back earlier than said.
+        let e = run([3, 3, N, N, N]).unwrap_err();
+        assert!(
+            e.starts_with("record 2: ") && e.contains("was record 3"),
+            "{e}"
+        );
+        // A field naming a later record of another object: found at the end.
+        let e = run([2, 3, N, 4, N]).unwrap_err();
+        assert!(e.starts_with("1 next-access field(s)"), "{e}");
+    }
 
     #[test]
     fn remap_is_dense_in_order_of_first_appearance() {

@@ -1,0 +1,476 @@
+//! The server session: connecting, what the server is, whether the experiment can run on it,
+//! and the guard that restores every variable the run set.
+
+use super::plan::{PoolFacts, VarChange, SCHEMA};
+use super::sample::parse_status;
+use mysql::prelude::Queryable;
+use mysql::{Conn, Opts, OptsBuilder, Value};
+use serde::Serialize;
+
+/// Where the server is: a URL, a Unix socket, or both (the URL's credentials over the socket).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub url: Option<String>,
+    pub socket: Option<String>,
+}
+
+/// How long a connection waits for the server to answer a read or take a write.
+///
+/// Every connection has both timeouts, so a server that accepts and then says nothing (or stops
+/// answering in the middle of the run) ends the run with a message instead of a wait without
+/// end. A socket timeout bounds each wait for bytes, and the server sends nothing until a
+/// statement has finished, so each connection's timeout is chosen above the longest statement
+/// it runs on a working server:
+/// - [`Timeouts::CONTROL`], 20 s: the handshake, the variables and status counters, the lookups
+///   (one point select), the free-page sampler, the restore. These return in milliseconds; a
+///   server that cannot answer one in 20 s is stalled. The first connection of a run has it, so
+///   a server that never answers ends the run in about 20 s.
+/// - [`Timeouts::sample`]: the residency sample over `INNODB_BUFFER_PAGE`, which walks every
+///   page of the pool: 20 s plus a second per 20,000 pool pages (a 16 GiB pool's million pages:
+///   72 s; such a walk takes a few seconds).
+/// - [`Timeouts::pass`]: the load's chunks (50,000 rows, about 11 MB) and the scan's passes over
+///   the whole scanned table: 60 s plus a second per MiB of that table, that is a pass at
+///   1 MiB/s (64 pages a second), slower than any disk that can run the experiment; the default
+///   746 MB table gets 13 min.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timeouts {
+    pub read: std::time::Duration,
+    pub write: std::time::Duration,
+}
+
+impl Timeouts {
+    pub const CONTROL: Timeouts = Timeouts::secs(20);
+
+    pub const fn secs(s: u64) -> Timeouts {
+        Timeouts {
+            read: std::time::Duration::from_secs(s),
+            write: std::time::Duration::from_secs(s),
+        }
+    }
+
+    /// For the residency sample of a pool of `pool_pages`.
+    pub fn sample(pool_pages: u64) -> Timeouts {
+        Timeouts::secs(20 + pool_pages / 20_000)
+    }
+
+    /// For the load and the scan's passes over a table of `table_bytes`.
+    pub fn pass(table_bytes: u64) -> Timeouts {
+        Timeouts::secs(60 + (table_bytes >> 20))
+    }
+}
+
+impl Target {
+    /// The options with these read and write timeouts (and the 10 s TCP connect timeout).
+    pub fn opts_with(&self, to: Timeouts) -> Result<Opts, String> {
+        let base = match &self.url {
+            Some(u) => {
+                if !u.starts_with("mysql://") {
+                    return Err(format!(
+                        "--url {}: expected mysql://user[:password]@host[:port]",
+                        crate::cli::output::redact_passwords(u)
+                    ));
+                }
+                Opts::from_url(u).map_err(|e| format!("--url: {e}"))?
+            }
+            None => Opts::from(OptsBuilder::new().user(Some("root"))),
+        };
+        let b = OptsBuilder::from_opts(base)
+            .db_name(None::<String>)
+            .tcp_connect_timeout(Some(std::time::Duration::from_secs(10)))
+            .read_timeout(Some(to.read))
+            .write_timeout(Some(to.write));
+        let b = match &self.socket {
+            Some(s) => b.socket(Some(s.clone())).prefer_socket(true),
+            None => b,
+        };
+        Ok(Opts::from(b))
+    }
+
+    /// Whether the server runs on this machine: a Unix socket, or a URL whose host is
+    /// `localhost`, `127.x.x.x` or `::1`.
+    pub fn is_loopback(&self) -> bool {
+        if self.socket.is_some() {
+            return true;
+        }
+        let Some(u) = &self.url else { return false };
+        let rest = u.trim_start_matches("mysql://");
+        let host_port = rest.rsplit_once('@').map_or(rest, |x| x.1);
+        let host_port = host_port.split('/').next().unwrap_or("");
+        let host = if let Some(h) = host_port.strip_prefix('[') {
+            h.split(']').next().unwrap_or("")
+        } else {
+            host_port.split(':').next().unwrap_or("")
+        };
+        host.eq_ignore_ascii_case("localhost") || host.starts_with("127.") || host == "::1"
+    }
+
+    /// The server's address without the password, for messages and the JSON.
+    pub fn label(&self) -> String {
+        match (&self.url, &self.socket) {
+            (_, Some(s)) => format!("socket {s}"),
+            (Some(u), None) => match u.split_once('@') {
+                Some((cred, host)) => {
+                    let user = cred
+                        .trim_start_matches("mysql://")
+                        .split(':')
+                        .next()
+                        .unwrap_or("");
+                    format!("mysql://{user}@{host}")
+                }
+                None => u.clone(),
+            },
+            (None, None) => "nowhere".into(),
+        }
+    }
+}
+
+/// Opens one connection with the [`Timeouts::CONTROL`] timeouts.
+pub fn connect(t: &Target) -> Result<Conn, String> {
+    connect_with(t, Timeouts::CONTROL)
+}
+
+/// Opens one connection with these timeouts. A server that does not answer within them gives
+/// an error saying so.
+pub fn connect_with(t: &Target, to: Timeouts) -> Result<Conn, String> {
+    Conn::new(t.opts_with(to)?)
+        .map_err(|e| format!("cannot connect to {}: {}", t.label(), explain(&e, to)))
+}
+
+/// A driver error in words; a timeout says how long the server was silent.
+pub fn explain(e: &mysql::Error, to: Timeouts) -> String {
+    match timeout_io(e) {
+        Some(io) => format!(
+            "the server did not answer within {} s (the connection's read/write timeout): it accepts connections but is stalled or is not a MySQL/MariaDB server ({io})",
+            to.read.as_secs()
+        ),
+        None => e.to_string(),
+    }
+}
+
+/// The socket's timeout, when it is what ended this error (the driver wraps it in its own
+/// errors: a codec error around the I/O error, an I/O error of its own).
+fn timeout_io(e: &mysql::Error) -> Option<&std::io::Error> {
+    let is_timeout = |io: &std::io::Error| {
+        matches!(
+            io.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        )
+    };
+    if let mysql::Error::IoError(io) = e {
+        if is_timeout(io) {
+            return Some(io);
+        }
+    }
+    if let mysql::Error::CodecError(c) = e {
+        // The codec's own error holds the socket's as its source.
+        let io = std::error::Error::source(c).and_then(|x| x.downcast_ref::<std::io::Error>());
+        if let Some(io) = io.filter(|io| is_timeout(io)) {
+            return Some(io);
+        }
+    }
+    None
+}
+
+/// A driver error in words, a timeout named as one (the connection's own timeout is not known
+/// here: see [`Timeouts`]).
+pub fn timed_out(e: &mysql::Error) -> String {
+    match timeout_io(e) {
+        Some(io) => format!(
+            "the server did not answer within the connection's timeout: it is stalled ({io})"
+        ),
+        None => e.to_string(),
+    }
+}
+
+/// A value as text (NULL as None), whatever protocol gave it.
+fn text(v: Value) -> Option<String> {
+    match v {
+        Value::NULL => None,
+        Value::Bytes(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::UInt(u) => Some(u.to_string()),
+        Value::Float(f) => Some(f.to_string()),
+        Value::Double(f) => Some(f.to_string()),
+        other => Some(format!("{other:?}")),
+    }
+}
+
+/// Every row of a query, each value as text.
+pub fn rows(c: &mut Conn, sql: &str) -> Result<Vec<Vec<Option<String>>>, String> {
+    let rs: Vec<mysql::Row> = c
+        .query(sql)
+        .map_err(|e| format!("{sql}: {}", timed_out(&e)))?;
+    Ok(rs
+        .into_iter()
+        .map(|r| r.unwrap().into_iter().map(text).collect())
+        .collect())
+}
+
+/// The first column of the first row, as text.
+pub fn scalar(c: &mut Conn, sql: &str) -> Result<Option<String>, String> {
+    Ok(rows(c, sql)?
+        .into_iter()
+        .next()
+        .and_then(|r| r.into_iter().next())
+        .flatten())
+}
+
+pub fn scalar_u64(c: &mut Conn, sql: &str) -> Result<u64, String> {
+    let v = scalar(c, sql)?.unwrap_or_default();
+    v.trim()
+        .parse()
+        .map_err(|_| format!("{sql} gave {v:?}, not a number"))
+}
+
+pub fn status(c: &mut Conn, name: &str) -> Result<u64, String> {
+    parse_status(
+        &rows(c, &format!("SHOW GLOBAL STATUS LIKE '{name}'"))?,
+        name,
+    )
+}
+
+/// What the server is.
+#[derive(Clone, Debug, Serialize)]
+pub struct ServerInfo {
+    pub address: String,
+    pub version: String,
+    pub mariadb: bool,
+    pub pool_bytes: u64,
+    pub pool_pages: u64,
+    pub page_size: u64,
+    pub old_blocks_time: u32,
+    pub old_blocks_pct: u32,
+    pub lru_scan_depth: u32,
+    /// Schemas other than the system ones and the experiment's own.
+    pub other_schemas: Vec<String>,
+    /// Whether the SEQUENCE engine (MariaDB) is there to load the tables.
+    pub sequence_engine: bool,
+    /// Whether the server runs on this machine ([`Target::is_loopback`]).
+    pub loopback: bool,
+    /// The server's process on this machine (from `@@pid_file`), when it can be read.
+    pub server_pid: Option<u32>,
+}
+
+impl ServerInfo {
+    pub fn facts(&self) -> PoolFacts {
+        PoolFacts {
+            pool_pages: self.pool_pages,
+            page_size: self.page_size,
+            old_blocks_time: self.old_blocks_time,
+            old_blocks_pct: self.old_blocks_pct,
+            lru_scan_depth: self.lru_scan_depth,
+        }
+    }
+}
+
+const SYSTEM_SCHEMAS: [&str; 4] = ["mysql", "information_schema", "performance_schema", "sys"];
+
+/// The server's pid from its pid file, when the file is readable here and names a live process.
+fn local_pid(c: &mut Conn) -> Option<u32> {
+    let path = scalar(c, "SELECT @@GLOBAL.pid_file").ok()??;
+    let pid: u32 = std::fs::read_to_string(path).ok()?.trim().parse().ok()?;
+    std::path::Path::new(&format!("/proc/{pid}/stat"))
+        .exists()
+        .then_some(pid)
+}
+
+/// Reads what the server is, and refuses, with a one-line reason, a server the experiment
+/// cannot use (no InnoDB, no `innodb_buffer_page`).
+pub fn inspect(c: &mut Conn, t: &Target) -> Result<ServerInfo, String> {
+    let version = scalar(c, "SELECT VERSION()")?.unwrap_or_default();
+    let innodb = scalar(
+        c,
+        "SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE = 'InnoDB'",
+    )?;
+    if !matches!(innodb.as_deref(), Some("YES") | Some("DEFAULT")) {
+        return Err(format!(
+            "the server has no InnoDB (information_schema.ENGINES says {}): nothing to measure",
+            innodb.as_deref().unwrap_or("nothing")
+        ));
+    }
+    let sequence_engine = matches!(
+        scalar(
+            c,
+            "SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE = 'SEQUENCE'"
+        )?
+        .as_deref(),
+        Some("YES") | Some("DEFAULT")
+    );
+    let var = |c: &mut Conn, name: &str| -> Result<u64, String> {
+        scalar_u64(c, &format!("SELECT @@GLOBAL.{name}"))
+    };
+    let pool_bytes = var(c, "innodb_buffer_pool_size")?;
+    let page_size = var(c, "innodb_page_size")?;
+    let old_blocks_time = var(c, "innodb_old_blocks_time")? as u32;
+    let old_blocks_pct = var(c, "innodb_old_blocks_pct")? as u32;
+    let lru_scan_depth = var(c, "innodb_lru_scan_depth")? as u32;
+    let pool_pages = status(c, "Innodb_buffer_pool_pages_total")?;
+    rows(
+        c,
+        "SELECT COUNT(*) FROM information_schema.INNODB_BUFFER_PAGE WHERE POOL_ID = 0 AND BLOCK_ID = 0",
+    )
+    .map_err(|e| {
+        format!("information_schema.INNODB_BUFFER_PAGE is unavailable, so residency cannot be sampled: {e}")
+    })?;
+    let mut other_schemas: Vec<String> =
+        rows(c, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA")?
+            .into_iter()
+            .filter_map(|r| r.into_iter().next().flatten())
+            .filter(|s| !SYSTEM_SCHEMAS.contains(&s.to_lowercase().as_str()) && s != SCHEMA)
+            .collect();
+    other_schemas.sort();
+    let loopback = t.is_loopback();
+    let server_pid = if loopback { local_pid(c) } else { None };
+    Ok(ServerInfo {
+        loopback,
+        server_pid,
+        address: t.label(),
+        mariadb: version.to_lowercase().contains("mariadb"),
+        version,
+        pool_bytes,
+        pool_pages,
+        page_size,
+        old_blocks_time,
+        old_blocks_pct,
+        lru_scan_depth,
+        other_schemas,
+        sequence_engine,
+    })
+}
+
+/// Checks the privileges the run needs without changing anything: `SET GLOBAL` of a variable to
+/// its own value, and creating the experiment's schema (checked by the grant, then by doing it).
+pub fn check_privileges(c: &mut Conn, info: &ServerInfo) -> Result<(), String> {
+    c.query_drop(format!(
+        "SET GLOBAL innodb_old_blocks_time = {}",
+        info.old_blocks_time
+    ))
+    .map_err(|e| {
+        format!("this account cannot SET GLOBAL (it needs SUPER or SYSTEM_VARIABLES_ADMIN): {e}")
+    })?;
+    Ok(())
+}
+
+/// Restores every variable the run set: [`RestoreGuard::restore`] at the end, on an error, on
+/// Ctrl-C (the run stops and returns through it), and from `Drop` if a panic got there first.
+pub struct RestoreGuard {
+    target: Target,
+    conn: Option<Conn>,
+    set: Vec<VarChange>,
+    done: bool,
+}
+
+impl RestoreGuard {
+    pub fn new(target: &Target) -> Result<RestoreGuard, String> {
+        Ok(RestoreGuard {
+            target: target.clone(),
+            conn: Some(connect(target)?),
+            set: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// Sets a variable, remembering its value first.
+    pub fn set(&mut self, v: &VarChange) -> Result<(), String> {
+        let c = self.conn()?;
+        c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.to))
+            .map_err(|e| format!("SET GLOBAL {} = {}: {e}", v.name, v.to))?;
+        self.set.push(v.clone());
+        Ok(())
+    }
+
+    fn conn(&mut self) -> Result<&mut Conn, String> {
+        let alive = match self.conn.as_mut() {
+            Some(c) => c.ping().is_ok(),
+            None => false,
+        };
+        if !alive {
+            self.conn = Some(connect(&self.target)?);
+        }
+        Ok(self.conn.as_mut().expect("connected above"))
+    }
+
+    /// Sets every changed variable back, last first, and reads each back. Returns what it
+    /// restored, `name = value`.
+    pub fn restore(&mut self) -> Result<Vec<(String, u64)>, String> {
+        let mut out = Vec::new();
+        let mut errors = Vec::new();
+        let set = std::mem::take(&mut self.set);
+        for v in set.iter().rev() {
+            let r = self.conn().and_then(|c| {
+                c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.from))
+                    .map_err(|e| e.to_string())?;
+                scalar_u64(c, &format!("SELECT @@GLOBAL.{}", v.name))
+            });
+            match r {
+                Ok(now) if now == v.from => out.push((v.name.clone(), now)),
+                Ok(now) => errors.push(format!("{} is {now}, not {}", v.name, v.from)),
+                Err(e) => {
+                    errors.push(format!("{} (to {}): {e}", v.name, v.from));
+                    self.set.push(v.clone());
+                }
+            }
+        }
+        self.done = self.set.is_empty();
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(format!(
+                "could not restore every variable: {}",
+                errors.join("; ")
+            ))
+        }
+    }
+
+    /// Drops the experiment's schema (its own name only).
+    pub fn drop_schema(&mut self) -> Result<(), String> {
+        let c = self.conn()?;
+        c.query_drop(format!("DROP SCHEMA IF EXISTS {SCHEMA}"))
+            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {e}"))
+    }
+
+    /// Kills a running statement of another connection of this run (the scan's last pass).
+    pub fn kill_query(&mut self, id: u32) {
+        if let Ok(c) = self.conn() {
+            let _ = c.query_drop(format!("KILL QUERY {id}"));
+        }
+    }
+}
+
+impl Drop for RestoreGuard {
+    fn drop(&mut self) {
+        if !self.done && !self.set.is_empty() {
+            if let Err(e) = self.restore() {
+                crate::cli::output::print_error(&e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(u: &str) -> Target {
+        Target {
+            url: Some(u.into()),
+            socket: None,
+        }
+    }
+
+    #[test]
+    fn loopback_is_a_socket_or_a_local_host() {
+        assert!(url("mysql://root@127.0.0.1:3306").is_loopback());
+        assert!(url("mysql://u:p@localhost").is_loopback());
+        assert!(url("mysql://u:p@[::1]:3307").is_loopback());
+        assert!(!url("mysql://u:p@db.example.com:3306").is_loopback());
+        assert!(!url("mysql://u:p@10.0.0.7").is_loopback());
+        // A password holding '@' or "127." does not make a remote host local.
+        assert!(!url("mysql://u:x@127.0@db.example.com").is_loopback());
+        let sock = Target {
+            url: Some("mysql://u@db.example.com".into()),
+            socket: Some("/run/mysqld.sock".into()),
+        };
+        assert!(sock.is_loopback());
+    }
+}

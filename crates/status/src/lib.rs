@@ -1,0 +1,839 @@
+//! Reading what a DBA can paste: `SHOW ENGINE INNODB STATUS` (whole or just its sections, `\G`,
+//! tabular with `|` borders, `mysql -B` with `\n` escapes), the rows of
+//! `information_schema.INNODB_BUFFER_POOL_STATS`, `SHOW [GLOBAL] VARIABLES` and
+//! `SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool%'`, in any mix, from MySQL 5.0 to 9.x, Percona
+//! Server and MariaDB 10.x/11.x.
+//!
+//! Pure functions from text to a typed result: every value keeps the line it came from; a value
+//! that contradicts another is kept and flagged; a number the reader cannot take (negative, past
+//! 64 bits) is an error naming its line. The work is linear in the input (each line is tried
+//! against a fixed set of patterns, each in time proportional to the line), and the input is
+//! bounded by [`MAX_BYTES`]. Nothing here panics on any input (`tests` and `tests/status.rs`).
+//!
+//! [`scenario`] turns a reading into the simulator's parameters; [`risk`] and [`page_risk`] run
+//! its leak risk; [`report`] writes the reading, the scenario and the runs as JSON.
+//!
+//! Both faces use this crate: the explainer's Your server panel and `midpoint from-status`. It
+//! may use `midpoint-core`, `midpoint-lab`, serde and serde_json; no face, no clap, no web crate.
+
+mod check;
+pub mod fit;
+pub mod page_risk;
+pub mod report;
+pub mod risk;
+pub mod scenario;
+mod text;
+
+use check::*;
+use text::*;
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The largest paste read (bytes). A status is a few KiB (InnoDB caps it at 1 MB); a paste of
+/// every variable and several snapshots stays far below.
+pub const MAX_BYTES: usize = 8 << 20;
+/// The most per-instance blocks kept (`innodb_buffer_pool_instances` is at most 64).
+pub const MAX_INSTANCES: usize = 64;
+/// The most warnings listed; the rest are counted.
+const MAX_WARNINGS: usize = 40;
+/// Longest line text kept beside a value.
+const MAX_TEXT: usize = 160;
+
+/// A value as printed: a count, a rate, or a text (a variable such as `ON`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Num {
+    Int(u64),
+    Real(f64),
+    Text(String),
+}
+
+impl Num {
+    /// The value as a number, when it is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Num::Int(n) => Some(*n as f64),
+            Num::Real(x) => Some(*x),
+            Num::Text(_) => None,
+        }
+    }
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Num::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+    fn add(&self, o: &Num) -> Num {
+        match (self, o) {
+            (Num::Int(a), Num::Int(b)) => Num::Int(a.saturating_add(*b)),
+            (a, b) => Num::Real(a.as_f64().unwrap_or(0.0) + b.as_f64().unwrap_or(0.0)),
+        }
+    }
+}
+
+/// Where a value was read: the input (file) and its line, 1-based, with the line's text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Origin {
+    /// Index of the input (0 for a single paste).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub input: usize,
+    pub line: usize,
+    pub text: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One value read, with its origin.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Value {
+    pub value: Num,
+    #[serde(flatten)]
+    pub from: Origin,
+}
+
+/// Which of the pasted outputs a value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// `SHOW ENGINE INNODB STATUS`, its BUFFER POOL AND MEMORY section.
+    Status,
+    /// The sums over the status's per-instance blocks (no totals section was pasted).
+    InstanceSums,
+    /// `INNODB_BUFFER_POOL_STATS`, summed over its rows.
+    PoolStats,
+    /// `SHOW VARIABLES`.
+    Variables,
+    /// `SHOW GLOBAL STATUS`.
+    GlobalStatus,
+}
+
+/// The interval between two snapshots of the status and the rates over it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    pub seconds: f64,
+    /// Rates from the counters' differences: `youngs_per_s`, `non_youngs_per_s`, `reads_per_s`,
+    /// `creates_per_s`, `writes_per_s`.
+    pub rates: BTreeMap<String, f64>,
+    /// The lines of the two header timestamps.
+    pub from_line: usize,
+    pub to_line: usize,
+}
+
+/// Everything read from a paste.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Reading {
+    /// The values under the interface's names (the BUFFER POOL AND MEMORY totals of the last
+    /// snapshot; pool stats sums where the status lacks a value; the variables under their own
+    /// names), each with its line.
+    pub values: BTreeMap<String, Value>,
+    /// Which output each value of `values` came from.
+    pub sources: BTreeMap<String, Source>,
+    /// Per-instance blocks of the last snapshot (`---BUFFER POOL n`): their pool sizes.
+    pub instance_pool_pages: Vec<u64>,
+    /// How many status snapshots were pasted (BUFFER POOL AND MEMORY sections).
+    pub snapshots: usize,
+    /// With two snapshots or more: the rates over the last interval.
+    pub interval: Option<Interval>,
+    /// Values that contradict each other (still reported as read), naming both lines.
+    pub warnings: Vec<String>,
+    /// Names of `values` a warning flags, so the scenario says when it uses one.
+    pub flagged: Vec<String>,
+    /// What the reader noticed and left alone (a line it did not understand, a repeated value).
+    pub notes: Vec<String>,
+    /// A line that only MariaDB prints, when one was seen (the engine's hint without `version`).
+    pub mariadb_hint: Option<usize>,
+    /// Rates whose line was there but could not be read (`inf reads/s`, `450,00`, a line cut
+    /// short): name → that line. Each is also a warning; the value is absent, never guessed.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub unreadable: BTreeMap<String, usize>,
+    /// Rows of INNODB_BUFFER_POOL_STATS read.
+    pub pool_stats_rows: usize,
+}
+
+/// Input the reader cannot use: one line, naming the line when there is one.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReadError {
+    pub input: usize,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl Reading {
+    /// A value's number, when it was read and is one.
+    pub fn num(&self, name: &str) -> Option<f64> {
+        self.values.get(name).and_then(|v| v.value.as_f64())
+    }
+    pub fn count(&self, name: &str) -> Option<u64> {
+        self.values.get(name).and_then(|v| v.value.as_u64())
+    }
+    pub fn line(&self, name: &str) -> Option<usize> {
+        self.values.get(name).map(|v| v.from.line)
+    }
+    /// The flat `name → value` map of the JSON `"read"` member.
+    pub fn read_map(&self) -> BTreeMap<String, Num> {
+        self.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.value.clone()))
+            .collect()
+    }
+    /// `name → {line, text}` of the JSON `"lines"` member.
+    pub fn lines_map(&self) -> BTreeMap<String, Origin> {
+        self.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.from.clone()))
+            .collect()
+    }
+    fn warn(&mut self, msg: String, names: &[&str]) {
+        for n in names {
+            if !self.flagged.iter().any(|f| f == n) {
+                self.flagged.push(n.to_string());
+            }
+        }
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(msg);
+        } else if self.warnings.len() == MAX_WARNINGS {
+            self.warnings
+                .push("more contradictions were found; only the first ones are listed".into());
+        }
+    }
+    fn note(&mut self, msg: String) {
+        if self.notes.len() < MAX_WARNINGS {
+            self.notes.push(msg);
+        }
+    }
+}
+
+/// Reads one paste.
+pub fn read(text: &str) -> Result<Reading, ReadError> {
+    read_inputs(&[text])
+}
+
+/// Reads several inputs (files) in order, as one paste: two snapshots may come in two files.
+/// Line numbers count within each input; `Origin::input` says which.
+pub fn read_inputs(inputs: &[&str]) -> Result<Reading, ReadError> {
+    let total: usize = inputs.iter().map(|t| t.len()).sum();
+    if total > MAX_BYTES {
+        return Err(ReadError {
+            input: 0,
+            line: None,
+            message: format!(
+                "the paste is {:.1} MB; at most {} MB is read (a status is a few KB: paste its BUFFER POOL AND MEMORY section)",
+                total as f64 / 1e6,
+                MAX_BYTES >> 20
+            ),
+        });
+    }
+    let mut p = Parser::default();
+    let mut empty = Vec::new();
+    for (i, t) in inputs.iter().enumerate() {
+        p.input = i;
+        let before = p.taken;
+        p.feed(t)?;
+        if p.taken == before {
+            empty.push(i);
+        }
+    }
+    let mut r = p.finish()?;
+    if inputs.len() > 1 {
+        for i in empty {
+            r.warn(
+                format!(
+                    "input {} holds nothing this reader uses (no buffer pool line, INNODB_BUFFER_POOL_STATS row or variable): it adds nothing to the reading",
+                    i + 1
+                ),
+                &[],
+            );
+        }
+    }
+    Ok(r)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The parser
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum Section {
+    /// No section title seen yet: a paste of bare lines is read as the buffer pool section.
+    #[default]
+    None,
+    Pool,
+    Instance,
+    Other,
+}
+
+#[derive(Default)]
+struct Snapshot {
+    main: BTreeMap<String, Value>,
+    instances: Vec<BTreeMap<String, Value>>,
+    time: Option<(f64, usize)>,
+    /// The line of its BUFFER POOL AND MEMORY title.
+    title_line: Option<usize>,
+    /// The last line read inside the pool section, and whether a later section closed it.
+    closed: bool,
+}
+
+impl Snapshot {
+    fn has_values(&self) -> bool {
+        !self.main.is_empty() || !self.instances.is_empty()
+    }
+}
+
+#[derive(Default)]
+struct Parser {
+    input: usize,
+    section: Section,
+    prev_dashes: bool,
+    snaps: Vec<Snapshot>,
+    cur: Snapshot,
+    vars: BTreeMap<String, Value>,
+    gstatus: BTreeMap<String, Value>,
+    pool_rows: Vec<BTreeMap<String, Value>>,
+    pool_header: Option<Vec<String>>,
+    in_pool_row_g: bool,
+    pending_var: Option<(String, usize)>,
+    /// Lines taken so far (values, rows, rate lines that could not be read), so that an input
+    /// that gives nothing is said.
+    taken: usize,
+    out: Reading,
+}
+
+impl Parser {
+    fn err(&self, no: usize, message: String) -> ReadError {
+        ReadError {
+            input: self.input,
+            line: Some(no),
+            message,
+        }
+    }
+
+    fn feed(&mut self, text: &str) -> Result<(), ReadError> {
+        self.section = Section::None;
+        self.prev_dashes = false;
+        self.pool_header = None;
+        self.in_pool_row_g = false;
+        self.pending_var = None;
+        for (i, phys) in text.split('\n').enumerate() {
+            let no = i + 1;
+            // `mysql -B` (and some copies of the tabular output) print the status as one line
+            // with `\n` escapes.
+            if phys.matches("\\n").nth(2).is_some() {
+                let mut first = true;
+                for part in phys.split("\\n") {
+                    // The first piece holds the row's other cells (`InnoDB<TAB><TAB>`).
+                    let part = if first {
+                        first = false;
+                        part.rsplit(['\t', '|']).next().unwrap_or(part)
+                    } else {
+                        part
+                    };
+                    let part = part.replace("\\t", " ");
+                    self.line(&Line { no, raw: &part }, false)?;
+                }
+            } else {
+                self.line(&Line { no, raw: phys }, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, l: &Line, tabular: bool) -> Result<(), ReadError> {
+        if tabular && self.table_row(l)? {
+            return Ok(());
+        }
+        let c = clean(l.raw);
+        if c.is_empty() {
+            return Ok(());
+        }
+        // `\G` rows: `NAME: value` of INNODB_BUFFER_POOL_STATS and `Variable_name:`/`Value:`.
+        if self.g_row(l, &c)? {
+            return Ok(());
+        }
+        self.status_line(l, &c)
+    }
+
+    /// `\G` output lines (`Variable_name: x` / `Value: y`, `POOL_SIZE: 8192`). True when taken.
+    fn g_row(&mut self, l: &Line, c: &str) -> Result<bool, ReadError> {
+        if c.starts_with("***") && c.ends_with("***") {
+            self.in_pool_row_g = false;
+            return Ok(true);
+        }
+        let Some((k, v)) = c
+            .split_once(": ")
+            .or_else(|| c.strip_suffix(':').map(|k| (k, "")))
+        else {
+            return Ok(false);
+        };
+        let k = k.trim();
+        if k == "Variable_name" {
+            self.pending_var = Some((v.trim().to_string(), l.no));
+            return Ok(true);
+        }
+        if k == "Value" {
+            if let Some((name, _)) = self.pending_var.take() {
+                self.name_value(l, &name, v.trim())?;
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        let upper = k.to_ascii_uppercase();
+        if POOL_STATS_COLUMNS.contains(&upper.as_str()) {
+            if upper == "POOL_ID" {
+                self.pool_rows.push(BTreeMap::new());
+                self.in_pool_row_g = true;
+            } else if !self.in_pool_row_g {
+                // A column pasted without its POOL_ID line: one row.
+                self.pool_rows.push(BTreeMap::new());
+                self.in_pool_row_g = true;
+            }
+            self.pool_cell(l, &upper, v.trim())?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// One cell of a pool stats row.
+    fn pool_cell(&mut self, l: &Line, col: &str, v: &str) -> Result<(), ReadError> {
+        let Some(&(_, name)) = POOL_STATS.iter().find(|(c, _)| *c == col) else {
+            return Ok(());
+        };
+        let n = parse_number(v, false)
+            .map_err(|BadNumber(m)| self.err(l.no, format!("{col} = {v}: {m}")))?;
+        self.taken += 1;
+        if let Some(row) = self.pool_rows.last_mut() {
+            row.insert(
+                name.to_string(),
+                Value {
+                    value: n,
+                    from: origin(self.input, l.no, l.raw),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Rows of a boxed or tab-separated table. True when the line was a row taken here.
+    fn table_row(&mut self, l: &Line) -> Result<bool, ReadError> {
+        let Some(cells) = cells(l.raw) else {
+            // A border `+----+` ends nothing; anything else ends a pool stats table.
+            if !l.raw.trim().starts_with('+') {
+                self.pool_header = None;
+            }
+            return Ok(false);
+        };
+        if cells.iter().any(|c| c.eq_ignore_ascii_case("POOL_ID"))
+            && cells.iter().any(|c| c.eq_ignore_ascii_case("POOL_SIZE"))
+        {
+            self.pool_header = Some(cells.iter().map(|c| c.to_ascii_uppercase()).collect());
+            return Ok(true);
+        }
+        if let Some(h) = self.pool_header.clone() {
+            if cells.len() == h.len() && cells[0].bytes().all(|b| b.is_ascii_digit()) {
+                self.pool_rows.push(BTreeMap::new());
+                for (col, v) in h.iter().zip(cells.iter()) {
+                    self.pool_cell(l, col, v)?;
+                }
+                return Ok(true);
+            }
+        }
+        if cells.len() == 2 {
+            if cells[0] == "Variable_name" && cells[1] == "Value" {
+                return Ok(true);
+            }
+            if is_var_name(&cells[0]) {
+                self.name_value(l, &cells[0].clone(), &cells[1].clone())?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// A `SHOW VARIABLES` or `SHOW GLOBAL STATUS` pair.
+    fn name_value(&mut self, l: &Line, name: &str, v: &str) -> Result<(), ReadError> {
+        if !is_var_name(name) {
+            return Ok(());
+        }
+        let key_var = matches!(
+            name,
+            "innodb_buffer_pool_size"
+                | "innodb_buffer_pool_instances"
+                | "innodb_old_blocks_pct"
+                | "innodb_old_blocks_time"
+                | "innodb_lru_scan_depth"
+                | "innodb_page_size"
+                | "innodb_read_ahead_threshold"
+        ) || name.starts_with("Innodb_buffer_pool_pages");
+        let value = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+            parse_number(v, false)
+                .map_err(|BadNumber(m)| self.err(l.no, format!("{name} = {v}: {m}")))?
+        } else if key_var && !v.is_empty() {
+            let why = if v.starts_with('-') {
+                "negative; it is 0 or more".to_string()
+            } else {
+                "not a whole number".to_string()
+            };
+            return Err(self.err(l.no, format!("{name} = {v}: {why}")));
+        } else {
+            Num::Text(v.to_string())
+        };
+        if name == "innodb_lru_flush_size" && self.out.mariadb_hint.is_none() {
+            self.out.mariadb_hint = Some(l.no);
+        }
+        self.taken += 1;
+        let val = Value {
+            value,
+            from: origin(self.input, l.no, l.raw),
+        };
+        let map = if name.starts_with("Innodb_") {
+            &mut self.gstatus
+        } else {
+            &mut self.vars
+        };
+        map.insert(name.to_string(), val);
+        Ok(())
+    }
+
+    fn start_snapshot(&mut self) {
+        let done = std::mem::take(&mut self.cur);
+        if done.has_values() {
+            self.snaps.push(done);
+        } else {
+            // Keep a header time seen before any value.
+            self.cur.time = done.time;
+        }
+    }
+
+    fn status_line(&mut self, l: &Line, c: &str) -> Result<(), ReadError> {
+        let dashes = c.len() >= 3 && c.bytes().all(|b| b == b'-');
+        let was_dashes = self.prev_dashes;
+        self.prev_dashes = dashes;
+        if dashes || c.bytes().all(|b| b == b'=') {
+            return Ok(());
+        }
+        if c.ends_with("INNODB MONITOR OUTPUT") && !c.starts_with("END OF") {
+            if self.cur.has_values() {
+                self.start_snapshot();
+            }
+            let t = header_time(c);
+            if let Some(t) = t.filter(|t| !HEADER_TIMES.contains(t)) {
+                return Err(self.err(
+                    l.no,
+                    format!(
+                        "the monitor header's time '{}' is outside the years 2000 to 2099 ({t:.0} s since 1970): no server printed it, and the rates between two snapshots would come from it",
+                        trunc(c)
+                    ),
+                ));
+            }
+            self.cur.time = t.map(|t| (t, l.no));
+            self.section = Section::Other;
+            return Ok(());
+        }
+        if c == "END OF INNODB MONITOR OUTPUT" {
+            self.section = Section::Other;
+            self.cur.closed = true;
+            return Ok(());
+        }
+        if let Some(n) = c.strip_prefix("---BUFFER POOL ") {
+            if n.trim().bytes().all(|b| b.is_ascii_digit()) {
+                self.section = Section::Instance;
+                if self.cur.instances.len() < MAX_INSTANCES {
+                    let mut b = BTreeMap::new();
+                    b.insert(
+                        "block".to_string(),
+                        Value {
+                            value: Num::Int(self.cur.instances.len() as u64),
+                            from: origin(self.input, l.no, l.raw),
+                        },
+                    );
+                    self.cur.instances.push(b);
+                } else if self.cur.instances.len() == MAX_INSTANCES {
+                    self.out.note(format!(
+                        "line {}: more than {MAX_INSTANCES} buffer pool instances; the blocks after the {MAX_INSTANCES}th are not read",
+                        l.no
+                    ));
+                    self.cur.instances.push(BTreeMap::new());
+                }
+                return Ok(());
+            }
+        }
+        if was_dashes && is_title(c) {
+            match c {
+                "BUFFER POOL AND MEMORY" => {
+                    if self.cur.has_values() {
+                        self.start_snapshot();
+                    }
+                    self.section = Section::Pool;
+                    self.cur.title_line = Some(l.no);
+                }
+                "INDIVIDUAL BUFFER POOL INFO" => self.section = Section::Instance,
+                _ => {
+                    if matches!(self.section, Section::Pool | Section::Instance) {
+                        self.cur.closed = true;
+                    }
+                    self.section = Section::Other;
+                }
+            }
+            return Ok(());
+        }
+        if c.starts_with("Percent of dirty pages(LRU & free pages)")
+            && self.out.mariadb_hint.is_none()
+        {
+            self.out.mariadb_hint = Some(l.no);
+        }
+        if self.section == Section::Other {
+            return Ok(());
+        }
+        for pat in PATTERNS {
+            match match_pattern(c, pat) {
+                Err(BadNumber(m)) => {
+                    return Err(self.err(l.no, format!("'{}': {m}", trunc(c))));
+                }
+                Ok(Match::No) => {}
+                Ok(Match::Yes(vals)) => {
+                    self.store(l, vals);
+                    return Ok(());
+                }
+            }
+        }
+        if let Some(names) = rate_line_names(c) {
+            // A rate line the patterns cannot read (`inf reads/s`, `1e308 youngs/s`, `450,00`,
+            // a line cut short): its rates are absent, and the warning says so.
+            self.taken += 1;
+            let msg = format!(
+                "line {}: '{}' is a rate line this reader cannot read (InnoDB prints each rate as digits with a decimal point): {} not read",
+                l.no,
+                trunc(c),
+                names.join(", ")
+            );
+            let where_ = if self.input > 0 {
+                format!("input {}, {msg}", self.input + 1)
+            } else {
+                msg
+            };
+            self.out.warn(where_, names);
+            for n in names {
+                self.out.unreadable.entry(n.to_string()).or_insert(l.no);
+            }
+            return Ok(());
+        }
+        if LABELS.iter().any(|lab| c.starts_with(lab)) {
+            self.out.note(format!(
+                "line {}: '{}' is not a line this reader knows; not read",
+                l.no,
+                trunc(c)
+            ));
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, l: &Line, vals: Vec<(&'static str, Num)>) {
+        self.taken += 1;
+        // A pool line after a snapshot's last one starts another snapshot (two statuses pasted
+        // without their headers).
+        if self.section == Section::None
+            && vals.iter().any(|(n, _)| *n == "pool_pages")
+            && self.cur.main.contains_key("pool_pages")
+        {
+            self.start_snapshot();
+        }
+        let input = self.input;
+        let instance = self.section == Section::Instance;
+        if instance && self.cur.instances.is_empty() {
+            self.cur.instances.push(BTreeMap::new());
+        }
+        if instance && self.cur.instances.len() > MAX_INSTANCES {
+            return;
+        }
+        let map = if instance {
+            self.cur.instances.last_mut().expect("pushed above")
+        } else {
+            &mut self.cur.main
+        };
+        let mut repeated = None;
+        for (name, v) in vals {
+            if let Some(prev) = map.get(name) {
+                repeated = Some((name, prev.from.line));
+                continue;
+            }
+            map.insert(
+                name.to_string(),
+                Value {
+                    value: v,
+                    from: origin(input, l.no, l.raw),
+                },
+            );
+        }
+        if let Some((name, first)) = repeated {
+            self.out.note(format!(
+                "line {}: {name} again (first at line {first}); the first is kept",
+                l.no
+            ));
+        }
+    }
+
+    fn finish(mut self) -> Result<Reading, ReadError> {
+        self.start_snapshot();
+        let snaps = std::mem::take(&mut self.snaps);
+        let mut out = std::mem::take(&mut self.out);
+        out.snapshots = snaps.len();
+        if let Some(last) = snaps.last() {
+            if !last.main.contains_key("pool_pages") && last.instances.is_empty() {
+                if let Some(t) = last.title_line {
+                    let what = if last.closed {
+                        "has no 'Buffer pool size' line"
+                    } else {
+                        "ends before its 'Buffer pool size' line: the paste looks truncated"
+                    };
+                    return Err(ReadError {
+                        input: 0,
+                        line: Some(t),
+                        message: format!("the BUFFER POOL AND MEMORY section {what}"),
+                    });
+                }
+            }
+            let mut main = last.main.clone();
+            let mut src = Source::Status;
+            let blocks = &last.instances[..last.instances.len().min(MAX_INSTANCES)];
+            if !main.contains_key("pool_pages") && !blocks.is_empty() {
+                // Only the per-instance blocks were pasted: their sums are the totals.
+                src = Source::InstanceSums;
+                for name in SUMMED {
+                    let mut sum: Option<Value> = None;
+                    for b in blocks {
+                        if let Some(v) = b.get(*name) {
+                            sum = Some(match sum {
+                                None => v.clone(),
+                                Some(s) => Value {
+                                    value: s.value.add(&v.value),
+                                    from: s.from,
+                                },
+                            });
+                        }
+                    }
+                    if let Some(s) = sum {
+                        main.entry(name.to_string()).or_insert(s);
+                    }
+                }
+                out.note(format!(
+                    "no BUFFER POOL AND MEMORY totals were pasted: the values are the sums over the {} instance blocks (each value's line is the first block's)",
+                    blocks.len()
+                ));
+            }
+            for (k, v) in main {
+                out.sources.insert(k.clone(), src);
+                out.values.insert(k, v);
+            }
+            if !blocks.is_empty() {
+                let first = blocks[0]
+                    .get("block")
+                    .or_else(|| blocks[0].values().next())
+                    .map(|v| v.from.clone())
+                    .unwrap_or(Origin {
+                        input: 0,
+                        line: 0,
+                        text: String::new(),
+                    });
+                out.values.insert(
+                    "instances".into(),
+                    Value {
+                        value: Num::Int(last.instances.len() as u64),
+                        from: first,
+                    },
+                );
+                out.sources.insert("instances".into(), Source::Status);
+                out.instance_pool_pages = blocks
+                    .iter()
+                    .filter_map(|b| b.get("pool_pages").and_then(|v| v.value.as_u64()))
+                    .collect();
+            }
+            check_instances(&mut out, blocks, src);
+            if last.title_line.is_some() && !last.closed && !last.main.contains_key("lru_len") {
+                out.note("the buffer pool section ends before its 'LRU len' line: the paste may be truncated; what it holds is read".into());
+            }
+        }
+        if snaps.len() >= 2 {
+            interval(&mut out, &snaps[snaps.len() - 2], &snaps[snaps.len() - 1]);
+        }
+        // INNODB_BUFFER_POOL_STATS: summed over the rows; they fill what the status lacks.
+        let rows: Vec<_> = self.pool_rows.iter().filter(|r| !r.is_empty()).collect();
+        out.pool_stats_rows = rows.len();
+        if !rows.is_empty() {
+            let mut sums: BTreeMap<String, Value> = BTreeMap::new();
+            for r in &rows {
+                for (k, v) in r.iter() {
+                    match sums.get_mut(k) {
+                        Some(s) => s.value = s.value.add(&v.value),
+                        None => {
+                            sums.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+            }
+            if let (Some(ps), Some(st)) = (sums.get("pool_pages"), out.values.get("pool_pages")) {
+                if ps.value != st.value {
+                    let msg = format!(
+                        "the pool's size differs: {} pages in INNODB_BUFFER_POOL_STATS (line {}) but {} in the status (line {}); the status's is used",
+                        num_text(&ps.value), ps.from.line, num_text(&st.value), st.from.line
+                    );
+                    out.warn(msg, &["pool_pages"]);
+                }
+            }
+            for (k, v) in sums {
+                if !out.values.contains_key(&k) {
+                    out.sources.insert(k.clone(), Source::PoolStats);
+                    out.values.insert(k, v);
+                }
+            }
+            if rows.len() > 1 && !out.values.contains_key("instances") {
+                let from = rows[0]
+                    .values()
+                    .next()
+                    .map(|v| v.from.clone())
+                    .unwrap_or(Origin {
+                        input: 0,
+                        line: 0,
+                        text: String::new(),
+                    });
+                out.values.insert(
+                    "instances".into(),
+                    Value {
+                        value: Num::Int(rows.len() as u64),
+                        from,
+                    },
+                );
+                out.sources.insert("instances".into(), Source::PoolStats);
+            }
+        }
+        for (k, v) in std::mem::take(&mut self.vars) {
+            out.sources.insert(k.clone(), Source::Variables);
+            out.values.insert(k, v);
+        }
+        for (k, v) in std::mem::take(&mut self.gstatus) {
+            out.sources.insert(k.clone(), Source::GlobalStatus);
+            out.values.insert(k, v);
+        }
+        if out.values.is_empty() {
+            return Err(ReadError {
+                input: 0,
+                line: None,
+                message: "no buffer pool section found: paste SHOW ENGINE INNODB STATUS (its BUFFER POOL AND MEMORY section), INNODB_BUFFER_POOL_STATS rows or SHOW VARIABLES LIKE 'innodb%'".into(),
+            });
+        }
+        check(&mut out);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

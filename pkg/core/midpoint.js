@@ -1,0 +1,1861 @@
+/**
+ * One run of the simulator under the page's control.
+ */
+export class Explorer {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        ExplorerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_explorer_free(ptr, 0);
+    }
+    /**
+     * Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
+     * computes the full run.
+     * @param {Float64Array | number[]} points
+     */
+    add_run_points(points) {
+        const ptr0 = passArrayF64ToWasm0(points, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.explorer_add_run_points(this.__wbg_ptr, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Number of cell bytes.
+     * @returns {number}
+     */
+    cells_len() {
+        const ret = wasm.explorer_cells_len(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * Address of the cell bytes in WASM memory (see `ui::grid`: table, old bit, marks), one
+     * per frame in LRU order then the free list; read them as a `Uint8Array` view.
+     * @returns {number}
+     */
+    cells_ptr() {
+        const ret = wasm.explorer_cells_ptr(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * Faster (+1) or slower (−1) by one speed step; returns the speed's label.
+     * @param {number} delta
+     * @returns {string}
+     */
+    change_speed(delta) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.explorer_change_speed(this.__wbg_ptr, delta);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * The code panel's state: the lines the current event ran and the live variables.
+     * @returns {any}
+     */
+    code_state() {
+        const ret = wasm.explorer_code_state(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * A sentence about the cell under device pixel (x, y) of the grid, or "" outside it.
+     * @param {number} x
+     * @param {number} y
+     * @returns {string}
+     */
+    describe_cell(x, y) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.explorer_describe_cell(this.__wbg_ptr, x, y);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * A sentence about frame `f` (the tooltip of a close-up cell).
+     * @param {number} f
+     * @returns {string}
+     */
+    describe_frame(f) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.explorer_describe_frame(this.__wbg_ptr, f);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Draws the grid on `ctx` (its canvas sized by `resize`); returns the size of the labels'
+     * font in device pixels, or -1 if it drew none.
+     * @param {CanvasRenderingContext2D} ctx
+     * @returns {number}
+     */
+    draw(ctx) {
+        const ret = wasm.explorer_draw(this.__wbg_ptr, ctx);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0];
+    }
+    /**
+     * Events processed so far.
+     * @returns {number}
+     */
+    events() {
+        const ret = wasm.explorer_events(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Advances the current mode by one animation frame at wall time `now_ms`; returns
+     * `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
+     * @param {number} now_ms
+     * @returns {number}
+     */
+    frame(now_ms) {
+        const ret = wasm.explorer_frame(this.__wbg_ptr, now_ms);
+        return ret >>> 0;
+    }
+    /**
+     * The frame under device pixel (x, y) of the grid, or −1.
+     * @param {number} x
+     * @param {number} y
+     * @returns {number}
+     */
+    grid_frame_at(x, y) {
+        const ret = wasm.explorer_grid_frame_at(this.__wbg_ptr, x, y);
+        return ret;
+    }
+    /**
+     * Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
+     * @param {number} f
+     * @returns {Float64Array}
+     */
+    grid_rect_of(f) {
+        const ret = wasm.explorer_grid_rect_of(this.__wbg_ptr, f);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
+     * Holds the scout where it is while `held` (the page's workers are computing) or lets it
+     * go on; `scouted()` still says whether its snapshots reach the end.
+     * @param {boolean} held
+     */
+    hold_scout(held) {
+        wasm.explorer_hold_scout(this.__wbg_ptr, held);
+    }
+    /**
+     * Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
+     * this one's full run arrives.
+     * @param {Explorer} prev
+     */
+    keep_curve_of(prev) {
+        _assertClass(prev, Explorer);
+        wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
+    }
+    /**
+     * The current moment, to restore at once later (a beat of the presentation); undefined
+     * unless paused.
+     * @returns {Moment | undefined}
+     */
+    moment() {
+        const ret = wasm.explorer_moment(this.__wbg_ptr);
+        return ret === 0 ? undefined : Moment.__wrap(ret);
+    }
+    /**
+     * A run with these parameters (a `Params` object), paused at the start of the warm-up.
+     * @param {any} params
+     */
+    constructor(params) {
+        const ret = wasm.explorer_new(params);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        ExplorerFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * Runs at full speed to just before the next LRU batch that evicts pages, then pauses.
+     */
+    next_batch() {
+        wasm.explorer_next_batch(this.__wbg_ptr);
+    }
+    /**
+     * Pauses whatever is running.
+     */
+    pause() {
+        wasm.explorer_pause(this.__wbg_ptr);
+    }
+    /**
+     * Starts playing at the current speed.
+     */
+    play() {
+        wasm.explorer_play(this.__wbg_ptr);
+    }
+    /**
+     * Back to the start of the warm-up.
+     */
+    reset() {
+        wasm.explorer_reset(this.__wbg_ptr);
+    }
+    /**
+     * The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
+     * @returns {Float64Array}
+     */
+    residency_info() {
+        const ret = wasm.explorer_residency_info(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+    /**
+     * The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
+     * @param {number} x
+     * @param {number} css_width
+     * @param {number} canvas_width
+     * @param {number} scale
+     * @returns {number}
+     */
+    residency_time_at(x, css_width, canvas_width, scale) {
+        const ret = wasm.explorer_residency_time_at(this.__wbg_ptr, x, css_width, canvas_width, scale);
+        return ret;
+    }
+    /**
+     * Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
+     * high; returns the height to give the canvas.
+     * @param {number} width
+     * @param {number} max_height
+     * @param {number} dpr
+     * @returns {number}
+     */
+    resize(width, max_height, dpr) {
+        const ret = wasm.explorer_resize(this.__wbg_ptr, width, max_height, dpr);
+        return ret >>> 0;
+    }
+    /**
+     * Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
+     * @param {Moment} m
+     * @returns {boolean}
+     */
+    restore_moment(m) {
+        _assertClass(m, Moment);
+        const ret = wasm.explorer_restore_moment(this.__wbg_ptr, m.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
+     * @returns {any}
+     */
+    run_set_summary() {
+        const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Whether the snapshots reach the run's end (or scouting is off).
+     * @returns {boolean}
+     */
+    scouted() {
+        const ret = wasm.explorer_scouted(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Puts the view at the `k`-th frame of the current refill's drain (0: just after the
+     * batch; a read-ahead takes several at once, so it lands on the first read that has taken
+     * at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
+     * `drain_k`.
+     * @param {number} k
+     * @returns {boolean}
+     */
+    scrub_drain(k) {
+        const ret = wasm.explorer_scrub_drain(this.__wbg_ptr, k);
+        return ret !== 0;
+    }
+    /**
+     * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
+     * @param {number} n
+     */
+    seek_event(n) {
+        wasm.explorer_seek_event(this.__wbg_ptr, n);
+    }
+    /**
+     * Seeks to `t` seconds since the warm-up started (after a parameter change).
+     * @param {number} t_s
+     */
+    seek_time(t_s) {
+        wasm.explorer_seek_time(this.__wbg_ptr, t_s);
+    }
+    /**
+     * Selects frame `f` in both views (−1: none).
+     * @param {number} f
+     */
+    select_frame(f) {
+        wasm.explorer_select_frame(this.__wbg_ptr, f);
+    }
+    /**
+     * The selected frame, or −1.
+     * @returns {number}
+     */
+    selected() {
+        const ret = wasm.explorer_selected(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Uses the dark palette (prefers-color-scheme: dark).
+     * @param {boolean} dark
+     */
+    set_dark(dark) {
+        wasm.explorer_set_dark(this.__wbg_ptr, dark);
+    }
+    /**
+     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
+     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
+     * and band.
+     * @param {number} index
+     * @param {number} total
+     * @param {any} run
+     */
+    set_member(index, total, run) {
+        const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Turns highlights and the eviction animation off (prefers-reduced-motion).
+     * @param {boolean} on
+     */
+    set_reduced_motion(on) {
+        wasm.explorer_set_reduced_motion(this.__wbg_ptr, on);
+    }
+    /**
+     * Hands over the full run computed in a worker (for the residency plot and "kept").
+     * @param {any} run
+     */
+    set_run(run) {
+        const ret = wasm.explorer_set_run(this.__wbg_ptr, run);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
+     * run, so that scrubbing the residency plot restores one and replays a little.
+     * @param {boolean} on
+     */
+    set_scouting(on) {
+        wasm.explorer_set_scouting(this.__wbg_ptr, on);
+    }
+    /**
+     * Sets the speed by index (0 = 1/1000×, 6 = 100×).
+     * @param {number} i
+     */
+    set_speed(i) {
+        wasm.explorer_set_speed(this.__wbg_ptr, i);
+    }
+    /**
+     * Keeps at most the snapshot memory a widget showing `view` may use for stepping back.
+     * @param {string} view
+     */
+    set_view_budget(view) {
+        const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.explorer_set_view_budget(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * For a page that shows no grid: the cells built (the status's counts) and the dirty flag
+     * cleared without drawing, so that a paused page rests.
+     */
+    settle() {
+        wasm.explorer_settle(this.__wbg_ptr);
+    }
+    /**
+     * The speed labels, slowest first.
+     * @returns {string[]}
+     */
+    static speed_labels() {
+        const ret = wasm.explorer_speed_labels();
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Counters, narration and mode, for the page.
+     * @returns {any}
+     */
+    status() {
+        const ret = wasm.explorer_status(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Processes one event and describes it.
+     */
+    step() {
+        wasm.explorer_step(this.__wbg_ptr);
+    }
+    /**
+     * Goes back one event (from a saved position, replaying if needed).
+     */
+    step_back() {
+        wasm.explorer_step_back(this.__wbg_ptr);
+    }
+    /**
+     * The boundary step: runs until `LRU_old` has moved by a twentieth of the refill (or to
+     * the drain's next beat); see `ui::explorer::steps`.
+     */
+    step_boundary() {
+        wasm.explorer_step_boundary(this.__wbg_ptr);
+    }
+    /**
+     * Runs to the end of the current drain (or to the next LRU batch if none is under way).
+     */
+    step_drain_end() {
+        wasm.explorer_step_drain_end(this.__wbg_ptr);
+    }
+    /**
+     * The frame under CSS pixel (x, y) of the close-up, or −1.
+     * @param {number} x
+     * @param {number} y
+     * @returns {number}
+     */
+    strip_frame_at(x, y) {
+        const ret = wasm.explorer_strip_frame_at(this.__wbg_ptr, x, y);
+        return ret;
+    }
+    /**
+     * Number of f32 in the close-up's cells.
+     * @returns {number}
+     */
+    strip_len() {
+        const ret = wasm.explorer_strip_len(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * What the close-up draws besides its cells (the boundary, counts, trails, layout).
+     * @returns {any}
+     */
+    strip_meta() {
+        const ret = wasm.explorer_strip_meta(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Address of the close-up's cells in WASM memory (`STRIDE` f32 each: frame, x, y, cell
+     * byte, flags, opacity, region, list position); read them as a `Float32Array` view.
+     * @returns {number}
+     */
+    strip_ptr() {
+        const ret = wasm.explorer_strip_ptr(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
+     * its height.
+     * @param {number} width
+     * @param {number} max_height
+     * @returns {number}
+     */
+    strip_resize(width, max_height) {
+        const ret = wasm.explorer_strip_resize(this.__wbg_ptr, width, max_height);
+        return ret;
+    }
+    /**
+     * Numbers per cell of the close-up.
+     * @returns {number}
+     */
+    static strip_stride() {
+        const ret = wasm.explorer_strip_stride();
+        return ret >>> 0;
+    }
+    /**
+     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown);
+     * false when its cells and labels are those of the last call (nothing to repaint).
+     * @param {number} now_ms
+     * @returns {boolean}
+     */
+    strip_update(now_ms) {
+        const ret = wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
+        return ret !== 0;
+    }
+    /**
+     * Seconds since the warm-up started.
+     * @returns {number}
+     */
+    t_s() {
+        const ret = wasm.explorer_t_s(this.__wbg_ptr);
+        return ret;
+    }
+    /**
+     * Runs to the next LRU batch, then shows its evictions and the drain that follows in
+     * slow motion, and pauses when the free list is empty again.
+     */
+    watch() {
+        wasm.explorer_watch(this.__wbg_ptr);
+    }
+}
+if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
+
+/**
+ * The page's live runs for the residency plot (`ui::live`): one at a time, each new one
+ * replacing the last, its samples handed out as they come, continuing the last run's
+ * snapshot at the scan's start when only the scan's parameters changed.
+ */
+export class LiveRunner {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        LiveRunnerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_liverunner_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.liverunner_advance(this.__wbg_ptr, max_events);
+        return ret;
+    }
+    /**
+     * No run yet.
+     */
+    constructor() {
+        const ret = wasm.liverunner_new();
+        this.__wbg_ptr = ret;
+        LiveRunnerFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The summary, with at most `max_points` points of the time series.
+     * @param {number} max_points
+     * @returns {any}
+     */
+    result(max_points) {
+        const ret = wasm.liverunner_result(this.__wbg_ptr, max_points);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The whole time series as CSV (see [`Runner::samples_csv`]); empty without a run.
+     * @returns {string}
+     */
+    samples_csv() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.liverunner_samples_csv(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Starts a run with these parameters (a `Params` object), dropping the current one;
+     * returns true if it continues the snapshot at the scan's start.
+     * @param {any} params
+     * @returns {boolean}
+     */
+    start(params) {
+        const ret = wasm.liverunner_start(this.__wbg_ptr, params);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return ret[0] !== 0;
+    }
+    /**
+     * The samples not handed out yet, as `[t_s, hot, scan_young]` triplets.
+     * @returns {Float64Array}
+     */
+    take_points() {
+        const ret = wasm.liverunner_take_points(this.__wbg_ptr);
+        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
+        return v1;
+    }
+}
+if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
+
+/**
+ * A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
+ * parameters.
+ */
+export class Moment {
+    static __wrap(ptr) {
+        const obj = Object.create(Moment.prototype);
+        obj.__wbg_ptr = ptr;
+        MomentFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        MomentFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_moment_free(ptr, 0);
+    }
+    /**
+     * Roughly the bytes it holds.
+     * @returns {number}
+     */
+    approx_bytes() {
+        const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
+        return ret;
+    }
+}
+if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
+
+/**
+ * One widget's state: its parameters, the preset and measurement they match, its address,
+ * command line, embed snippets and the words of its captions.
+ */
+export class Page {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        PageFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_page_free(ptr, 0);
+    }
+    /**
+     * The address's query: `ev` the event count while paused (0: none), `keep_at` while the
+     * figure is on its way to its opening moment.
+     * @param {number} ev
+     * @param {boolean} keep_at
+     * @returns {string}
+     */
+    address(ev, keep_at) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.page_address(this.__wbg_ptr, ev, keep_at);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Takes the parameters of a query string, keeping the view options; returns messages.
+     * @param {string} query
+     * @returns {string[]}
+     */
+    apply_query(query) {
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_apply_query(this.__wbg_ptr, ptr0, len0);
+        var v2 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v2;
+    }
+    /**
+     * The sliders for these parameters (`ui::controls::Control`).
+     * @returns {any}
+     */
+    controls() {
+        const ret = wasm.page_controls(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The messages about the query this state was read from.
+     * @returns {string[]}
+     */
+    messages() {
+        const ret = wasm.page_messages(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * The state of an address's query string (with or without `?`); `messages()` says what it
+     * could not use as given.
+     * @param {string} query
+     */
+    constructor(query) {
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_new(ptr0, len0);
+        this.__wbg_ptr = ret;
+        PageFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * How the widget opens (`ui::page::Opening`).
+     * @param {boolean} reduced_motion
+     * @returns {any}
+     */
+    opening(reduced_motion) {
+        const ret = wasm.page_opening(this.__wbg_ptr, reduced_motion);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The parameters as an object, for the workers and the explorer.
+     * @returns {any}
+     */
+    params() {
+        const ret = wasm.page_params(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Takes a preset's parameters; false if there is no such preset.
+     * @param {string} name
+     * @returns {boolean}
+     */
+    pick_preset(name) {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.page_pick_preset(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
+     * The residency plot's caption (`{kept, text, cost}`) from the runs `ex` holds and what
+     * they cost (`{page_accesses, ms, reused, ensemble_ms, workers}`), or null before the first
+     * run is in.
+     * @param {Explorer} ex
+     * @param {any} cost
+     * @returns {any}
+     */
+    run_caption(ex, cost) {
+        _assertClass(ex, Explorer);
+        const ret = wasm.page_run_caption(this.__wbg_ptr, ex.__wbg_ptr, cost);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Sets one parameter (URL key); returns the messages about a value not used as given.
+     * @param {string} key
+     * @param {string} value
+     * @returns {string[]}
+     */
+    set(key, value) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(value, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.page_set(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+        var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v3;
+    }
+    /**
+     * Runs per setting (clamped); returns the number used.
+     * @param {number} runs
+     * @returns {number}
+     */
+    set_runs(runs) {
+        const ret = wasm.page_set_runs(this.__wbg_ptr, runs);
+        return ret >>> 0;
+    }
+    /**
+     * The first run's RNG seed; returns messages.
+     * @param {number} seed
+     * @returns {string[]}
+     */
+    set_seed(seed) {
+        const ret = wasm.page_set_seed(this.__wbg_ptr, seed);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * The tour's step in the address (1-based), or 0 to leave it.
+     * @param {number} step
+     */
+    set_tour(step) {
+        wasm.page_set_tour(this.__wbg_ptr, step);
+    }
+    /**
+     * The embed snippets (`{iframe, element, page}`) of figure `view`, `height` px tall.
+     * @param {string} view
+     * @param {number} ev
+     * @param {boolean} keep_at
+     * @param {number} height
+     * @param {string} page_url
+     * @param {string} script_url
+     * @returns {any}
+     */
+    snippets(view, ev, keep_at, height, page_url, script_url) {
+        const val4 = +ev;
+        const val5 = +keep_at;
+        const val6 = +height;
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(page_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(script_url, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.page_snippets(this.__wbg_ptr, ptr0, len0, val4, val5, val6, ptr1, len1, ptr2, len2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The line under the sweep: what each point is, computed in `workers` workers.
+     * @param {number} workers
+     * @returns {string}
+     */
+    sweep_note(workers) {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.page_sweep_note(this.__wbg_ptr, workers);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Everything the page shows of the state, as one object (`ui::page::PageView`).
+     * @returns {any}
+     */
+    view() {
+        const ret = wasm.page_view(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+}
+if (Symbol.dispose) Page.prototype[Symbol.dispose] = Page.prototype.free;
+
+/**
+ * A full run, advanced in slices so that the worker can report progress.
+ */
+export class Runner {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        RunnerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_runner_free(ptr, 0);
+    }
+    /**
+     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
+     * @param {number} max_events
+     * @returns {number}
+     */
+    advance(max_events) {
+        const ret = wasm.runner_advance(this.__wbg_ptr, max_events);
+        return ret;
+    }
+    /**
+     * A run with these parameters (a `Params` object).
+     * @param {any} params
+     */
+    constructor(params) {
+        const ret = wasm.runner_new(params);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        RunnerFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * The summary, with at most `max_points` points of the time series.
+     * @param {number} max_points
+     * @returns {any}
+     */
+    result(max_points) {
+        const ret = wasm.runner_result(this.__wbg_ptr, max_points);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The whole time series as CSV, every parameter in its header (the CLI's format).
+     * @returns {string}
+     */
+    samples_csv() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.runner_samples_csv(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+}
+if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
+
+/**
+ * The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
+ * string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
+ * @param {string[]} names
+ * @param {string[]} values
+ * @returns {string}
+ */
+export function attributes_query(names, values) {
+    let deferred3_0;
+    let deferred3_1;
+    try {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passArrayJsValueToWasm0(names, wasm.__wbindgen_malloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passArrayJsValueToWasm0(values, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+            if (ptr0) { wasm.__externref_drop_slice(ptr0, len0); wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
+            throw e;
+        }
+        const ret = wasm.attributes_query(ptr0, len0, ptr1, len1);
+        deferred3_0 = ret[0];
+        deferred3_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+    }
+}
+
+/**
+ * The code panel's routines (paraphrased pseudo-code).
+ * @returns {any}
+ */
+export function code_routines() {
+    const ret = wasm.code_routines();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The `data-rule` name of each line of the code panel: one array of names per routine.
+ * @returns {any}
+ */
+export function code_rules() {
+    const ret = wasm.code_rules();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The terms the code panel's lines use, in words (`[term, meaning]` pairs).
+ * @returns {any}
+ */
+export function code_terms() {
+    const ret = wasm.code_terms();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
+ * @param {any} params
+ * @returns {any}
+ */
+export function controls(params) {
+    const ret = wasm.controls(params);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
+ * RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
+ * @param {any} params
+ * @param {number} index
+ * @returns {any}
+ */
+export function member_params(params, index) {
+    const ret = wasm.member_params(params, index);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * Every parameter as a URL query string (without `?`).
+ * @param {any} params
+ * @returns {string}
+ */
+export function params_query(params) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.params_query(params);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
+ * Reads the page URL's query string: the parameters (clamped, with messages for every bad
+ * value or unknown key) and the view options.
+ * @param {string} query
+ * @returns {any}
+ */
+export function parse_query(query) {
+    const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.parse_query(ptr0, len0);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The presets the page can run, each with its description and the "kept" figure the
+ * published experiment measured.
+ * @returns {any}
+ */
+export function presets() {
+    const ret = wasm.presets();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * Runs once when the module is instantiated: routes Rust panics to the console and to a
+ * `midpoint-panic` event the page turns into a visible message.
+ */
+export function start() {
+    wasm.start();
+}
+
+/**
+ * The close-up's numbers (`ui::explorer::strip`): cell flags, regions and the stride of its
+ * view, for the painter in `www/figure/paint-strip.js`.
+ * @returns {any}
+ */
+export function strip_constants() {
+    const ret = wasm.strip_constants();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The guided tour's steps: title, text, and how to set the simulation up for each.
+ * @returns {any}
+ */
+export function tour_steps() {
+    const ret = wasm.tour_steps();
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * The crate version, so the page can show which build it is running.
+ * @returns {string}
+ */
+export function version() {
+    let deferred1_0;
+    let deferred1_1;
+    try {
+        const ret = wasm.version();
+        deferred1_0 = ret[0];
+        deferred1_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+    }
+}
+function __wbg_get_imports() {
+    const import0 = {
+        __proto__: null,
+        __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
+            const ret = Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },
+        __wbg_Number_ff192a72a0dcdf6d: function(arg0) {
+            const ret = Number(arg0);
+            return ret;
+        },
+        __wbg_String_8564e559799eccda: function(arg0, arg1) {
+            const ret = String(arg1);
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbg___wbindgen_bigint_get_as_i64_11da4b52cd0aedef: function(arg0, arg1) {
+            const v = arg1;
+            const ret = typeof(v) === 'bigint' ? v : undefined;
+            getDataViewMemory0().setBigInt64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? BigInt(0) : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
+        __wbg___wbindgen_boolean_get_4f1baf9a00be3c74: function(arg0) {
+            const v = arg0;
+            const ret = typeof(v) === 'boolean' ? v : undefined;
+            return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
+        },
+        __wbg___wbindgen_debug_string_f249a2a76caa9a55: function(arg0, arg1) {
+            const ret = debugString(arg1);
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbg___wbindgen_in_3f58a9d3b3a7eed2: function(arg0, arg1) {
+            const ret = arg0 in arg1;
+            return ret;
+        },
+        __wbg___wbindgen_is_bigint_5fa10641e039d3ef: function(arg0) {
+            const ret = typeof(arg0) === 'bigint';
+            return ret;
+        },
+        __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
+            const ret = typeof(arg0) === 'function';
+            return ret;
+        },
+        __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
+            const val = arg0;
+            const ret = typeof(val) === 'object' && val !== null;
+            return ret;
+        },
+        __wbg___wbindgen_is_string_fc456fee5d3317de: function(arg0) {
+            const ret = typeof(arg0) === 'string';
+            return ret;
+        },
+        __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
+            const ret = arg0 === undefined;
+            return ret;
+        },
+        __wbg___wbindgen_jsval_eq_38d7bfbe4cc84039: function(arg0, arg1) {
+            const ret = arg0 === arg1;
+            return ret;
+        },
+        __wbg___wbindgen_jsval_loose_eq_b2f214e2e4b30e36: function(arg0, arg1) {
+            const ret = arg0 == arg1;
+            return ret;
+        },
+        __wbg___wbindgen_number_get_934b640d0889af78: function(arg0, arg1) {
+            const obj = arg1;
+            const ret = typeof(obj) === 'number' ? obj : undefined;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
+        __wbg___wbindgen_string_get_7ce8eee7fd327545: function(arg0, arg1) {
+            const obj = arg1;
+            const ret = typeof(obj) === 'string' ? obj : undefined;
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            var len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbg___wbindgen_throw_4c88d8bf264fd984: function(arg0, arg1) {
+            throw new Error(getStringFromWasm0(arg0, arg1));
+        },
+        __wbg_call_40b008ba32f73991: function() { return handleError(function (arg0, arg1) {
+            const ret = arg0.call(arg1);
+            return ret;
+        }, arguments); },
+        __wbg_dispatchEvent_a2af00ffae37e129: function() { return handleError(function (arg0, arg1) {
+            const ret = arg0.dispatchEvent(arg1);
+            return ret;
+        }, arguments); },
+        __wbg_done_57e08d0be6e30c02: function(arg0) {
+            const ret = arg0.done;
+            return ret;
+        },
+        __wbg_entries_7bb1459bd9b5c2b9: function(arg0) {
+            const ret = Object.entries(arg0);
+            return ret;
+        },
+        __wbg_error_757e9472f8410341: function(arg0, arg1) {
+            let deferred0_0;
+            let deferred0_1;
+            try {
+                deferred0_0 = arg0;
+                deferred0_1 = arg1;
+                console.error(getStringFromWasm0(arg0, arg1));
+            } finally {
+                wasm.__wbindgen_free(deferred0_0, deferred0_1, 1);
+            }
+        },
+        __wbg_fillRect_e1f0b9915220348b: function(arg0, arg1, arg2, arg3, arg4) {
+            arg0.fillRect(arg1, arg2, arg3, arg4);
+        },
+        __wbg_fillText_89d353a9ad9f4a1a: function() { return handleError(function (arg0, arg1, arg2, arg3, arg4) {
+            arg0.fillText(getStringFromWasm0(arg1, arg2), arg3, arg4);
+        }, arguments); },
+        __wbg_get_635eea311fa1a291: function() { return handleError(function (arg0, arg1) {
+            const ret = Reflect.get(arg0, arg1);
+            return ret;
+        }, arguments); },
+        __wbg_get_d7176cfb76d71114: function(arg0, arg1) {
+            const ret = arg0[arg1 >>> 0];
+            return ret;
+        },
+        __wbg_get_unchecked_e6325ad374eff861: function(arg0, arg1) {
+            const ret = arg0[arg1 >>> 0];
+            return ret;
+        },
+        __wbg_get_with_ref_key_fc601247060b7204: function(arg0, arg1) {
+            const ret = arg0[arg1];
+            return ret;
+        },
+        __wbg_instanceof_ArrayBuffer_12cdaa4161423e6b: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof ArrayBuffer;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_instanceof_EventTarget_a8ec754d19c1e1e0: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof EventTarget;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_instanceof_Map_0b4fc8b62e73f163: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof Map;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_instanceof_Uint8Array_d7aeb0dcb3108fea: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof Uint8Array;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_instanceof_Window_5cf453f5639aa1a2: function(arg0) {
+            let result;
+            try {
+                result = arg0 instanceof Window;
+            } catch (_) {
+                result = false;
+            }
+            const ret = result;
+            return ret;
+        },
+        __wbg_isArray_bcf1376d0d732d08: function(arg0) {
+            const ret = Array.isArray(arg0);
+            return ret;
+        },
+        __wbg_isSafeInteger_1a35ba4d31e71d38: function(arg0) {
+            const ret = Number.isSafeInteger(arg0);
+            return ret;
+        },
+        __wbg_iterator_e4c5e8f68ada7b58: function() {
+            const ret = Symbol.iterator;
+            return ret;
+        },
+        __wbg_keys_105f5c0857898f84: function(arg0) {
+            const ret = Object.keys(arg0);
+            return ret;
+        },
+        __wbg_length_186163212ffe79c3: function(arg0) {
+            const ret = arg0.length;
+            return ret;
+        },
+        __wbg_length_b03a0fabb109b1e9: function(arg0) {
+            const ret = arg0.length;
+            return ret;
+        },
+        __wbg_measureText_d831259b682a3f7d: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = arg0.measureText(getStringFromWasm0(arg1, arg2));
+            return ret;
+        }, arguments); },
+        __wbg_new_13de428334042d26: function(arg0) {
+            const ret = new Uint8Array(arg0);
+            return ret;
+        },
+        __wbg_new_37eb45aaf5eeb820: function() {
+            const ret = new Array();
+            return ret;
+        },
+        __wbg_new_bb74001155cb8ca8: function() {
+            const ret = new Error();
+            return ret;
+        },
+        __wbg_new_cd4348290afae586: function() {
+            const ret = new Object();
+            return ret;
+        },
+        __wbg_new_with_event_init_dict_afa9822926033490: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = new CustomEvent(getStringFromWasm0(arg0, arg1), arg2);
+            return ret;
+        }, arguments); },
+        __wbg_new_with_u8_clamped_array_and_sh_e5d757b60792d996: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            const ret = new ImageData(getClampedArrayU8FromWasm0(arg0, arg1), arg2 >>> 0, arg3 >>> 0);
+            return ret;
+        }, arguments); },
+        __wbg_next_178c1651c11432b3: function(arg0) {
+            const ret = arg0.next;
+            return ret;
+        },
+        __wbg_next_af5ac6a08bb0a717: function() { return handleError(function (arg0) {
+            const ret = arg0.next();
+            return ret;
+        }, arguments); },
+        __wbg_now_043d245551b22f9c: function(arg0) {
+            const ret = arg0.now();
+            return ret;
+        },
+        __wbg_now_463ac581d2fc7ea3: function() {
+            const ret = Date.now();
+            return ret;
+        },
+        __wbg_performance_50e6a3f8dc80bbca: function(arg0) {
+            const ret = arg0.performance;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+        },
+        __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
+            Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
+        },
+        __wbg_putImageData_4c8f5c533216d0a0: function() { return handleError(function (arg0, arg1, arg2, arg3) {
+            arg0.putImageData(arg1, arg2, arg3);
+        }, arguments); },
+        __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
+            arg0[arg1 >>> 0] = arg2;
+        },
+        __wbg_set_detail_bf911f4f40441e17: function(arg0, arg1) {
+            arg0.detail = arg1;
+        },
+        __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
+            arg0[arg1] = arg2;
+        },
+        __wbg_set_fillStyle_95fde67582a9c695: function(arg0, arg1, arg2) {
+            arg0.fillStyle = getStringFromWasm0(arg1, arg2);
+        },
+        __wbg_set_font_aa0c0c514c73a5fa: function(arg0, arg1, arg2) {
+            arg0.font = getStringFromWasm0(arg1, arg2);
+        },
+        __wbg_set_textBaseline_ff2e3c5c84684b23: function(arg0, arg1, arg2) {
+            arg0.textBaseline = getStringFromWasm0(arg1, arg2);
+        },
+        __wbg_stack_575c4e0918581b9c: function(arg0, arg1) {
+            const ret = arg1.stack;
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbg_static_accessor_GLOBAL_THIS_003ee833af9699fc: function() {
+            const ret = typeof globalThis === 'undefined' ? undefined : globalThis;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+        },
+        __wbg_static_accessor_GLOBAL_e4293fb22cbe77da: function() {
+            const ret = typeof global === 'undefined' ? undefined : global;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+        },
+        __wbg_static_accessor_SELF_53bb20457401453d: function() {
+            const ret = typeof self === 'undefined' ? undefined : self;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+        },
+        __wbg_static_accessor_WINDOW_b5e0810bfecb7feb: function() {
+            const ret = typeof window === 'undefined' ? undefined : window;
+            return isLikeNone(ret) ? 0 : addToExternrefTable0(ret);
+        },
+        __wbg_value_e0f328965e184931: function(arg0) {
+            const ret = arg0.value;
+            return ret;
+        },
+        __wbg_width_28f5533f1b3b5abc: function(arg0) {
+            const ret = arg0.width;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000001: function(arg0) {
+            // Cast intrinsic for `F64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000002: function(arg0) {
+            // Cast intrinsic for `I64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000003: function(arg0, arg1) {
+            // Cast intrinsic for `Ref(String) -> Externref`.
+            const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
+        },
+        __wbindgen_generic_0000000000000004: function(arg0) {
+            // Cast intrinsic for `U64 -> Externref`.
+            const ret = BigInt.asUintN(64, arg0);
+            return ret;
+        },
+        __wbindgen_init_externref_table: function() {
+            const table = wasm.__wbindgen_externrefs;
+            table.set(0, undefined);
+            table.set(1024, undefined);
+            table.set(1025, null);
+            table.set(1026, true);
+            table.set(1027, false);
+        },
+    };
+    return {
+        __proto__: null,
+        "./midpoint_bg.js": import0,
+    };
+}
+
+const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_explorer_free(ptr, 1));
+const LiveRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_liverunner_free(ptr, 1));
+const MomentFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_moment_free(ptr, 1));
+const PageFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_page_free(ptr, 1));
+const RunnerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_runner_free(ptr, 1));
+
+function addToExternrefTable0(obj) {
+    const idx = wasm.__externref_table_alloc();
+    wasm.__wbindgen_externrefs.set(idx, obj);
+    return idx;
+}
+
+function _assertClass(instance, klass) {
+    if (!(instance instanceof klass)) {
+        throw new Error(`expected instance of ${klass.name}`);
+    }
+}
+
+function debugString(val) {
+    switch (typeof val) {
+        // primitive types
+        case 'number':
+        case 'boolean':
+        case 'undefined':
+        return `${val}`;
+        case 'string':
+        return JSON.stringify(val);
+        case 'bigint':
+        return `${val}n`;
+        case 'symbol':
+        return val.description !== undefined
+            ? `Symbol(${val.description})`
+            : 'Symbol';
+        case 'function':
+        return typeof val.name === 'string' && val.name !== ''
+            ? `Function(${val.name})`
+            : 'Function';
+        case 'object': {
+            if (val === null) {
+                return 'null';
+            }
+            // objects
+            if (Array.isArray(val)) {
+                return '[' + Array.from(val, debugString).join(', ') + ']';
+            }
+            // errors
+            if (val instanceof Error) {
+                return `${val.name}: ${val.message}\n${val.stack}`;
+            }
+
+            const toStringOutput = toString.call(val);
+            // Test for built-in
+            const className = /\[object ([^\]]+)\]/.exec(toStringOutput)?.[1];
+
+            // Failed to match the standard '[object ClassName]'
+            if (className === undefined) {
+                return toStringOutput;
+            }
+            if (className === 'Object') {
+                // we're a user defined class or Object
+                // JSON.stringify avoids problems with cycles, and is generally much
+                // easier than looping through ownProperties of `val`.
+                try {
+                    return 'Object(' + JSON.stringify(val) + ')';
+                } catch (_) {
+                    return 'Object';
+                }
+            }
+            // TODO we could test for more things here, like `Set`s and `Map`s.
+            return className;
+        }
+        // Per MDN: 'This list of values is exhaustive.'
+        // https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Operators/typeof#description
+    }
+}
+
+function getArrayF64FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getFloat64ArrayMemory0().subarray(ptr / 8, ptr / 8 + len);
+}
+
+function getArrayJsValueFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    const mem = getDataViewMemory0();
+    const result = [];
+    for (let i = ptr; i < ptr + 4 * len; i += 4) {
+        result.push(wasm.__wbindgen_externrefs.get(mem.getUint32(i, true)));
+    }
+    wasm.__externref_drop_slice(ptr, len);
+    return result;
+}
+
+function getArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
+function getClampedArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ClampedArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
+let cachedDataViewMemory0 = null;
+function getDataViewMemory0() {
+    if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
+        cachedDataViewMemory0 = new DataView(wasm.memory.buffer);
+    }
+    return cachedDataViewMemory0;
+}
+
+let cachedFloat64ArrayMemory0 = null;
+function getFloat64ArrayMemory0() {
+    if (cachedFloat64ArrayMemory0 === null || cachedFloat64ArrayMemory0.byteLength === 0) {
+        cachedFloat64ArrayMemory0 = new Float64Array(wasm.memory.buffer);
+    }
+    return cachedFloat64ArrayMemory0;
+}
+
+function getStringFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+
+let cachedUint8ArrayMemory0 = null;
+function getUint8ArrayMemory0() {
+    if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
+        cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
+    }
+    return cachedUint8ArrayMemory0;
+}
+
+let cachedUint8ClampedArrayMemory0 = null;
+function getUint8ClampedArrayMemory0() {
+    if (cachedUint8ClampedArrayMemory0 === null || cachedUint8ClampedArrayMemory0.byteLength === 0) {
+        cachedUint8ClampedArrayMemory0 = new Uint8ClampedArray(wasm.memory.buffer);
+    }
+    return cachedUint8ClampedArrayMemory0;
+}
+
+function handleError(f, args) {
+    try {
+        return f.apply(this, args);
+    } catch (e) {
+        const idx = addToExternrefTable0(e);
+        wasm.__wbindgen_exn_store(idx);
+    }
+}
+
+function isLikeNone(x) {
+    return x === undefined || x === null;
+}
+
+function passArrayF64ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 8, 8) >>> 0;
+    getFloat64ArrayMemory0().set(arg, ptr / 8);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}
+
+function passArrayJsValueToWasm0(array, malloc) {
+    const ptr = malloc(array.length * 4, 4) >>> 0;
+    for (let i = 0; i < array.length; i++) {
+        const add = addToExternrefTable0(array[i]);
+        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
+    }
+    WASM_VECTOR_LEN = array.length;
+    return ptr;
+}
+
+function passStringToWasm0(arg, malloc, realloc) {
+    if (realloc === undefined) {
+        const buf = cachedTextEncoder.encode(arg);
+        const ptr = malloc(buf.length, 1) >>> 0;
+        getUint8ArrayMemory0().subarray(ptr, ptr + buf.length).set(buf);
+        WASM_VECTOR_LEN = buf.length;
+        return ptr;
+    }
+
+    let len = arg.length;
+    let ptr = malloc(len, 1) >>> 0;
+
+    const mem = getUint8ArrayMemory0();
+
+    let offset = 0;
+
+    for (; offset < len; offset++) {
+        const code = arg.charCodeAt(offset);
+        if (code > 0x7F) break;
+        mem[ptr + offset] = code;
+    }
+    if (offset !== len) {
+        if (offset !== 0) {
+            arg = arg.slice(offset);
+        }
+        ptr = realloc(ptr, len, len = offset + arg.length * 3, 1) >>> 0;
+        const view = getUint8ArrayMemory0().subarray(ptr + offset, ptr + len);
+        const ret = cachedTextEncoder.encodeInto(arg, view);
+
+        offset += ret.written;
+        ptr = realloc(ptr, len, offset, 1) >>> 0;
+    }
+
+    WASM_VECTOR_LEN = offset;
+    return ptr;
+}
+
+function takeFromExternrefTable0(idx) {
+    const value = wasm.__wbindgen_externrefs.get(idx);
+    wasm.__externref_table_dealloc(idx);
+    return value;
+}
+
+let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+cachedTextDecoder.decode();
+const MAX_SAFARI_DECODE_BYTES = 2146435072;
+let numBytesDecoded = 0;
+function decodeText(bytes) {
+    numBytesDecoded += bytes.length;
+    if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
+        cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+        cachedTextDecoder.decode();
+        numBytesDecoded = bytes.length;
+    }
+    return cachedTextDecoder.decode(bytes);
+}
+
+const cachedTextEncoder = new TextEncoder();
+
+if (!('encodeInto' in cachedTextEncoder)) {
+    cachedTextEncoder.encodeInto = function (arg, view) {
+        const buf = cachedTextEncoder.encode(arg);
+        view.set(buf);
+        return {
+            read: arg.length,
+            written: buf.length
+        };
+    };
+}
+
+let WASM_VECTOR_LEN = 0;
+
+let wasmModule, wasmInstance, wasm;
+function __wbg_finalize_init(instance, module) {
+    wasmInstance = instance;
+    wasm = instance.exports;
+    wasmModule = module;
+    cachedDataViewMemory0 = null;
+    cachedFloat64ArrayMemory0 = null;
+    cachedUint8ArrayMemory0 = null;
+    cachedUint8ClampedArrayMemory0 = null;
+    wasm.__wbindgen_start();
+    return wasm;
+}
+
+async function __wbg_load(module, imports) {
+    if (typeof Response === 'function' && module instanceof Response) {
+        if (!module.ok) {
+            throw new Error(`failed to fetch Wasm: ${module.status} ${module.statusText} fetching '${module.url}'`);
+        }
+
+        if (typeof WebAssembly.instantiateStreaming === 'function') {
+            try {
+                return await WebAssembly.instantiateStreaming(module, imports);
+            } catch (e) {
+                const validResponse = expectedResponseType(module.type);
+
+                if (validResponse && module.headers.get('Content-Type') !== 'application/wasm') {
+                    console.warn("`WebAssembly.instantiateStreaming` failed because your server does not serve Wasm with `application/wasm` MIME type. Falling back to `WebAssembly.instantiate` which is slower. Original error:\n", e);
+
+                } else { throw e; }
+            }
+        }
+
+        const bytes = await module.arrayBuffer();
+        return await WebAssembly.instantiate(bytes, imports);
+    } else {
+        const instance = await WebAssembly.instantiate(module, imports);
+
+        if (instance instanceof WebAssembly.Instance) {
+            return { instance, module };
+        } else {
+            return instance;
+        }
+    }
+
+    function expectedResponseType(type) {
+        switch (type) {
+            case 'basic': case 'cors': case 'default': return true;
+        }
+        return false;
+    }
+}
+
+function initSync(module) {
+    if (wasm !== undefined) return wasm;
+
+
+    if (module !== undefined) {
+        if (Object.getPrototypeOf(module) === Object.prototype) {
+            ({module} = module)
+        } else {
+            console.warn('using deprecated parameters for `initSync()`; pass a single object instead')
+        }
+    }
+
+    const imports = __wbg_get_imports();
+    if (!(module instanceof WebAssembly.Module)) {
+        module = new WebAssembly.Module(module);
+    }
+    const instance = new WebAssembly.Instance(module, imports);
+    return __wbg_finalize_init(instance, module);
+}
+
+let __wbg_init_promise;
+async function __wbg_init(module_or_path) {
+    if (wasm !== undefined) return wasm;
+    if (__wbg_init_promise === undefined) {
+        __wbg_init_promise = __wbg_init_once(module_or_path);
+        __wbg_init_promise.catch(() => { __wbg_init_promise = undefined; });
+    }
+    return __wbg_init_promise;
+}
+
+async function __wbg_init_once(module_or_path) {
+
+    if (module_or_path !== undefined) {
+        if (Object.getPrototypeOf(module_or_path) === Object.prototype) {
+            ({module_or_path} = module_or_path)
+        } else {
+            console.warn('using deprecated parameters for the initialization function; pass a single object instead')
+        }
+    }
+
+    if (module_or_path === undefined) {
+        module_or_path = new URL('midpoint_bg.wasm', import.meta.url);
+    }
+    const imports = __wbg_get_imports();
+
+    if (typeof module_or_path === 'string' || (typeof Request === 'function' && module_or_path instanceof Request) || (typeof URL === 'function' && module_or_path instanceof URL)) {
+        module_or_path = fetch(module_or_path);
+    }
+
+    const { instance, module } = await __wbg_load(await module_or_path, imports);
+
+    return __wbg_finalize_init(instance, module);
+}
+
+export { initSync, __wbg_init as default };

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# What a blog post's reader on a phone waits for, as one JSON line:
+#
+#   {"embed_poster_ms", "embed_first_frame_ms", "embed_transfer_kb", "encoding", "runs": [...]}
+#
+# for the close-up embed (lab.html?view=strip&at=batch&embed=1) at 390x844, the CPU slowed 4x and
+# a slow 4G network (150 ms, 1.6 Mbit/s down), median of 3 runs with an empty cache
+# (tests/browser/bench-embed.mjs says what each figure measures). The repository is served the way
+# a static host serves it: gzip level 9 (GitHub Pages), or brotli quality 11 with --brotli
+# (tests/browser/static-server.mjs). It measures the committed pkg/.
+#
+#   scripts/bench-embed.sh [--brotli] [--runs N] [--path /www/...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/common.sh
+need_node >&2
+[[ -d node_modules/playwright-core ]] || npm ci --silent >&2
+[[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
+    die "bench-embed: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
+if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
+    echo "bench-embed: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
+fi
+
+server_args=()
+bench_args=()
+while (($#)); do
+    case "$1" in
+    --brotli) server_args+=(--brotli) ;;
+    --runs | --path | --timeout-s)
+        (($# >= 2)) || die "bench-embed: $1 needs a value"
+        bench_args+=("$1" "$2")
+        shift
+        ;;
+    *) die "bench-embed: unknown argument '$1' (--brotli, --runs N, --path P, --timeout-s S)" ;;
+    esac
+    shift
+done
+
+start_static_server bench-embed "${server_args[@]}"
+node tests/browser/bench-embed.mjs "${bench_args[@]}"

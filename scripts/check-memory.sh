@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Holds the memory estimate (crates/core/src/cost.rs, and the replays' in crates/lab) to the
+# peak RSS of real runs, as scripts/check-estimates.sh does for time: a spread of commands
+# (small, big pools, a big scanned table, fine sampling written as JSON and as CSV, an ensemble
+# at once, a write-path run, replays of a midpoint trace and of an oracleGeneral trace through
+# innodb and lru), each estimated, then run and its peak RSS measured (wait4's ru_maxrss, this
+# child alone). The estimate is the budget's upper bound: every actual/estimated ratio must lie
+# within 0.25 to 1 (never above the estimate, and not more than 4 times below it).
+# Prints one line per command with both figures and exits non-zero if any ratio falls outside.
+#
+#   scripts/check-memory.sh [MIDPOINT_BINARY]   (default: $CARGO_TARGET_DIR/release/midpoint, built here)
+#
+# The estimate is the command's own, `--estimate` added to the flags it runs with (`run` and
+# `replay` have it): the budget's figure for exactly that run (--json counts the JSON report).
+set -euo pipefail
+target_dir="$(realpath -m "${CARGO_TARGET_DIR:-$(dirname "${BASH_SOURCE[0]}")/../target}")"
+[[ -n ${CARGO_TARGET_DIR:-} ]] && export CARGO_TARGET_DIR="$target_dir"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bin="${1:-$target_dir/release/midpoint}"
+if [[ $# -eq 0 ]]; then
+    cargo build --release -q --bin midpoint
+fi
+work="$(mktemp -d /tmp/midpoint-check-memory.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+# A midpoint trace of 2 million events on a pool of 1 million pages, and an oracleGeneral trace
+# of 2 million requests of distinct ids (the worst case the replay estimate assumes).
+python3 - "$work" <<'PY'
+import struct, sys
+w = sys.argv[1]
+with open(f"{w}/pool.trace", "w") as f:
+    f.write("pool pages=1048576\n")
+    f.write("".join(f"{i // 1000} get 1 {i}\n" for i in range(2_000_000)))
+with open(f"{w}/distinct.oracle", "wb") as f:
+    f.write(b"".join(struct.pack("<IQIq", i // 1000, i, 1, -1) for i in range(2_000_000)))
+PY
+
+configs=(
+    "small|run|--warmup-s 10 --scan-s 20 --json"
+    "pool 16 GiB, full|run|--preset seed000-hot4485-b2b --pool-mb 16384 --hot-pages 1048576 --hot-table-pages 1048576 --warmup-s 2 --scan-s 2 --kept-window-s 1 --json"
+    "pool 64 GiB, full|run|--preset seed000-hot4485-b2b --pool-mb 65536 --hot-pages 4194304 --hot-table-pages 4194304 --warmup-s 2 --scan-s 2 --kept-window-s 1 --json"
+    "big scanned table|run|--preset seed000-hot4485-b2b --pool-mb 16384 --hot-pages 1048576 --hot-table-pages 1048576 --scan-table-mb 262144 --warmup-s 2 --scan-s 2 --kept-window-s 1 --json"
+    "cold start|run|--pool-mb 16384 --start cold --warmup-s 2 --scan-s 2 --kept-window-s 1 --json"
+    "fine sampling JSON|run|--warmup-s 60 --scan-s 600 --sample-ms 10 --json"
+    "fine sampling CSV|run|--warmup-s 60 --scan-s 600 --sample-ms 10 --csv"
+    "4 runs at once|run|--preset seed000-hot4485-b2b --pool-mb 16384 --hot-pages 1048576 --hot-table-pages 1048576 --warmup-s 2 --scan-s 2 --kept-window-s 1 --runs 4 --threads 4 --json"
+    "write path|run|--preset seed003-rw-default --set frames_per_instance=262144 --set table_pages=4000000 --set warmup_s=10 --set base_s=30 --json"
+    "midpoint trace|replay|WORK/pool.trace --json"
+    "oracle, innodb|replay|--format oracle-general WORK/distinct.oracle --policy innodb --cache-pages 1048576"
+    "oracle, lru|replay|--format oracle-general WORK/distinct.oracle --policy lru --cache-pages 1048576"
+    "oracle, belady|replay|--format oracle-general WORK/distinct.oracle --policy belady --cache-pages 1048576"
+)
+python3 - "$bin" "$work" "${configs[@]}" <<'PY'
+import json, os, re, subprocess, sys
+bin, work, configs = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+def peak(args):
+    """Runs the command; its own peak RSS (MiB) and exit status."""
+    p = subprocess.Popen([bin, *args, "--no-limit"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # (stderr holds the scenario's warnings, shown only if the command fails)
+    err = p.stderr.read().decode()
+    _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"check-memory: {' '.join(args)} failed: {err}")
+    return ru.ru_maxrss / 1024
+
+def estimate(cmd, args):
+    """The command's own estimate: `--estimate` added to the very flags it runs with (printed
+    as JSON with --json, whose report's memory it then counts; as text otherwise)."""
+    out = subprocess.check_output([bin, cmd, *args, "--estimate"], stderr=subprocess.DEVNULL).decode()
+    if out.startswith("{"):
+        return json.loads(out)["estimated_mib"]
+    return float(re.search(r"([\d.]+) MiB", out).group(1))
+
+fail = False
+for c in configs:
+    name, cmd, args = c.split("|", 2)
+    args = args.replace("WORK", work).split()
+    est = estimate(cmd, args)
+    act = peak([cmd, *args])
+    r = act / est
+    ok = 0.25 <= r <= 1.0
+    fail |= not ok
+    print(f"{'ok  ' if ok else 'FAIL'} {name:20} peak RSS {act:8.1f} MiB  estimated {est:8.1f} MiB  ratio {r:5.2f}", flush=True)
+if fail:
+    print("check-memory: a peak/estimated ratio is outside 0.25..1: re-measure and update the memory constants of crates/core/src/cost.rs", file=sys.stderr)
+    sys.exit(1)
+print("check-memory: every peak within 0.25..1 of its estimate")
+PY

@@ -1,0 +1,85 @@
+// A figure's Embed button and its dialog: the snippets (an iframe that fits the figure without
+// a script in the host page, and the custom element) of that figure at this moment, written
+// by the widget's Page (src/ui/page.rs). The dialog belongs to the widget's root, never to a
+// part that can be hidden, so it always opens visible; Escape or Close closes it.
+import { el } from "../util.js";
+import { EMBED_HEIGHT, EMBED_VIEWS } from "./sizes.js";
+
+let nextDialog = 0;
+
+export class EmbedButton {
+  /** `views`: the figures this button embeds (a select when several, the first by default). */
+  constructor(w, views) {
+    this.w = w;
+    this.views = views;
+    this.button = el("button", { type: "button", class: "mp-small mp-embedbtn", "data-act": "embed", "data-testid": "embed-button", "aria-haspopup": "dialog", text: "Embed" });
+    this.el = this.button;
+    this.button.hidden = !w.base;
+    this.button.addEventListener("click", () => this.open());
+  }
+
+  build() {
+    const w = this.w;
+    const id = `${w.id}-emb${nextDialog++}`;
+    const d = el("dialog", { class: "mp-dialog", "data-testid": "embed-dialog", "data-own-acts": "", "aria-labelledby": `${id}-h` });
+    const pick =
+      this.views.length > 1
+        ? `<label for="${id}-view">Figure</label><select id="${id}-view" data-ctl="embed-view">${EMBED_VIEWS.filter(([v]) => this.views.includes(v))
+            .map(([v, label]) => `<option value="${v}">${label}</option>`)
+            .join("")}</select>`
+        : "";
+    d.innerHTML = `
+      <h2 class="mp-h" id="${id}-h">Embed this figure</h2>
+      <p class="mp-dlg-what">This figure, at this moment and with these settings: the snippets carry every parameter that differs from the preset, so the embed keeps showing this run. The iframe is sized to hold the figure at any width up to 800 px, with no script in your page. <a class="mp-howto" target="_blank" rel="noopener">How to paste it into WordPress, Ghost or Hugo</a>.</p>
+      ${pick}
+      <label for="${id}-iframe">An <code>&lt;iframe&gt;</code> (works anywhere HTML is allowed)</label>
+      <textarea id="${id}-iframe" class="mp-snippet" data-testid="embed-snippet" readonly rows="3" spellcheck="false"></textarea>
+      <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-iframe">Copy the iframe</button> <span class="mp-copied" role="status"></span></p>
+      <label for="${id}-el">A custom element (one script per page; several figures can share it)</label>
+      <textarea id="${id}-el" class="mp-snippet" data-testid="embed-element" readonly rows="4" spellcheck="false"></textarea>
+      <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-element">Copy the element</button> <span class="mp-copied" role="status"></span></p>
+      <p class="mp-dlgrow"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
+    this.dialog = d;
+    this.select = d.querySelector("select");
+    this.iframe = d.querySelector(`#${id}-iframe`);
+    this.element = d.querySelector(`#${id}-el`);
+    d.querySelector(".mp-howto").href = new URL("../docs/embedding.md", w.base).href;
+    this.select?.addEventListener("change", () => this.fill());
+    d.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-dlg]");
+      if (!b) return;
+      if (b.dataset.dlg === "close") d.close();
+      else if (b.dataset.dlg === "copy-iframe") this.copy(this.iframe.value, b.nextElementSibling);
+      else this.copy(this.element.value, b.nextElementSibling);
+    });
+    d.addEventListener("close", () => this.button.focus());
+    w.root.append(d);
+  }
+
+  open() {
+    if (!this.w.base) return;
+    if (!this.dialog) this.build();
+    if (this.select) this.select.value = this.views[0];
+    this.fill();
+    for (const c of this.dialog.querySelectorAll(".mp-copied")) c.textContent = "";
+    this.dialog.showModal();
+  }
+
+  fill() {
+    const view = this.select?.value ?? this.views[0];
+    const s = this.w.snippets(view, EMBED_HEIGHT[view] ?? 520);
+    if (!s) return;
+    this.iframe.value = s.iframe;
+    this.element.value = s.element;
+    this.dialog.dataset.view = view;
+  }
+
+  async copy(text, out) {
+    try {
+      await navigator.clipboard.writeText(text);
+      out.textContent = "Copied.";
+    } catch {
+      out.textContent = "Select the text above and copy it (the clipboard is not available here).";
+    }
+  }
+}

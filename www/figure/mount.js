@@ -1,0 +1,163 @@
+// Puts a widget's figures together for its view. The article's figures, the lab, `embed=1`
+// pages and the <midpoint-explainer> element all mount through here: a figure is the same
+// components wherever it appears, each with its canvas, its controls, its Embed and its key.
+//
+//   strip      the close-up and the code panel, the transport, the key, the counters, the
+//              depth slider
+//   grid       the whole pool, the transport, the key
+//   residency  the residency plot, its key and caption, the depth and old_blocks_time sliders
+//   sweep      the sweep (opening drawn), its key, the hot-set and pause sliders
+//   lab        everything: the settings, both plots, the close-up and the pool, the tour,
+//              the policies and (on the lab's own page) the write path
+//   present    the classroom's presentation: the tour's beats beside the close-up
+import { el, KEYS_HELP } from "../util.js";
+import { WritePath } from "../write.js";
+import { EmbedButton } from "./embed-dialog.js";
+import { Grid } from "./grid.js";
+import { CellKey, Counters } from "./keys.js";
+import { Policies } from "./policies.js";
+import { Residency } from "./residency.js";
+import { Settings } from "./settings.js";
+import { EMBED_HEIGHT } from "./sizes.js";
+import { Sliders } from "./sliders.js";
+import { Strip } from "./strip.js";
+import { Sweep } from "./sweep.js";
+import { Tour } from "./tour.js";
+import { Transport } from "./transport.js";
+import { Widget } from "./widget.js";
+
+/** The sliders each figure of the article carries, right under it. */
+export const FIGURE_SLIDERS = {
+  strip: ["lru_scan_depth"],
+  grid: [],
+  residency: ["lru_scan_depth", "old_blocks_time"],
+  sweep: ["hot_pages", "scan_pause_ms"],
+};
+
+/**
+ * Mounts a widget in `root` and starts it. `opts`: `query` (the address's query string),
+ * `syncUrl` (it writes the page's address), `embedded` (a <midpoint-explainer> element).
+ */
+export function mountWidget(root, env, opts) {
+  const w = new Widget(root, env, opts);
+  if (w.viewName === "lab") mountLab(w);
+  else if (w.viewName === "present") mountPresent(w);
+  else mountFigure(w);
+  w.start();
+  return w;
+}
+
+/** "Open the full explainer ↗", in an embedded figure: the full page at this state. */
+class FullLink {
+  constructor(w) {
+    this.w = w;
+    this.el = el("a", { class: "mp-full", target: "_blank", rel: "noopener" }, "Open the full explainer ", el("span", { "aria-hidden": "true", text: "↗" }));
+    this.el.hidden = !(w.embedView && w.base);
+  }
+  addressChanged() {
+    if (this.el.hidden) return;
+    const s = this.w.snippets(this.w.viewName, 0);
+    if (s && this.el.href !== s.page) this.el.href = s.page;
+  }
+}
+
+function mountFigure(w) {
+  const view = w.viewName;
+  const root = w.root;
+  const embed = w.add(new EmbedButton(w, [view]));
+  const link = w.add(new FullLink(w));
+  w.embedHeight = EMBED_HEIGHT[view];
+  const card = el("section", { class: "mp-card mp-figure", "aria-label": "Figure" });
+  let flex;
+  if (view === "strip" || view === "grid") {
+    const t = w.add(new Transport(w, { compact: true }));
+    // A figure's Embed (and, embedded, its link to the full page) on the clock's line, right:
+    // the toolbar stays one row on a phone.
+    t.clock.append(el("span", { class: "mp-clockacts" }, embed.el, w.embedView ? link.el : ""));
+    card.append(t.el);
+    if (view === "strip") {
+      flex = w.add(new Strip(w));
+      w.stripFigure = flex;
+      card.append(flex.el, w.add(new CellKey(w, "strip")).el, w.add(new Counters(w, { compact: true })).el);
+    } else {
+      flex = w.add(new Grid(w));
+      card.append(flex.el, w.add(new CellKey(w, "grid")).el);
+    }
+  } else if (view === "residency") {
+    flex = w.add(new Residency(w, { exports: false, table: false }));
+    flex.addAction(embed.el);
+    if (w.embedView) flex.addAction(link.el);
+    card.append(flex.el);
+  } else {
+    flex = w.add(new Sweep(w, { auto: true, exports: false, table: false }));
+    flex.addAction(embed.el);
+    if (w.embedView) flex.addAction(link.el);
+    card.append(flex.el);
+  }
+  const keys = FIGURE_SLIDERS[view];
+  if (keys.length) card.append(w.add(new Sliders(w, { keys, help: false, label: "This figure's settings", className: "mp-figsliders" })).el);
+  root.append(card);
+  w.flex = flex;
+  w.fitBox = w.embedView ? root : root.closest("figure") ?? root;
+}
+
+function mountLab(w) {
+  const root = w.root;
+  const id = w.id;
+  root.prepend(el("a", { class: "mp-skip", href: `#${id}-controls`, text: "Skip to the simulation controls" }));
+  const dash = el("div", { class: "mp-dash" });
+  const settings = w.add(new Settings(w));
+  const plots = el("section", { class: "mp-card mp-plots", "aria-label": "Plots" });
+  const residency = w.add(new Residency(w));
+  const sweep = w.add(new Sweep(w));
+  residency.addAction(w.add(new EmbedButton(w, ["residency"])).el);
+  sweep.addAction(w.add(new EmbedButton(w, ["sweep"])).el);
+  plots.append(residency.el, sweep.el);
+  dash.append(settings.el, plots);
+  if (!w.embedView && w.syncUrl) dash.append(w.add(new WritePath(w)).el.sec);
+
+  const fig = el("section", { class: "mp-card mp-figure", "aria-labelledby": `${id}-h1` });
+  const tour = w.add(new Tour(w));
+  const link = w.add(new FullLink(w));
+  const head = el(
+    "div",
+    { class: "mp-head" },
+    el("h2", { class: "mp-h", id: `${id}-h1`, text: "The buffer pool, frame by frame" }),
+    el("div", { class: "mp-headacts" }, tour.button, link.el),
+  );
+  const t = w.add(new Transport(w));
+  t.addAction(w.add(new EmbedButton(w, ["strip", "grid", "residency", "sweep"])).el);
+  const strip = w.add(new Strip(w, { scrub: true }));
+  w.stripFigure = strip;
+  const grid = w.add(new Grid(w));
+  const below = el("div", { class: "mp-below" }, w.add(new CellKey(w, "lab")).el, w.add(new Counters(w)).el);
+  fig.append(head, tour.el, t.el, strip.el, grid.el, below);
+  root.append(dash, fig, w.add(new Policies(w)).el, el("p", { class: "mp-keys", text: KEYS_HELP }));
+}
+
+function mountPresent(w) {
+  // One screen, no scroll, at any projector's size: the beat and its buttons on top; the
+  // close-up (filling what the rest leaves), its caption, the drain's timeline and the
+  // transport on the left; the beat's text, the counters it points at, the narration and the
+  // code that ran on the right. The components' nodes are placed in the regions; each still
+  // owns and updates them.
+  const fig = el("section", { class: "mp-card mp-figure mp-present", "aria-label": "The story, beat by beat" });
+  const tour = w.add(new Tour(w));
+  const t = w.add(new Transport(w));
+  const strip = w.add(new Strip(w, { scrub: true }));
+  w.stripFigure = strip;
+  const full = t.el.querySelector('[data-act="fullscreen"]');
+  const head = el("div", { class: "mp-pres-head" }, el("div", { class: "mp-pres-title" }, tour.count, tour.h), tour.nav, ...(full ? [full] : []));
+  const left = el("div", { class: "mp-pres-left" }, strip.fig, strip.el.querySelector(".mp-scrub"), t.el.querySelector(".mp-toolbar"));
+  const side = el("div", { class: "mp-pres-side" }, tour.text, tour.counts, t.el.querySelector(".mp-clock"), t.el.querySelector(".mp-narration"), ...(strip.code ? [strip.code] : []));
+  fig.append(head, left, side);
+  w.root.append(fig);
+  let last = "";
+  new ResizeObserver(() => {
+    const size = `${strip.box.clientWidth}x${strip.box.clientHeight}`;
+    if (size === last) return;
+    last = size;
+    w.wake();
+    strip.layoutExplorer();
+  }).observe(strip.box);
+}

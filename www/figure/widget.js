@@ -1,0 +1,614 @@
+// A widget: one simulation under the reader's control, and the figures that show it. Its state
+// has one owner, a Rust `Page` (src/ui/page.rs: the parameters, the preset and measurement they
+// match, the address, the command line, the captions' words); the run's large state stays in
+// WASM memory, in an `Explorer` (src/ui/explorer/), which the figures read a view of each frame.
+// This file holds what every figure shares: the frame loop (which comes to rest when nothing
+// moves), the transport (play, step, watch…), the keys, the parameters' changes, the address,
+// the full runs in workers (runs.js) and visibility. The figures themselves are components
+// (strip.js, grid.js, residency.js, sweep.js, …) that mount.js puts together for each view.
+import * as mp from "../../pkg/midpoint.js";
+import { el, newId, screenDpr } from "../util.js";
+import { Runs, Workers } from "./runs.js";
+
+// After this many frames in a row with nothing to do, the loop polls every IDLE_POLL_MS (a
+// test sets `idleAfter` lower, to be idle whenever a message or an input arrives).
+const IDLE_FRAMES = 30;
+const IDLE_POLL_MS = 250;
+
+export class Widget {
+  /**
+   * `root`: the element the figures go in; `env`: what boot() gave; `query`: the address's
+   * query string (the lab reads the page's own, a figure its data-query, an element its
+   * attributes); `syncUrl`: this widget writes the page's address.
+   */
+  constructor(root, env, { query, syncUrl = false, embedded = false }) {
+    this.root = root;
+    this.env = env;
+    this.wasm = env.wasm;
+    this.base = env.base ?? null;
+    this.id = newId();
+    this.syncUrl = syncUrl;
+    this.darkQuery = matchMedia("(prefers-color-scheme: dark)");
+    this.motionQuery = matchMedia("(prefers-reduced-motion: reduce)");
+    this.page = new mp.Page(query);
+    this.messages = this.page.messages();
+    this.view = this.page.view();
+    this.params = this.page.params();
+    this.viewName = this.view.view.view;
+    this.embedView = this.view.view.embed || embedded;
+    this.embedded = embedded;
+    this.components = [];
+    this.workers = new Workers(env.module, env.workerUrl ?? new URL("../worker.js", import.meta.url), env.workerType ?? "module", (msg) => this.fatal(msg), env.bindings);
+    this.workers.onActivity = () => this.wake();
+    this.runs = new Runs(this);
+    // The frame loop's idle state (tick, wake): frames in a row that did nothing, the pending
+    // poll's timer, and polls that found work nothing had woken them for.
+    this.quietFrames = 0;
+    this.idleTimer = 0;
+    this.polling = false;
+    this.idleMisses = 0;
+    this.visible = true;
+    this.offscreenPaused = false;
+    this.dead = false;
+    this.status = null;
+    this.lastSeq = -1;
+    this.pendingAt = null;
+    this.resumeAfterSeek = false;
+    this.dirtyResidency = true;
+    this.tour = null;
+    this.dpr = screenDpr();
+    // Whether the residency plot (or its caption) shows the setting's runs: then the widget
+    // runs the ensemble, else one run.
+    this.showsRuns = this.viewName === "lab" || this.viewName === "residency";
+    root.dataset.view = this.viewName;
+    root.dataset.testid = "midpoint-widget";
+    root.classList.add("mp");
+    if (this.embedView) root.classList.add("mp-embed");
+    this.alert = el("div", { class: "mp-alert", role: "alert", hidden: true });
+    this.notes = el("div", { class: "mp-notes", role: "status", hidden: true });
+    root.append(this.alert, this.notes);
+  }
+
+  /** Adds a component (a figure or a control); returns it. */
+  add(c) {
+    this.components.push(c);
+    return c;
+  }
+
+  /** Calls `name(...args)` on every component that has it. */
+  emit(name, ...args) {
+    for (const c of this.components) c[name]?.(...args);
+  }
+
+  /** Starts the widget once its components are mounted: the explorer, the layout, the first
+   *  run, the opening moment and the frame loop. */
+  start() {
+    // A canvas that has drawn nothing yet drew no text.
+    for (const c of this.root.querySelectorAll("canvas")) c.dataset.minFontPx ??= "none";
+    this.showNotes(this.messages);
+    this.newExplorer(0);
+    this.emit("paramsChanged", this.view);
+    this.layout();
+    this.writeUrl();
+    this.runs.schedule(0);
+    const o = this.page.opening(this.motionQuery.matches);
+    if (o.tour !== undefined && o.tour !== null && this.tour) this.tour.go(o.tour, false);
+    else if (o.ev !== undefined && o.ev !== null) this.ex.seek_event(o.ev);
+    else if (o.at) this.startAt(o.at);
+    else if (o.play) {
+      if (o.speed !== undefined && o.speed !== null) this.ex.set_speed(o.speed);
+      this.ex.play();
+    }
+    this.bind();
+    this.loop = (t) => this.tick(t);
+    requestAnimationFrame(this.loop);
+  }
+
+  // ---- parameters ------------------------------------------------------------------------
+
+  /** The page's state changed: read it again (one value), and tell the components. */
+  refresh(keepTime) {
+    const t = keepTime && this.ex ? this.ex.t_s() : 0;
+    const playing = this.status?.mode === "playing";
+    this.view = this.page.view();
+    this.params = this.page.params();
+    this.newExplorer(t);
+    this.resumeAfterSeek = playing && t > 0;
+    if (playing && t <= 0) this.ex.play();
+    this.emit("paramsChanged", this.view);
+    this.writeUrl();
+    this.runs.schedule(0);
+  }
+
+  setParam(key, value) {
+    this.showNotes(this.page.set(key, String(value)));
+    this.refresh(true);
+  }
+
+  pickPreset(name) {
+    if (!this.page.pick_preset(name)) return;
+    this.refresh(false);
+  }
+
+  setSeed(seed) {
+    this.showNotes(this.page.set_seed(seed));
+    this.refresh(true);
+  }
+
+  /** Runs per setting: the runs already here stay, the others are queued. */
+  setRuns(n) {
+    if (this.page.set_runs(n) === this.view.runs) return;
+    this.view = this.page.view();
+    this.emit("paramsChanged", this.view);
+    this.writeUrl();
+    this.runs.schedule(0);
+  }
+
+  /**
+   * Runs the setting of a URL query (the phase heat map asks the lab to): its parameters, a
+   * fresh run from the start, playing, the address updated.
+   */
+  applyQuery(query) {
+    this.showNotes(this.page.apply_query(query));
+    this.refresh(false);
+    if (!this.motionQuery.matches) this.ex.play();
+  }
+
+  newExplorer(t) {
+    try {
+      const old = this.ex;
+      this.ex = new mp.Explorer(this.params);
+      if (old) {
+        this.ex.keep_curve_of(old);
+        old.free();
+      }
+    } catch (e) {
+      this.fatal(`could not start the simulation: ${e?.message ?? e}`);
+      return;
+    }
+    this.ex.set_view_budget(this.viewName);
+    // A view with a residency plot to scrub keeps snapshots over the whole run.
+    this.ex.set_scouting(this.viewName === "lab" || this.viewName === "residency");
+    this.scoutHeld = undefined;
+    this.ex.set_dark(this.darkQuery.matches);
+    this.ex.set_reduced_motion(this.motionQuery.matches);
+    this.emit("explorer", this.ex);
+    if (this.laidOut) this.emit("layoutExplorer");
+    if (t > 0) this.ex.seek_time(t);
+    this.lastSeq = -1;
+    this.dirtyResidency = true;
+  }
+
+  showNotes(messages) {
+    if (!messages?.length) return;
+    if (!this.notes.firstChild) {
+      this.notesList = el("ul");
+      this.notes.append(
+        el("p", {}, el("strong", { text: "Some settings in the link could not be used as given:" })),
+        this.notesList,
+        el("button", { type: "button", class: "mp-small", "data-act": "dismiss", text: "Dismiss" }),
+      );
+    }
+    for (const m of messages) this.notesList.append(el("li", { text: m }));
+    this.notes.hidden = false;
+  }
+
+  fatal(msg) {
+    if (this.dead) return;
+    this.dead = true;
+    this.alert.hidden = false;
+    this.alert.textContent = `Something went wrong inside the simulator: ${msg}. It has stopped; reload the page to start again.`;
+    this.root.classList.add("mp-dead");
+    this.runs.stop();
+    this.emit("stop");
+  }
+
+  // ---- the address ------------------------------------------------------------------------
+
+  /** The event count to write (paused, moved, not in the tour), or 0. */
+  momentEv() {
+    const s = this.status;
+    return s && s.mode === "paused" && s.events > 0 && !this.pendingAt && this.tour?.index == null ? s.events : 0;
+  }
+
+  /** Whether the figure is still on its way to its opening moment (`at=` stays in links). */
+  keepAt() {
+    const s = this.status;
+    return !!this.view.view.at && !(s && s.mode === "paused" && s.events > 0 && !this.pendingAt);
+  }
+
+  writeUrl() {
+    this.emit("addressChanged");
+    if (!this.syncUrl) return;
+    const q = this.page.address(this.momentEv(), this.keepAt());
+    const url = `${location.pathname}?${q}${location.hash}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, "", url);
+  }
+
+  /** The embed snippets of figure `view` at this moment, `height` px tall (null without a
+   *  host to point them at: the single file). */
+  snippets(view, height) {
+    if (!this.base) return null;
+    return this.page.snippets(view, this.momentEv(), this.keepAt(), height, new URL("index.html", this.base).href, new URL("embed.js", this.base).href);
+  }
+
+  // ---- the frame loop ----------------------------------------------------------------------
+
+  layout() {
+    this.wake();
+    this.dpr = screenDpr();
+    this.emit("layout");
+    this.laidOut = true;
+    this.fit();
+  }
+
+  /**
+   * Makes the figure fit its box. An embedded figure fills the height its iframe gives it (or,
+   * opened on its own or as an element, the height its snippet names): the widget's root takes
+   * that height and the component with the view's big canvas (`flex`) takes what the rest
+   * leaves (CSS `.mp-fill`), so the snippet needs no script in the host page. A figure of the
+   * article keeps within one screen: its canvas gives up what the figure is over.
+   */
+  fit() {
+    const flex = this.flex;
+    if (!flex || this.viewName === "lab" || this.viewName === "present") return;
+    if (this.embedView) {
+      const own = this.embedHeight ?? 520;
+      const inFrame = window.parent !== window && !this.embedded;
+      const target = this.embedded ? own : inFrame ? window.innerHeight : Math.min(window.innerHeight, own);
+      this.fill = true;
+      this.root.classList.add("mp-fill");
+      this.root.style.height = `${target}px`;
+      flex.layout();
+      return;
+    }
+    const box = this.fitBox ?? this.root;
+    const target = window.innerHeight - 12;
+    const h = box.getBoundingClientRect().height;
+    if (h <= target + 1) return;
+    const cur = flex.flexHeight();
+    flex.setFlexHeight(Math.max(flex.minHeight(), Math.floor(cur - (h - target))));
+  }
+
+  tick(t) {
+    if (this.dead) return;
+    if (!this.visible) {
+      // Off screen: no frames at all until the IntersectionObserver sees it again.
+      this.looping = false;
+      return;
+    }
+    this.looping = true;
+    const polled = this.polling;
+    this.polling = false;
+    let quiet = false;
+    try {
+      // The scout (snapshots for scrubbing) waits while workers compute the runs the reader
+      // is waiting for: on two cores it would take a third of one from them.
+      const held = this.workers.busy();
+      if (held !== this.scoutHeld) {
+        this.scoutHeld = held;
+        this.ex.hold_scout(held);
+      }
+      const flags = this.ex.frame(t);
+      let painted = false;
+      for (const c of this.components) if (c.frame?.(t, flags)) painted = true;
+      // No component drew the grid: its cells are built (the counts) and the flag cleared, or
+      // a paused page would never rest.
+      if (flags & 1 && !this.gridDrawn) this.ex.settle();
+      this.gridDrawn = false;
+      if (flags & 2 || !this.status) this.updateStatus();
+      const ds = this.root.dataset;
+      const st = this.status;
+      const tt = st.t_s.toFixed(4);
+      if (ds.t !== tt) ds.t = tt;
+      if (ds.event !== String(st.events)) ds.event = String(st.events);
+      if (ds.freeLen !== String(st.free)) ds.freeLen = String(st.free);
+      const phase = st.phase === "warm-up" ? "warmup" : st.phase === "scan" ? "scan" : "ended";
+      if (ds.phase !== phase) ds.phase = phase;
+      // How the last scrub got there: "snapshot" (restored, then a short replay) or "forward".
+      if (st.seek && ds.seek !== st.seek) ds.seek = st.seek;
+      // A beat of the tour is drawn at its moment: no longer seeking.
+      if (ds.seeking && painted && st.mode !== "seeking") delete ds.seeking;
+      // Nothing moved or was drawn, and nothing will until the reader or a worker acts.
+      quiet = flags === 0 && !painted && st.mode === "paused" && !this.pendingAt && (held || this.ex.scouted());
+    } catch (e) {
+      this.fatal(e?.message ?? String(e));
+    }
+    if (this.dead) return;
+    // A poll that found work means a change that did not call wake(): counted, for the tests.
+    if (polled && !quiet) this.idleMisses++;
+    this.quietFrames = quiet ? this.quietFrames + 1 : 0;
+    if (this.quietFrames < (this.idleAfter ?? IDLE_FRAMES)) {
+      requestAnimationFrame(this.loop);
+      return;
+    }
+    // Idle: the loop slows from every display frame to a poll (a paused page took 5 % of a
+    // core for frames that drew nothing). Input, a worker's message, a resize, a theme change
+    // or coming into view call wake(), which brings the frames back at once.
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = 0;
+      this.polling = true;
+      requestAnimationFrame(this.loop);
+    }, IDLE_POLL_MS);
+  }
+
+  /** Back to a frame every display refresh if the loop had slowed to its idle poll. */
+  wake() {
+    this.quietFrames = 0;
+    // A poll's frame already asked for does the woken work: not a miss.
+    this.polling = false;
+    if (!this.idleTimer) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = 0;
+    requestAnimationFrame(this.loop);
+  }
+
+  /** Opens a figure at its moment: the scan's start, just after its first LRU batch, or
+   *  watching it. */
+  startAt(at) {
+    this.ex.seek_time(this.view.warmup_s + 0.001);
+    if (at === "scan") return;
+    this.pendingAt = at;
+    this.pendingAtStage = "time";
+  }
+
+  updateStatus() {
+    const prev = this.status;
+    const s = this.ex.status();
+    this.status = s;
+    this.root.dataset.mode = s.mode;
+    this.runs.statusChanged(s);
+    this.emit("status", s, prev);
+    // A figure's start moment, in two steps: the scan's start, then its first LRU batch.
+    if (this.pendingAt && s.mode === "paused" && (!prev || prev.mode !== "paused" || this.pendingAtFresh)) {
+      this.pendingAtFresh = false;
+      const at = this.pendingAt;
+      if (this.pendingAtStage === "time") {
+        this.pendingAtStage = "batch";
+        this.ex.next_batch();
+      } else {
+        this.pendingAt = null;
+        if (at === "watch") this.ex.watch();
+        // at=batch opens just after the batch: the free list full, the boundary moved.
+        else if (at === "batch" && s.at_batch) this.ex.step();
+      }
+    }
+    if (prev && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
+      this.resumeAfterSeek = false;
+      this.ex.play();
+    }
+    // The URL records the moment while paused (debounced: holding → steps quickly).
+    if (prev && (prev.mode !== s.mode || (s.mode === "paused" && prev.events !== s.events))) {
+      clearTimeout(this.urlTimer);
+      this.urlTimer = setTimeout(() => this.writeUrl(), 200);
+    }
+  }
+
+  // ---- the transport -------------------------------------------------------------------------
+
+  act(name) {
+    const ex = this.ex;
+    if (this.dead) return;
+    this.wake();
+    // The reader takes over: the figure no longer heads for its opening moment.
+    const moves = ["play", "step", "back", "batch", "step-boundary", "step-drain-end", "watch", "reset"];
+    if (moves.includes(name) && this.pendingAt && this.status?.mode === "paused") this.pendingAt = null;
+    switch (name) {
+      case "play":
+        if (this.status?.mode === "paused") ex.play();
+        else ex.pause();
+        break;
+      case "step":
+        ex.step();
+        break;
+      case "back":
+        ex.step_back();
+        break;
+      case "batch":
+        ex.next_batch();
+        break;
+      case "step-boundary":
+        ex.step_boundary();
+        break;
+      case "step-drain-end":
+        ex.step_drain_end();
+        break;
+      case "watch":
+        ex.watch();
+        break;
+      case "reset":
+        ex.reset();
+        break;
+      case "faster":
+        ex.change_speed(1);
+        break;
+      case "slower":
+        ex.change_speed(-1);
+        break;
+      case "fullscreen":
+        if (document.fullscreenElement) document.exitFullscreen?.();
+        else this.root.requestFullscreen?.().catch(() => {});
+        return;
+      case "dismiss":
+        this.notes.hidden = true;
+        this.notesList?.replaceChildren();
+        return;
+      default:
+        this.emit("act", name);
+        return;
+    }
+    this.updateStatus();
+  }
+
+  /** The transport's keys: Space, ←/→, N, W, B, E, F, +/−, Home. */
+  keyAct(e) {
+    switch (e.key) {
+      case " ":
+      case "Spacebar":
+        return e.target?.tagName === "BUTTON" ? null : "play";
+      case "ArrowRight":
+        return e.shiftKey ? "batch" : "step";
+      case "ArrowLeft":
+        return "back";
+      case "n":
+      case "N":
+        return "batch";
+      case "w":
+      case "W":
+        return "watch";
+      case "b":
+      case "B":
+        return "step-boundary";
+      case "e":
+      case "E":
+        return "step-drain-end";
+      case "f":
+      case "F":
+        return "fullscreen";
+      case "+":
+      case "=":
+        return "faster";
+      case "-":
+      case "_":
+        return "slower";
+      case "Home":
+        return "reset";
+      default:
+        return null;
+    }
+  }
+
+  onKey(e) {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = e.target?.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (e.target?.closest?.("dialog")) return;
+    const act = this.keyAct(e);
+    if (!act) return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.act(act);
+  }
+
+  bind() {
+    this.root.addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-act]");
+      if (b && this.root.contains(b) && !b.closest("[data-own-acts]")) this.act(b.dataset.act);
+    });
+    // Whatever the reader does in the widget brings an idle loop's frames back at once.
+    for (const type of ["pointerdown", "pointermove", "keydown", "input", "change", "click", "wheel", "focusin"]) {
+      this.root.addEventListener(type, () => this.wake(), { capture: true, passive: true });
+    }
+    // Keys while focus is inside this widget (not in a slider or a select), so that Space and
+    // the arrows still scroll the page around a figure.
+    this.root.addEventListener("keydown", (e) => this.onKey(e));
+    // The lab's keys work from load: with nothing focused, the page's keys are the lab's.
+    if (this.syncUrl && this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) {
+      document.addEventListener("keydown", (e) => {
+        const t = e.target;
+        if (t !== document.body && t !== document.documentElement && t !== null) return;
+        if (document.querySelector("dialog[open]")) return;
+        this.onKey(e);
+      });
+    }
+    this.darkQuery.addEventListener("change", () => {
+      this.wake();
+      this.ex.set_dark(this.darkQuery.matches);
+      this.dirtyResidency = true;
+      this.emit("recolour", this.darkQuery.matches);
+    });
+    this.motionQuery.addEventListener("change", () => {
+      this.wake();
+      this.ex.set_reduced_motion(this.motionQuery.matches);
+    });
+    let lastW = this.root.clientWidth;
+    let lastH = window.innerHeight;
+    new ResizeObserver(() => {
+      const w = this.root.clientWidth;
+      if (w !== lastW || (this.embedView && window.innerHeight !== lastH)) {
+        lastW = w;
+        lastH = window.innerHeight;
+        this.layout();
+      }
+    }).observe(this.root);
+    if (this.embedView) {
+      addEventListener("resize", () => {
+        if (window.innerHeight !== lastH) {
+          lastH = window.innerHeight;
+          this.layout();
+        }
+      });
+    }
+    // The figure's canvas follows its box: in an embed, the box is what the text above and
+    // below it leaves of the iframe's height; in the article, the figure keeps within a screen.
+    const flex = this.flex;
+    if (flex?.fillBox && this.fill) {
+      let last = flex.fillBox.clientHeight;
+      new ResizeObserver(() => {
+        const h = flex.fillBox.clientHeight;
+        if (Math.abs(h - last) < 1) return;
+        last = h;
+        this.wake();
+        flex.layout();
+      }).observe(flex.fillBox);
+    } else if (flex && this.fitBox && this.viewName !== "lab" && this.viewName !== "present") {
+      new ResizeObserver(() => this.fit()).observe(this.fitBox);
+    }
+    new IntersectionObserver((entries) => {
+      for (const en of entries) this.setVisible(en.isIntersecting || document.fullscreenElement != null);
+    }).observe(this.root);
+    window.addEventListener("midpoint-panic", (e) => this.fatal(String(e.detail)));
+  }
+
+  /** On screen or not: off screen, playback pauses and nothing is drawn or computed. */
+  setVisible(v) {
+    if (v === this.visible) return;
+    this.visible = v;
+    if (this.dead || !this.ex) return;
+    this.emit("visible", v);
+    if (!v) {
+      if (this.status?.mode === "playing") {
+        this.ex.pause();
+        this.offscreenPaused = true;
+      }
+      return;
+    }
+    if (this.offscreenPaused) {
+      this.offscreenPaused = false;
+      this.ex.play();
+    }
+    if (this.runs.pendingRun) this.runs.start();
+    this.dirtyResidency = true;
+    if (!this.looping) requestAnimationFrame(this.loop);
+    else this.wake();
+  }
+
+  /** Counts and state for tests and curious readers: `window.__midpoint.apps[0].debug()`. */
+  debug() {
+    const s = this.ex.status();
+    const c = mp.strip_constants();
+    const cells = new Uint8Array(this.wasm.memory.buffer, this.ex.cells_ptr(), this.ex.cells_len());
+    let young = 0;
+    let old = 0;
+    let ringedYoung = 0;
+    for (const b of cells) {
+      if ((b & c.kind_mask) === 0) continue;
+      if (b & c.old_bit) old++;
+      else young++;
+      if ((b & c.mark_mask) === c.mark_young) ringedYoung++;
+    }
+    return {
+      ...s,
+      cells: cells.length,
+      young,
+      oldCells: old,
+      ringedYoung,
+      hasRun: !!this.runs.first,
+      sweepMs: this.sweepFigure?.lastMs ?? null,
+      ensembleMs: this.runs.ens?.ms || null,
+      runs: this.view.runs,
+      idle: this.idleTimer !== 0,
+      idleMisses: this.idleMisses,
+    };
+  }
+}

@@ -1,0 +1,57 @@
+// The classroom's printable handout (lab.html?view=handout): the lesson's key figures as still
+// images (docs/handout-*.png, the presentation's close-up at three moments) and the questions
+// of the teacher's guide (docs/classroom.md), without their answers; two A4 pages at most when
+// printed (style.css, @media print). No simulator runs on it.
+
+/** Whether the address asks for the handout. */
+export function wantsHandout(search) {
+  return (search.get("view") ?? "").trim().toLowerCase() === "handout";
+}
+
+const FIGURES = [
+  ["handout-1-midpoint.png", "1. Midpoint insertion", "The LRU list near its boundary LRU_old: the head row (youngest pages) on top, then a window of the list around LRU_old, the tail row (evicted next) and the free list. A page read from disk goes in right after LRU_old, into the old sublist (hatched), not at the head. Orange: the hot set; blue: the scanned table. Black rings: pages the boundary turned young while the list grew into the free frames left after the warm-up."],
+  ["handout-2-drain.png", "2. After one refill and its drain", "The page cleaner's LRU batch freed 1,024 frames from the tail, the boundary jumped toward the head, and 1,024 frames of scan reads drained the free list. Black rings: scan pages the boundary turned young as it slid back toward the tail, with no time test; those in the head row were touched again since and moved there."],
+  ["handout-3-depth128.png", "3. The same moment with innodb_lru_scan_depth = 128", "200 s into the scan, each refill freeing 128 frames instead of 1,024: the boundary slides over about 41 pages per refill instead of about 600, and 95 % of the hot set is cached (26 % at this moment with 1,024)."],
+];
+
+const QUESTIONS = [
+  "The pool holds 16,384 pages and the free list is empty. The page cleaner refills 1,024 frames and 1,024 scan reads drain them. About how many scan pages turn young, and why not 1,024?",
+  "With innodb_lru_scan_depth = 128, how many scan pages can one refill turn young?",
+  "Why does InnoDB count none of these pages in Pages made young?",
+  "A 2 s pause between scan passes raised the share of the hot set kept from 41 % to 89 %. Why does a pause help when it does not change the refills?",
+  "Setting innodb_old_blocks_time to 0 kept 7 %. Why is that worse than the default (1,000 ms)?",
+];
+
+/** Replaces the page's content with the handout. */
+export function showHandout(doc) {
+  doc.documentElement.classList.add("mp-handout-page");
+  doc.title = "midpoint: the classroom handout (InnoDB buffer pool LRU)";
+  const main = doc.querySelector("main");
+  for (const n of doc.querySelectorAll("body > header, body > footer")) n.remove();
+  const esc = (s) => s.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]);
+  // The images are files of the checkout's docs/, beside www/ (and beside dist/, for the single
+  // file built there).
+  const img = (base) => `../docs/${base}`;
+  main.innerHTML = `
+    <article class="handout" data-testid="handout">
+      <header class="handout-head">
+        <h1>How a table scan empties InnoDB's buffer pool</h1>
+        <p class="handout-name">Name: <span class="handout-line"></span></p>
+      </header>
+      <p class="handout-intro">InnoDB keeps the pages it has read in an LRU list. A newly read page goes in at the
+        <b>midpoint</b>, right after the pointer <code>LRU_old</code>, into the <b>old</b> sublist (the last
+        37 % of the list, <code>innodb_old_blocks_pct</code>). A touch makes an old page <b>young</b> (moves it
+        to the head) only if it comes at least <code>innodb_old_blocks_time</code> (1,000 ms) after the page's
+        first access. When the free list is empty, the page cleaner's <b>LRU batch</b> evicts pages from the
+        tail until the free list holds <code>innodb_lru_scan_depth</code> (1,024) frames; reads then <b>drain</b> it.</p>
+      ${FIGURES.map(([f, h, cap]) => `<figure class="handout-fig"><img src="${img(f)}" alt="${esc(h)}: ${esc(cap)}"><figcaption><b>${esc(h)}.</b> ${esc(cap)}</figcaption></figure>`).join("\n      ")}
+      <section class="handout-qs">
+        <h2>Questions</h2>
+        <ol>
+          ${QUESTIONS.map((q) => `<li><p>${esc(q)}</p><div class="handout-answer"></div></li>`).join("\n          ")}
+        </ol>
+      </section>
+      <p class="handout-foot">midpoint, a simulator of the MySQL 8.4 InnoDB buffer pool's LRU list. The
+        measurements quoted are the scan-leak experiment on MySQL 8.4.11.</p>
+    </article>`;
+}
