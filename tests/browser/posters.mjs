@@ -40,16 +40,21 @@ export async function shootLive(browser, base, p) {
     // frames show the way there), and the residency plot with every run of its ensemble in and
     // drawn as the band (its runs arrive over time: a shot with some of them would be a race).
     await page.waitForFunction(
-      (view) => {
+      ({ view, watch }) => {
         const d = window.__midpoint?.debug();
         if (!d || d.mode === "seeking" || d.busy) return false;
+        // At rest: the frame loop has gone quiet (nothing moved or was drawn for its idle
+        // frames), so no page is still on its way to its place. Two frames after the seek were
+        // not enough on a slow machine: a close-up shot mid-move differed from its poster by
+        // 1.2 % in a CI run. A watched drain never rests.
+        if (!watch && !d.idle) return false;
         if (view !== "residency") return true;
         const cap = document.querySelector(".mp-runcap");
         const plot = document.querySelector(".mp-residency");
         const runs = cap?.dataset.runs;
         return d.hasRun === true && !!runs && cap.dataset.runsDone === runs && (runs === "1" || plot?.dataset.bandRuns === runs);
       },
-      p.view,
+      { view: p.view, watch: p.at === "watch" },
       { timeout: 120_000 },
     );
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
