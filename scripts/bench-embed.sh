@@ -9,7 +9,9 @@
 # a static host serves it: gzip level 9 (GitHub Pages), or brotli quality 11 with --brotli
 # (tests/browser/static-server.mjs). It measures the committed pkg/.
 #
-#   scripts/bench-embed.sh [--brotli] [--runs N] [--path /www/...]
+#   scripts/bench-embed.sh [--brotli] [--runs N] [--path /www/...] [--requests]
+#
+# --requests lists the first run's requests (path, status, KiB over the wire) on stderr.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
@@ -26,12 +28,13 @@ bench_args=()
 while (($#)); do
     case "$1" in
     --brotli) server_args+=(--brotli) ;;
+    --requests) bench_args+=(--requests) ;;
     --runs | --path | --timeout-s)
         (($# >= 2)) || die "bench-embed: $1 needs a value"
         bench_args+=("$1" "$2")
         shift
         ;;
-    *) die "bench-embed: unknown argument '$1' (--brotli, --runs N, --path P, --timeout-s S)" ;;
+    *) die "bench-embed: unknown argument '$1' (--brotli, --runs N, --path P, --timeout-s S, --requests)" ;;
     esac
     shift
 done

@@ -27,6 +27,8 @@ const opt = (name, dflt) => {
 };
 const runs = Number(opt("--runs", "3"));
 const timeoutS = Number(opt("--timeout-s", "60"));
+// --requests: each request of the first run (path, status, KiB over the wire) on stderr.
+const listRequests = args.includes("--requests");
 const figurePath = opt("--path", "/www/lab.html?view=strip&at=batch&embed=1");
 const base = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
 
@@ -75,10 +77,12 @@ async function once(browser) {
   });
   let bytes = 0;
   let wasmEncoding = null;
+  const requests = [];
   context.on("requestfinished", async (req) => {
     try {
       const s = await req.sizes();
       bytes += s.responseBodySize + s.responseHeadersSize;
+      requests.push({ url: new URL(req.url()).pathname, status: (await req.response())?.status() ?? 0, bytes: s.responseBodySize + s.responseHeadersSize });
       if (req.url().endsWith(".wasm")) wasmEncoding = (await req.response())?.headers()["content-encoding"] ?? "identity";
     } catch {
       // A request of a closed page: not counted.
@@ -101,7 +105,7 @@ async function once(browser) {
   const marks = await page.evaluate(() => window.__embedBench);
   await context.close();
   const poster = marks.posterTiming ?? marks.poster;
-  return { poster, frame: marks.frame, kb: bytes / 1024, wasmEncoding };
+  return { poster, frame: marks.frame, kb: bytes / 1024, wasmEncoding, requests };
 }
 
 const median = (xs) => {
@@ -118,6 +122,11 @@ try {
   await browser.close();
 }
 const round = (x) => (x === null ? null : Math.round(x));
+if (listRequests && results[0]) {
+  for (const r of [...results[0].requests].sort((a, b) => b.bytes - a.bytes)) {
+    console.error(`${(r.bytes / 1024).toFixed(1).padStart(8)} KiB  ${r.status}  ${r.url}`);
+  }
+}
 console.log(
   JSON.stringify({
     embed_poster_ms: round(median(results.map((r) => r.poster))),

@@ -1,10 +1,13 @@
 // A static server of the repository that compresses as a static host does (GitHub Pages, Netlify,
 // an nginx with gzip_static): each text or WASM response gzip-encoded (level 9) when the client
 // accepts gzip, or brotli (quality 11) when it accepts br and --brotli is given; images and
-// unknown types as they are. Bound to loopback. Used by scripts/bench-embed.sh to count the bytes
+// unknown types as they are; each with an ETag, so that a second request of a file (a worker
+// importing the bindings the page already has) is answered 304 without a body, as those hosts
+// answer a revalidation (Cache-Control: no-cache makes the browser ask). Bound to loopback. Used by scripts/bench-embed.sh to count the bytes
 // a reader's browser receives.
 //
 //   node tests/browser/static-server.mjs [--port N] [--brotli]    (prints "listening PORT")
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -67,11 +70,17 @@ const server = createServer(async (req, res) => {
           ? "gzip"
           : null;
     const data = await body(file, encoding);
-    const headers = { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Content-Length": data.length, "Cache-Control": "no-cache" };
+    const etag = `"${createHash("sha1").update(data).digest("hex").slice(0, 16)}"`;
+    const headers = { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Cache-Control": "no-cache", ETag: etag };
     if (encoding) {
       headers["Content-Encoding"] = encoding;
       headers.Vary = "Accept-Encoding";
     }
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    headers["Content-Length"] = data.length;
     res.writeHead(200, headers);
     res.end(req.method === "HEAD" ? undefined : data);
   } catch {
