@@ -50,7 +50,7 @@ class MidpointExplainer extends HTMLElement {
     const names = this.getAttributeNames();
     const query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
     root.dataset.query = query;
-    this.app = mountWidget(root, env, { query, embedded: true });
+    this.app = await mountWidget(root, env, { query, embedded: true });
     this.dataset.ready = "1";
     this.dispatchEvent(new CustomEvent("midpoint-ready", { bubbles: true }));
   }

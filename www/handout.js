@@ -1,12 +1,9 @@
 // The classroom's printable handout (lab.html?view=handout): the lesson's key figures as still
 // images (docs/handout-*.png, the presentation's close-up at three moments) and the questions
 // of the teacher's guide (docs/classroom.md), without their answers; two A4 pages at most when
-// printed (style.css, @media print). No simulator runs on it.
+// printed (style.css, @media print). No simulator runs on it; main.js loads this script only for
+// that address.
 
-/** Whether the address asks for the handout. */
-export function wantsHandout(search) {
-  return (search.get("view") ?? "").trim().toLowerCase() === "handout";
-}
 
 const FIGURES = [
   ["handout-1-midpoint.png", "1. Midpoint insertion", "The LRU list near its boundary LRU_old: the head row (youngest pages) on top, then a window of the list around LRU_old, the tail row (evicted next) and the free list. A page read from disk goes in right after LRU_old, into the old sublist (hatched), not at the head. Orange: the hot set; blue: the scanned table. Black rings: pages the boundary turned young while the list grew into the free frames left after the warm-up."],

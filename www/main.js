@@ -5,7 +5,6 @@
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 import { data } from "./figure/data.js";
-import { showHandout, wantsHandout } from "./handout.js";
 
 const search = new URLSearchParams(location.search);
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
@@ -29,9 +28,11 @@ if (embedded) {
   }
 }
 
+const view = (search.get("view") ?? "").trim().toLowerCase();
+
 // ?view=present: the classroom's presentation, the close-up and the story's beats scaled to the
 // screen; only the widget that reads the address stays.
-if ((search.get("view") ?? "").trim().toLowerCase() === "present") {
+if (view === "present") {
   document.documentElement.classList.add("mp-present-page");
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
   for (const a of document.querySelectorAll(".explain")) a.remove();
@@ -39,9 +40,9 @@ if ((search.get("view") ?? "").trim().toLowerCase() === "present") {
 
 // ?view=handout: the classroom's printable handout (handout.js) in place of the page; no
 // simulator starts.
-if (wantsHandout(search)) {
+if (view === "handout") {
   for (const r of document.querySelectorAll("[data-midpoint], [data-testid=status-panel]")) r.remove();
-  showHandout(document);
+  (await import("./handout.js")).showHandout(document);
 }
 
 // Long figure captions fold to their first lines on a phone, with a button for the rest (CSS
@@ -79,8 +80,8 @@ function dropPoster(root) {
   watch.observe(root, { subtree: true, attributes: true, attributeFilter: ["data-min-font-px"] });
 }
 
-function fail(msg) {
-  for (const r of roots) {
+function fail(msg, where = roots) {
+  for (const r of where) {
     r.innerHTML = "";
     const p = document.createElement("p");
     p.className = "mp-alert";
@@ -96,13 +97,14 @@ const apps = [];
 if (document.querySelector("[data-predict]")) import("./predict.js").then((m) => m.bindPredict(() => apps));
 
 try {
-  // The committed sweep, fetched with the module: the sweep figures open drawn from it.
-  const sweep = data("sweep").catch(() => null);
+  // The committed sweep, fetched with the module: the sweep figures open drawn from it. An
+  // embedded figure other than the sweep (or the lab, which holds one) has no use for it.
+  const sweep = !embedded || view === "sweep" || view === "lab" || view === "" ? data("sweep").catch(() => null) : null;
   const env = await boot();
   await sweep;
-  const mount = (root) => {
+  const mount = async (root) => {
     const own = root.dataset.query === undefined;
-    apps.push(mountWidget(root, env, { query: own ? location.search : root.dataset.query, syncUrl: own }));
+    apps.push(await mountWidget(root, env, { query: own ? location.search : root.dataset.query, syncUrl: own }));
     dropPoster(root);
   };
   // The lab starts at once; the article's figures when they come near the screen, so that a
@@ -112,15 +114,17 @@ try {
       for (const en of entries) {
         if (!en.isIntersecting) continue;
         lazy.unobserve(en.target);
-        mount(en.target);
+        mount(en.target).catch((e) => {
+          console.error(e);
+          fail(`The simulator could not start: ${e?.message ?? e}.`, [en.target]);
+        });
       }
     },
     { rootMargin: "400px 0px" },
   );
-  for (const root of roots) {
-    if (root.dataset.query === undefined) mount(root);
-    else lazy.observe(root);
-  }
+  // The lab first (it is apps[0]), then the figures as they come near.
+  for (const root of roots) if (root.dataset.query === undefined) await mount(root);
+  for (const root of roots) if (root.dataset.query !== undefined) lazy.observe(root);
   // The "Beyond" figures; a heat-map click runs its cell in the lab (the widget of the address).
   if (document.querySelector("[data-beyond]")) (await import("./beyond.js")).startBeyond(env, apps.find((a) => a.syncUrl) ?? null);
   // The lab's "Your server" panel (not in an embed, which hides it).

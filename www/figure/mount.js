@@ -10,19 +10,17 @@
 //   lab        everything: the settings, both plots, the close-up and the pool, the tour,
 //              the policies and (on the lab's own page) the write path
 //   present    the classroom's presentation: the tour's beats beside the close-up
+//
+// The close-up's and the pool's components are imported here; the others (the plots, the
+// settings, the tour, the policies, the write path) only by the views that show them, so that an
+// embedded close-up fetches none of the lab's scripts (ARCHITECTURE.md, "The page's modules").
 import { el, KEYS_HELP } from "../util.js";
-import { WritePath } from "../write.js";
 import { EmbedButton } from "./embed-dialog.js";
 import { Grid } from "./grid.js";
 import { CellKey, Counters } from "./keys.js";
-import { Policies } from "./policies.js";
-import { Residency } from "./residency.js";
-import { Settings } from "./settings.js";
 import { EMBED_HEIGHT } from "./sizes.js";
 import { Sliders } from "./sliders.js";
 import { Strip } from "./strip.js";
-import { Sweep } from "./sweep.js";
-import { Tour } from "./tour.js";
 import { Transport } from "./transport.js";
 import { Widget } from "./widget.js";
 
@@ -34,15 +32,37 @@ export const FIGURE_SLIDERS = {
   sweep: ["hot_pages", "scan_pause_ms"],
 };
 
+/** The scripts of the components a view shows beyond the close-up's and the pool's, loaded on
+ *  demand: { Residency, Sweep, Settings, Tour, Policies, WritePath } as the view needs them. */
+async function viewModules(view, withWrite) {
+  const want = {
+    residency: ["residency"],
+    sweep: ["sweep"],
+    lab: ["residency", "sweep", "settings", "tour", "policies", ...(withWrite ? ["write"] : [])],
+    present: ["tour"],
+  }[view] ?? [];
+  const load = {
+    residency: () => import("./residency.js"),
+    sweep: () => import("./sweep.js"),
+    settings: () => import("./settings.js"),
+    tour: () => import("./tour.js"),
+    policies: () => import("./policies.js"),
+    write: () => import("../write.js"),
+  };
+  return Object.assign({}, ...(await Promise.all(want.map((k) => load[k]()))));
+}
+
 /**
- * Mounts a widget in `root` and starts it. `opts`: `query` (the address's query string),
- * `syncUrl` (it writes the page's address), `embedded` (a <midpoint-explainer> element).
+ * Mounts a widget in `root` and starts it; resolves to the widget once the scripts of its view
+ * have arrived. `opts`: `query` (the address's query string), `syncUrl` (it writes the page's
+ * address), `embedded` (a <midpoint-explainer> element).
  */
-export function mountWidget(root, env, opts) {
+export async function mountWidget(root, env, opts) {
   const w = new Widget(root, env, opts);
-  if (w.viewName === "lab") mountLab(w);
-  else if (w.viewName === "present") mountPresent(w);
-  else mountFigure(w);
+  const m = await viewModules(w.viewName, !w.embedView && w.syncUrl);
+  if (w.viewName === "lab") mountLab(w, m);
+  else if (w.viewName === "present") mountPresent(w, m);
+  else mountFigure(w, m);
   w.start();
   return w;
 }
@@ -61,7 +81,7 @@ class FullLink {
   }
 }
 
-function mountFigure(w) {
+function mountFigure(w, { Residency, Sweep }) {
   const view = w.viewName;
   const root = w.root;
   const embed = w.add(new EmbedButton(w, [view]));
@@ -101,7 +121,7 @@ function mountFigure(w) {
   w.fitBox = w.embedView ? root : root.closest("figure") ?? root;
 }
 
-function mountLab(w) {
+function mountLab(w, { Residency, Sweep, Settings, Tour, Policies, WritePath }) {
   const root = w.root;
   const id = w.id;
   root.prepend(el("a", { class: "mp-skip", href: `#${id}-controls`, text: "Skip to the simulation controls" }));
@@ -135,7 +155,7 @@ function mountLab(w) {
   root.append(dash, fig, w.add(new Policies(w)).el, el("p", { class: "mp-keys", text: KEYS_HELP }));
 }
 
-function mountPresent(w) {
+function mountPresent(w, { Tour }) {
   // One screen, no scroll, at any projector's size: the beat and its buttons on top; the
   // close-up (filling what the rest leaves), its caption, the drain's timeline and the
   // transport on the left; the beat's text, the counters it points at, the narration and the
