@@ -1,6 +1,3 @@
-/**
- * One run of the simulator under the page's control.
- */
 export class Explorer {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -12,11 +9,6 @@ export class Explorer {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_explorer_free(ptr, 0);
     }
-    /**
-     * Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
-     * computes the full run.
-     * @param {Float64Array | number[]} points
-     */
     add_run_points(points) {
         const ptr0 = passArrayF64ToWasm0(points, wasm.__wbindgen_malloc);
         const len0 = WASM_VECTOR_LEN;
@@ -25,28 +17,14 @@ export class Explorer {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Number of cell bytes.
-     * @returns {number}
-     */
     cells_len() {
         const ret = wasm.explorer_cells_len(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Address of the cell bytes in WASM memory (see `ui::grid`: table, old bit, marks), one
-     * per frame in LRU order then the free list; read them as a `Uint8Array` view.
-     * @returns {number}
-     */
     cells_ptr() {
         const ret = wasm.explorer_cells_ptr(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Faster (+1) or slower (−1) by one speed step; returns the speed's label.
-     * @param {number} delta
-     * @returns {string}
-     */
     change_speed(delta) {
         let deferred1_0;
         let deferred1_1;
@@ -59,10 +37,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * The code panel's state: the lines the current event ran and the live variables.
-     * @returns {any}
-     */
     code_state() {
         const ret = wasm.explorer_code_state(this.__wbg_ptr);
         if (ret[2]) {
@@ -70,12 +44,6 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * A sentence about the cell under device pixel (x, y) of the grid, or "" outside it.
-     * @param {number} x
-     * @param {number} y
-     * @returns {string}
-     */
     describe_cell(x, y) {
         let deferred1_0;
         let deferred1_1;
@@ -88,11 +56,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * A sentence about frame `f` (the tooltip of a close-up cell).
-     * @param {number} f
-     * @returns {string}
-     */
     describe_frame(f) {
         let deferred1_0;
         let deferred1_1;
@@ -105,12 +68,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Draws the grid on `ctx` (its canvas sized by `resize`); returns the size of the labels'
-     * font in device pixels, or -1 if it drew none.
-     * @param {CanvasRenderingContext2D} ctx
-     * @returns {number}
-     */
     draw(ctx) {
         const ret = wasm.explorer_draw(this.__wbg_ptr, ctx);
         if (ret[2]) {
@@ -118,89 +75,41 @@ export class Explorer {
         }
         return ret[0];
     }
-    /**
-     * Draws the residency plot with a cursor at the current time: the full run if the worker
-     * has sent it, else the samples streamed so far (or the explorer's own) over the previous
-     * parameters' curve, dimmed.
-     * @param {HTMLCanvasElement} canvas
-     * @param {number} dpr
-     * @param {boolean} dark
-     */
     draw_residency(canvas, dpr, dark) {
         const ret = wasm.explorer_draw_residency(this.__wbg_ptr, canvas, dpr, dark);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Events processed so far.
-     * @returns {number}
-     */
     events() {
         const ret = wasm.explorer_events(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Advances the current mode by one animation frame at wall time `now_ms`; returns
-     * `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
-     * @param {number} now_ms
-     * @returns {number}
-     */
     frame(now_ms) {
         const ret = wasm.explorer_frame(this.__wbg_ptr, now_ms);
         return ret >>> 0;
     }
-    /**
-     * The frame under device pixel (x, y) of the grid, or −1.
-     * @param {number} x
-     * @param {number} y
-     * @returns {number}
-     */
     grid_frame_at(x, y) {
         const ret = wasm.explorer_grid_frame_at(this.__wbg_ptr, x, y);
         return ret;
     }
-    /**
-     * Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
-     * @param {number} f
-     * @returns {Float64Array}
-     */
     grid_rect_of(f) {
         const ret = wasm.explorer_grid_rect_of(this.__wbg_ptr, f);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
     }
-    /**
-     * Holds the scout where it is while `held` (the page's workers are computing) or lets it
-     * go on; `scouted()` still says whether its snapshots reach the end.
-     * @param {boolean} held
-     */
     hold_scout(held) {
         wasm.explorer_hold_scout(this.__wbg_ptr, held);
     }
-    /**
-     * Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
-     * this one's full run arrives.
-     * @param {Explorer} prev
-     */
     keep_curve_of(prev) {
         _assertClass(prev, Explorer);
         wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
-    /**
-     * The current moment, to restore at once later (a beat of the presentation); undefined
-     * unless paused.
-     * @returns {Moment | undefined}
-     */
     moment() {
         const ret = wasm.explorer_moment(this.__wbg_ptr);
         return ret === 0 ? undefined : Moment.__wrap(ret);
     }
-    /**
-     * A run with these parameters (a `Params` object), paused at the start of the warm-up.
-     * @param {any} params
-     */
     constructor(params) {
         const ret = wasm.explorer_new(params);
         if (ret[2]) {
@@ -210,45 +119,24 @@ export class Explorer {
         ExplorerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * Runs at full speed to just before the next LRU batch that evicts pages, then pauses.
-     */
     next_batch() {
         wasm.explorer_next_batch(this.__wbg_ptr);
     }
-    /**
-     * Pauses whatever is running.
-     */
     pause() {
         wasm.explorer_pause(this.__wbg_ptr);
     }
-    /**
-     * Starts playing at the current speed.
-     */
     play() {
         wasm.explorer_play(this.__wbg_ptr);
     }
-    /**
-     * Back to the start of the warm-up.
-     */
     reset() {
         wasm.explorer_reset(this.__wbg_ptr);
     }
-    /**
-     * The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
-     * @returns {Float64Array}
-     */
     residency_info() {
         const ret = wasm.explorer_residency_info(this.__wbg_ptr);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
     }
-    /**
-     * The residency plot's key (`[{label, kind, colour}]`), for what it draws now.
-     * @param {boolean} dark
-     * @returns {any}
-     */
     residency_key(dark) {
         const ret = wasm.explorer_residency_key(this.__wbg_ptr, dark);
         if (ret[2]) {
@@ -256,44 +144,19 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
-     * @param {number} x
-     * @param {number} css_width
-     * @param {number} canvas_width
-     * @param {number} scale
-     * @returns {number}
-     */
     residency_time_at(x, css_width, canvas_width, scale) {
         const ret = wasm.explorer_residency_time_at(this.__wbg_ptr, x, css_width, canvas_width, scale);
         return ret;
     }
-    /**
-     * Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
-     * high; returns the height to give the canvas.
-     * @param {number} width
-     * @param {number} max_height
-     * @param {number} dpr
-     * @returns {number}
-     */
     resize(width, max_height, dpr) {
         const ret = wasm.explorer_resize(this.__wbg_ptr, width, max_height, dpr);
         return ret >>> 0;
     }
-    /**
-     * Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
-     * @param {Moment} m
-     * @returns {boolean}
-     */
     restore_moment(m) {
         _assertClass(m, Moment);
         const ret = wasm.explorer_restore_moment(this.__wbg_ptr, m.__wbg_ptr);
         return ret !== 0;
     }
-    /**
-     * The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
-     * @returns {any}
-     */
     run_set_summary() {
         const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
         if (ret[2]) {
@@ -301,138 +164,65 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Whether the snapshots reach the run's end (or scouting is off).
-     * @returns {boolean}
-     */
     scouted() {
         const ret = wasm.explorer_scouted(this.__wbg_ptr);
         return ret !== 0;
     }
-    /**
-     * Puts the view at the `k`-th frame of the current refill's drain (0: just after the
-     * batch; a read-ahead takes several at once, so it lands on the first read that has taken
-     * at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
-     * `drain_k`.
-     * @param {number} k
-     * @returns {boolean}
-     */
     scrub_drain(k) {
         const ret = wasm.explorer_scrub_drain(this.__wbg_ptr, k);
         return ret !== 0;
     }
-    /**
-     * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
-     * @param {number} n
-     */
     seek_event(n) {
         wasm.explorer_seek_event(this.__wbg_ptr, n);
     }
-    /**
-     * Seeks to `t` seconds since the warm-up started (after a parameter change).
-     * @param {number} t_s
-     */
     seek_time(t_s) {
         wasm.explorer_seek_time(this.__wbg_ptr, t_s);
     }
-    /**
-     * Selects frame `f` in both views (−1: none).
-     * @param {number} f
-     */
     select_frame(f) {
         wasm.explorer_select_frame(this.__wbg_ptr, f);
     }
-    /**
-     * The selected frame, or −1.
-     * @returns {number}
-     */
     selected() {
         const ret = wasm.explorer_selected(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Uses the dark palette (prefers-color-scheme: dark).
-     * @param {boolean} dark
-     */
     set_dark(dark) {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
     }
-    /**
-     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
-     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
-     * and band.
-     * @param {number} index
-     * @param {number} total
-     * @param {any} run
-     */
     set_member(index, total, run) {
         const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Turns highlights and the eviction animation off (prefers-reduced-motion).
-     * @param {boolean} on
-     */
     set_reduced_motion(on) {
         wasm.explorer_set_reduced_motion(this.__wbg_ptr, on);
     }
-    /**
-     * Hands over the full run computed in a worker (for the residency plot and "kept").
-     * @param {any} run
-     */
     set_run(run) {
         const ret = wasm.explorer_set_run(this.__wbg_ptr, run);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
-     * run, so that scrubbing the residency plot restores one and replays a little.
-     * @param {boolean} on
-     */
     set_scouting(on) {
         wasm.explorer_set_scouting(this.__wbg_ptr, on);
     }
-    /**
-     * Sets the speed by index (0 = 1/1000×, 6 = 100×).
-     * @param {number} i
-     */
     set_speed(i) {
         wasm.explorer_set_speed(this.__wbg_ptr, i);
     }
-    /**
-     * Keeps at most the snapshot memory a widget showing `view` may use for stepping back.
-     * @param {string} view
-     */
     set_view_budget(view) {
         const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         wasm.explorer_set_view_budget(this.__wbg_ptr, ptr0, len0);
     }
-    /**
-     * For a page that shows no grid: the cells built (the status's counts) and the dirty flag
-     * cleared without drawing, so that a paused page rests.
-     */
     settle() {
         wasm.explorer_settle(this.__wbg_ptr);
     }
-    /**
-     * The speed labels, slowest first.
-     * @returns {string[]}
-     */
     static speed_labels() {
         const ret = wasm.explorer_speed_labels();
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * Counters, narration and mode, for the page.
-     * @returns {any}
-     */
     status() {
         const ret = wasm.explorer_status(this.__wbg_ptr);
         if (ret[2]) {
@@ -440,53 +230,26 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Processes one event and describes it.
-     */
     step() {
         wasm.explorer_step(this.__wbg_ptr);
     }
-    /**
-     * Goes back one event (from a saved position, replaying if needed).
-     */
     step_back() {
         wasm.explorer_step_back(this.__wbg_ptr);
     }
-    /**
-     * The boundary step: runs until `LRU_old` has moved by a twentieth of the refill (or to
-     * the drain's next beat); see `ui::explorer::steps`.
-     */
     step_boundary() {
         wasm.explorer_step_boundary(this.__wbg_ptr);
     }
-    /**
-     * Runs to the end of the current drain (or to the next LRU batch if none is under way).
-     */
     step_drain_end() {
         wasm.explorer_step_drain_end(this.__wbg_ptr);
     }
-    /**
-     * The frame under CSS pixel (x, y) of the close-up, or −1.
-     * @param {number} x
-     * @param {number} y
-     * @returns {number}
-     */
     strip_frame_at(x, y) {
         const ret = wasm.explorer_strip_frame_at(this.__wbg_ptr, x, y);
         return ret;
     }
-    /**
-     * Number of f32 in the close-up's cells.
-     * @returns {number}
-     */
     strip_len() {
         const ret = wasm.explorer_strip_len(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * What the close-up draws besides its cells (the boundary, counts, trails, layout).
-     * @returns {any}
-     */
     strip_meta() {
         const ret = wasm.explorer_strip_meta(this.__wbg_ptr);
         if (ret[2]) {
@@ -494,67 +257,32 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Address of the close-up's cells in WASM memory (`STRIDE` f32 each: frame, x, y, cell
-     * byte, flags, opacity, region, list position); read them as a `Float32Array` view.
-     * @returns {number}
-     */
     strip_ptr() {
         const ret = wasm.explorer_strip_ptr(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
-     * its height.
-     * @param {number} width
-     * @param {number} max_height
-     * @returns {number}
-     */
     strip_resize(width, max_height) {
         const ret = wasm.explorer_strip_resize(this.__wbg_ptr, width, max_height);
         return ret;
     }
-    /**
-     * Numbers per cell of the close-up.
-     * @returns {number}
-     */
     static strip_stride() {
         const ret = wasm.explorer_strip_stride();
         return ret >>> 0;
     }
-    /**
-     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown);
-     * false when its cells and labels are those of the last call (nothing to repaint).
-     * @param {number} now_ms
-     * @returns {boolean}
-     */
     strip_update(now_ms) {
         const ret = wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
         return ret !== 0;
     }
-    /**
-     * Seconds since the warm-up started.
-     * @returns {number}
-     */
     t_s() {
         const ret = wasm.explorer_t_s(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Runs to the next LRU batch, then shows its evictions and the drain that follows in
-     * slow motion, and pauses when the free list is empty again.
-     */
     watch() {
         wasm.explorer_watch(this.__wbg_ptr);
     }
 }
 if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
 
-/**
- * The page's live runs for the residency plot (`ui::live`): one at a time, each new one
- * replacing the last, its samples handed out as they come, continuing the last run's
- * snapshot at the scan's start when only the scan's parameters changed.
- */
 export class LiveRunner {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -566,29 +294,16 @@ export class LiveRunner {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_liverunner_free(ptr, 0);
     }
-    /**
-     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-     * @param {number} max_events
-     * @returns {number}
-     */
     advance(max_events) {
         const ret = wasm.liverunner_advance(this.__wbg_ptr, max_events);
         return ret;
     }
-    /**
-     * No run yet.
-     */
     constructor() {
         const ret = wasm.liverunner_new();
         this.__wbg_ptr = ret;
         LiveRunnerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The summary, with at most `max_points` points of the time series.
-     * @param {number} max_points
-     * @returns {any}
-     */
     result(max_points) {
         const ret = wasm.liverunner_result(this.__wbg_ptr, max_points);
         if (ret[2]) {
@@ -596,10 +311,6 @@ export class LiveRunner {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The whole time series as CSV (see [`Runner::samples_csv`]); empty without a run.
-     * @returns {string}
-     */
     samples_csv() {
         let deferred1_0;
         let deferred1_1;
@@ -612,12 +323,6 @@ export class LiveRunner {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Starts a run with these parameters (a `Params` object), dropping the current one;
-     * returns true if it continues the snapshot at the scan's start.
-     * @param {any} params
-     * @returns {boolean}
-     */
     start(params) {
         const ret = wasm.liverunner_start(this.__wbg_ptr, params);
         if (ret[2]) {
@@ -625,10 +330,6 @@ export class LiveRunner {
         }
         return ret[0] !== 0;
     }
-    /**
-     * The samples not handed out yet, as `[t_s, hot, scan_young]` triplets.
-     * @returns {Float64Array}
-     */
     take_points() {
         const ret = wasm.liverunner_take_points(this.__wbg_ptr);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
@@ -638,10 +339,6 @@ export class LiveRunner {
 }
 if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
 
-/**
- * A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
- * parameters.
- */
 export class Moment {
     static __wrap(ptr) {
         const obj = Object.create(Moment.prototype);
@@ -659,10 +356,6 @@ export class Moment {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_moment_free(ptr, 0);
     }
-    /**
-     * Roughly the bytes it holds.
-     * @returns {number}
-     */
     approx_bytes() {
         const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
         return ret;
@@ -670,10 +363,6 @@ export class Moment {
 }
 if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
 
-/**
- * One widget's state: its parameters, the preset and measurement they match, its address,
- * command line, embed snippets and the words of its captions.
- */
 export class Page {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -685,13 +374,6 @@ export class Page {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_page_free(ptr, 0);
     }
-    /**
-     * The address's query: `ev` the event count while paused (0: none), `keep_at` while the
-     * figure is on its way to its opening moment.
-     * @param {number} ev
-     * @param {boolean} keep_at
-     * @returns {string}
-     */
     address(ev, keep_at) {
         let deferred1_0;
         let deferred1_1;
@@ -704,11 +386,6 @@ export class Page {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Takes the parameters of a query string, keeping the view options; returns messages.
-     * @param {string} query
-     * @returns {string[]}
-     */
     apply_query(query) {
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
@@ -717,10 +394,6 @@ export class Page {
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v2;
     }
-    /**
-     * The sliders for these parameters (`ui::controls::Control`).
-     * @returns {any}
-     */
     controls() {
         const ret = wasm.page_controls(this.__wbg_ptr);
         if (ret[2]) {
@@ -728,21 +401,12 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The messages about the query this state was read from.
-     * @returns {string[]}
-     */
     messages() {
         const ret = wasm.page_messages(this.__wbg_ptr);
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * The state of an address's query string (with or without `?`); `messages()` says what it
-     * could not use as given.
-     * @param {string} query
-     */
     constructor(query) {
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
@@ -751,11 +415,6 @@ export class Page {
         PageFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * How the widget opens (`ui::page::Opening`).
-     * @param {boolean} reduced_motion
-     * @returns {any}
-     */
     opening(reduced_motion) {
         const ret = wasm.page_opening(this.__wbg_ptr, reduced_motion);
         if (ret[2]) {
@@ -763,10 +422,6 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The parameters as an object, for the workers and the explorer.
-     * @returns {any}
-     */
     params() {
         const ret = wasm.page_params(this.__wbg_ptr);
         if (ret[2]) {
@@ -774,25 +429,12 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Takes a preset's parameters; false if there is no such preset.
-     * @param {string} name
-     * @returns {boolean}
-     */
     pick_preset(name) {
         const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         const ret = wasm.page_pick_preset(this.__wbg_ptr, ptr0, len0);
         return ret !== 0;
     }
-    /**
-     * The residency plot's caption (`{kept, text, cost}`) from the runs `ex` holds and what
-     * they cost (`{page_accesses, ms, reused, ensemble_ms, workers}`), or null before the first
-     * run is in.
-     * @param {Explorer} ex
-     * @param {any} cost
-     * @returns {any}
-     */
     run_caption(ex, cost) {
         _assertClass(ex, Explorer);
         const ret = wasm.page_run_caption(this.__wbg_ptr, ex.__wbg_ptr, cost);
@@ -801,12 +443,6 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Sets one parameter (URL key); returns the messages about a value not used as given.
-     * @param {string} key
-     * @param {string} value
-     * @returns {string[]}
-     */
     set(key, value) {
         let ptr0, len0, ptr1, len1;
         try {
@@ -824,43 +460,19 @@ export class Page {
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v3;
     }
-    /**
-     * Runs per setting (clamped); returns the number used.
-     * @param {number} runs
-     * @returns {number}
-     */
     set_runs(runs) {
         const ret = wasm.page_set_runs(this.__wbg_ptr, runs);
         return ret >>> 0;
     }
-    /**
-     * The first run's RNG seed; returns messages.
-     * @param {number} seed
-     * @returns {string[]}
-     */
     set_seed(seed) {
         const ret = wasm.page_set_seed(this.__wbg_ptr, seed);
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * The tour's step in the address (1-based), or 0 to leave it.
-     * @param {number} step
-     */
     set_tour(step) {
         wasm.page_set_tour(this.__wbg_ptr, step);
     }
-    /**
-     * The embed snippets (`{iframe, element, page}`) of figure `view`, `height` px tall.
-     * @param {string} view
-     * @param {number} ev
-     * @param {boolean} keep_at
-     * @param {number} height
-     * @param {string} page_url
-     * @param {string} script_url
-     * @returns {any}
-     */
     snippets(view, ev, keep_at, height, page_url, script_url) {
         const val4 = +ev;
         const val5 = +keep_at;
@@ -885,11 +497,6 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The line under the sweep: what each point is, computed in `workers` workers.
-     * @param {number} workers
-     * @returns {string}
-     */
     sweep_note(workers) {
         let deferred1_0;
         let deferred1_1;
@@ -902,10 +509,6 @@ export class Page {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Everything the page shows of the state, as one object (`ui::page::PageView`).
-     * @returns {any}
-     */
     view() {
         const ret = wasm.page_view(this.__wbg_ptr);
         if (ret[2]) {
@@ -916,9 +519,6 @@ export class Page {
 }
 if (Symbol.dispose) Page.prototype[Symbol.dispose] = Page.prototype.free;
 
-/**
- * The phase heat map: the committed map and the selected cell.
- */
 export class PhaseView {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -930,26 +530,12 @@ export class PhaseView {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_phaseview_free(ptr, 0);
     }
-    /**
-     * The cell [i, j] under CSS pixel (x, y) of a drawing `width` × `height`, or [].
-     * @param {number} width
-     * @param {number} height
-     * @param {number} x
-     * @param {number} y
-     * @returns {Uint32Array}
-     */
     cell_at(width, height, x, y) {
         const ret = wasm.phaseview_cell_at(this.__wbg_ptr, width, height, x, y);
         var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * A sentence about cell (i, j).
-     * @param {number} i
-     * @param {number} j
-     * @returns {string}
-     */
     describe(i, j) {
         let deferred1_0;
         let deferred1_1;
@@ -962,45 +548,24 @@ export class PhaseView {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Cells across and down.
-     * @returns {Uint32Array}
-     */
     dims() {
         const ret = wasm.phaseview_dims(this.__wbg_ptr);
         var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * Draws it on `canvas` (device pixels = CSS pixels × `dpr`), framing the selected cell.
-     * @param {HTMLCanvasElement} canvas
-     * @param {number} dpr
-     * @param {boolean} dark
-     */
     draw(canvas, dpr, dark) {
         const ret = wasm.phaseview_draw(this.__wbg_ptr, canvas, dpr, dark);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Moves the selection by (di, dj) (arrow keys; from the bottom-left cell if none);
-     * returns it as [i, j].
-     * @param {number} di
-     * @param {number} dj
-     * @returns {Uint32Array}
-     */
     move_selection(di, dj) {
         const ret = wasm.phaseview_move_selection(this.__wbg_ptr, di, dj);
         var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * From `www/data/phase.json` (parsed).
-     * @param {any} data
-     */
     constructor(data) {
         const ret = wasm.phaseview_new(data);
         if (ret[2]) {
@@ -1010,10 +575,6 @@ export class PhaseView {
         PhaseViewFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * "computed by `…` at commit …".
-     * @returns {string}
-     */
     provenance() {
         let deferred1_0;
         let deferred1_1;
@@ -1026,12 +587,6 @@ export class PhaseView {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * The lab's URL query for cell (i, j).
-     * @param {number} i
-     * @param {number} j
-     * @returns {string}
-     */
     query(i, j) {
         let deferred2_0;
         let deferred2_1;
@@ -1050,18 +605,9 @@ export class PhaseView {
             wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
         }
     }
-    /**
-     * Selects cell (i, j) (clamped to the grid).
-     * @param {number} i
-     * @param {number} j
-     */
     select(i, j) {
         wasm.phaseview_select(this.__wbg_ptr, i, j);
     }
-    /**
-     * The selected cell as [i, j], or [].
-     * @returns {Uint32Array}
-     */
     selected() {
         const ret = wasm.phaseview_selected(this.__wbg_ptr);
         var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
@@ -1071,10 +617,6 @@ export class PhaseView {
 }
 if (Symbol.dispose) PhaseView.prototype[Symbol.dispose] = PhaseView.prototype.free;
 
-/**
- * Every replacement policy on these parameters (`midpoint policies`), one policy per
- * [`Policies::step`] so that the worker can report progress.
- */
 export class Policies {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1086,10 +628,6 @@ export class Policies {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_policies_free(ptr, 0);
     }
-    /**
-     * A comparison on these parameters (a `Params` object).
-     * @param {any} params
-     */
     constructor(params) {
         const ret = wasm.policies_new(params);
         if (ret[2]) {
@@ -1099,10 +637,6 @@ export class Policies {
         PoliciesFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The rows so far (`PolicyRow` plus `why`, the sentence on the looping scan).
-     * @returns {any}
-     */
     rows() {
         const ret = wasm.policies_rows(this.__wbg_ptr);
         if (ret[2]) {
@@ -1110,10 +644,6 @@ export class Policies {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Runs the next policy (the first: the InnoDB run); returns the share done (1 = all).
-     * @returns {number}
-     */
     step() {
         const ret = wasm.policies_step(this.__wbg_ptr);
         if (ret[2]) {
@@ -1124,9 +654,6 @@ export class Policies {
 }
 if (Symbol.dispose) Policies.prototype[Symbol.dispose] = Policies.prototype.free;
 
-/**
- * A full run, advanced in slices so that the worker can report progress.
- */
 export class Runner {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1138,19 +665,10 @@ export class Runner {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_runner_free(ptr, 0);
     }
-    /**
-     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-     * @param {number} max_events
-     * @returns {number}
-     */
     advance(max_events) {
         const ret = wasm.runner_advance(this.__wbg_ptr, max_events);
         return ret;
     }
-    /**
-     * A run with these parameters (a `Params` object).
-     * @param {any} params
-     */
     constructor(params) {
         const ret = wasm.runner_new(params);
         if (ret[2]) {
@@ -1160,11 +678,6 @@ export class Runner {
         RunnerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The summary, with at most `max_points` points of the time series.
-     * @param {number} max_points
-     * @returns {any}
-     */
     result(max_points) {
         const ret = wasm.runner_result(this.__wbg_ptr, max_points);
         if (ret[2]) {
@@ -1172,10 +685,6 @@ export class Runner {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The whole time series as CSV, every parameter in its header (the CLI's format).
-     * @returns {string}
-     */
     samples_csv() {
         let deferred1_0;
         let deferred1_1;
@@ -1191,10 +700,6 @@ export class Runner {
 }
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
-/**
- * The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
- * time (`midpoint_status::page_risk::PageRisk`).
- */
 export class StatusRisk {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1206,11 +711,6 @@ export class StatusRisk {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_statusrisk_free(ptr, 0);
     }
-    /**
-     * Runs up to `max_events` more events; returns the share done (1 = every run).
-     * @param {number} max_events
-     * @returns {number}
-     */
     advance(max_events) {
         const ret = wasm.statusrisk_advance(this.__wbg_ptr, max_events);
         if (ret[2]) {
@@ -1218,10 +718,6 @@ export class StatusRisk {
         }
         return ret[0];
     }
-    /**
-     * What runs now ("run 3 of 25: …"), empty when over.
-     * @returns {string}
-     */
     current() {
         let deferred1_0;
         let deferred1_1;
@@ -1234,12 +730,6 @@ export class StatusRisk {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
-     * @param {string} text
-     * @param {number} hot_pages
-     * @param {number} runs
-     */
     constructor(text, hot_pages, runs) {
         const val2 = +hot_pages;
         const val3 = +runs;
@@ -1253,10 +743,6 @@ export class StatusRisk {
         StatusRiskFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The rows so far, the table's cells, the advice and the pasted rates, as a JSON string.
-     * @returns {string}
-     */
     result() {
         let deferred1_0;
         let deferred1_1;
@@ -1272,9 +758,6 @@ export class StatusRisk {
 }
 if (Symbol.dispose) StatusRisk.prototype[Symbol.dispose] = StatusRisk.prototype.free;
 
-/**
- * The sweep's points as they arrive, and its drawing.
- */
 export class SweepView {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1286,10 +769,6 @@ export class SweepView {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_sweepview_free(ptr, 0);
     }
-    /**
-     * Which lines coincide, in words (empty when none do, or too few points are computed).
-     * @returns {string}
-     */
     coincidence() {
         let deferred1_0;
         let deferred1_1;
@@ -1302,58 +781,27 @@ export class SweepView {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Points computed so far.
-     * @returns {number}
-     */
     done() {
         const ret = wasm.sweepview_done(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Draws the sweep on `canvas` (device pixels = CSS pixels × `dpr`), marking the current
-     * depth and time; `highlight` (an old_blocks_time, or a negative number for none) brings
-     * that line forward.
-     * @param {HTMLCanvasElement} canvas
-     * @param {number} dpr
-     * @param {number} depth
-     * @param {number} time
-     * @param {boolean} dark
-     * @param {number} highlight
-     */
     draw(canvas, dpr, depth, time, dark, highlight) {
         const ret = wasm.sweepview_draw(this.__wbg_ptr, canvas, dpr, depth, time, dark, highlight);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Fills every point from the committed sweep (`www/data/sweep.json`, parsed by the
-     * browser) if it is this sweep for `page`'s parameters and runs; returns whether it did.
-     * @param {any} data
-     * @param {Page} page
-     * @returns {boolean}
-     */
     fill_committed(data, page) {
         _assertClass(page, Page);
         const ret = wasm.sweepview_fill_committed(this.__wbg_ptr, data, page.__wbg_ptr);
         return ret !== 0;
     }
-    /**
-     * Each point's "kept" (NaN until computed), row-major: `[t * depths + d]`.
-     * @returns {Float64Array}
-     */
     kept() {
         const ret = wasm.sweepview_kept(this.__wbg_ptr);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
     }
-    /**
-     * The sweep's key (its HTML legend): the entries the chart would draw now.
-     * @param {boolean} dark
-     * @returns {any}
-     */
     key(dark) {
         const ret = wasm.sweepview_key(this.__wbg_ptr, dark);
         if (ret[2]) {
@@ -1361,13 +809,6 @@ export class SweepView {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * An empty sweep of the run `params` over these scan depths and old_blocks_time values
-     * (ms).
-     * @param {Uint32Array | number[]} depths
-     * @param {Uint32Array | number[]} times
-     * @param {any} params
-     */
     constructor(depths, times, params) {
         let ptr0, len0, ptr1, len1;
         try {
@@ -1388,31 +829,15 @@ export class SweepView {
         SweepViewFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * Records one computed point (kept as a fraction, 0..1).
-     * @param {number} depth
-     * @param {number} time
-     * @param {number} kept
-     */
     set(depth, time, kept) {
         wasm.sweepview_set(this.__wbg_ptr, depth, time, kept);
     }
-    /**
-     * Records one computed point: a `SweepPoint` object as `sweep_point` returns it.
-     * @param {any} point
-     */
     set_point(point) {
         const ret = wasm.sweepview_set_point(this.__wbg_ptr, point);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * The sweep as CSV (the CLI's format: every parameter of `params` in the header; points
-     * not computed yet are `NaN`).
-     * @param {any} params
-     * @returns {string}
-     */
     to_csv(params) {
         let deferred2_0;
         let deferred2_1;
@@ -1434,9 +859,6 @@ export class SweepView {
 }
 if (Symbol.dispose) SweepView.prototype[Symbol.dispose] = SweepView.prototype.free;
 
-/**
- * Stock MySQL 8.4 and one what-if side by side.
- */
 export class WhatIfPair {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1448,12 +870,6 @@ export class WhatIfPair {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_whatifpair_free(ptr, 0);
     }
-    /**
-     * A sentence about frame `f` of side `side`.
-     * @param {number} side
-     * @param {number} f
-     * @returns {string}
-     */
     describe_frame(side, f) {
         let deferred1_0;
         let deferred1_1;
@@ -1466,20 +882,10 @@ export class WhatIfPair {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * One animation frame of both; returns `F_DIRTY | F_STATUS` bits.
-     * @param {number} now_ms
-     * @returns {number}
-     */
     frame(now_ms) {
         const ret = wasm.whatifpair_frame(this.__wbg_ptr, now_ms);
         return ret >>> 0;
     }
-    /**
-     * Both runs of `PAIR_PRESET`, the patched one with `what_if`, opening just before the scan
-     * phase's first LRU batch.
-     * @param {string} what_if
-     */
     constructor(what_if) {
         const ptr0 = passStringToWasm0(what_if, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
@@ -1491,10 +897,6 @@ export class WhatIfPair {
         WhatIfPairFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The preset both run.
-     * @returns {string}
-     */
     static preset() {
         let deferred1_0;
         let deferred1_1;
@@ -1507,30 +909,15 @@ export class WhatIfPair {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Both back to the start.
-     */
     reset() {
         wasm.whatifpair_reset(this.__wbg_ptr);
     }
-    /**
-     * Uses the dark palette in both.
-     * @param {boolean} dark
-     */
     set_dark(dark) {
         wasm.whatifpair_set_dark(this.__wbg_ptr, dark);
     }
-    /**
-     * Turns highlights off in both (prefers-reduced-motion).
-     * @param {boolean} on
-     */
     set_reduced_motion(on) {
         wasm.whatifpair_set_reduced_motion(this.__wbg_ptr, on);
     }
-    /**
-     * Both sides' figures, the mode and the caption.
-     * @returns {any}
-     */
     status() {
         const ret = wasm.whatifpair_status(this.__wbg_ptr);
         if (ret[2]) {
@@ -1538,43 +925,20 @@ export class WhatIfPair {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * One event in each.
-     */
     step() {
         wasm.whatifpair_step(this.__wbg_ptr);
     }
-    /**
-     * One event back in each.
-     */
     step_back() {
         wasm.whatifpair_step_back(this.__wbg_ptr);
     }
-    /**
-     * The frame under CSS pixel (x, y) of side `side`'s close-up, or −1.
-     * @param {number} side
-     * @param {number} x
-     * @param {number} y
-     * @returns {number}
-     */
     strip_frame_at(side, x, y) {
         const ret = wasm.whatifpair_strip_frame_at(this.__wbg_ptr, side, x, y);
         return ret;
     }
-    /**
-     * Number of f32 in side `side`'s close-up cells.
-     * @param {number} side
-     * @returns {number}
-     */
     strip_len(side) {
         const ret = wasm.whatifpair_strip_len(this.__wbg_ptr, side);
         return ret >>> 0;
     }
-    /**
-     * What side `side`'s close-up draws besides its cells.
-     * @param {number} side
-     * @returns {any}
-     */
     strip_meta(side) {
         const ret = wasm.whatifpair_strip_meta(this.__wbg_ptr, side);
         if (ret[2]) {
@@ -1582,62 +946,31 @@ export class WhatIfPair {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Address of side `side`'s close-up cells in WASM memory (`strip_stride()` f32 each).
-     * @param {number} side
-     * @returns {number}
-     */
     strip_ptr(side) {
         const ret = wasm.whatifpair_strip_ptr(this.__wbg_ptr, side);
         return ret >>> 0;
     }
-    /**
-     * Lays side `side`'s close-up out (0: stock, 1: patched); returns its height.
-     * @param {number} side
-     * @param {number} width
-     * @param {number} max_height
-     * @returns {number}
-     */
     strip_resize(side, width, max_height) {
         const ret = wasm.whatifpair_strip_resize(this.__wbg_ptr, side, width, max_height);
         return ret;
     }
-    /**
-     * Numbers per close-up cell.
-     * @returns {number}
-     */
     static strip_stride() {
         const ret = wasm.whatifpair_strip_stride();
         return ret >>> 0;
     }
-    /**
-     * Builds side `side`'s close-up for wall time `now_ms`; false when nothing in it changed.
-     * @param {number} side
-     * @param {number} now_ms
-     * @returns {boolean}
-     */
     strip_update(side, now_ms) {
         const ret = wasm.whatifpair_strip_update(this.__wbg_ptr, side, now_ms);
         return ret !== 0;
     }
-    /**
-     * Play or pause both.
-     */
     toggle() {
         wasm.whatifpair_toggle(this.__wbg_ptr);
     }
-    /**
-     * Watch the next refill and drain (stock leads, the patched run follows).
-     */
     watch() {
         wasm.whatifpair_watch(this.__wbg_ptr);
     }
 }
 if (Symbol.dispose) WhatIfPair.prototype[Symbol.dispose] = WhatIfPair.prototype.free;
 
-/**
- * A write-path run, advanced in slices, taking periodic snapshots of instance 0.
- */
 export class WriteRunner {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1649,11 +982,6 @@ export class WriteRunner {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_writerunner_free(ptr, 0);
     }
-    /**
-     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-     * @param {number} max_events
-     * @returns {number}
-     */
     advance(max_events) {
         const ret = wasm.writerunner_advance(this.__wbg_ptr, max_events);
         if (ret[2]) {
@@ -1661,23 +989,12 @@ export class WriteRunner {
         }
         return ret[0];
     }
-    /**
-     * Every moment's cells, concatenated (`frames` bytes each).
-     * @returns {Uint8Array}
-     */
     cells() {
         const ret = wasm.writerunner_cells(this.__wbg_ptr);
         var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
         return v1;
     }
-    /**
-     * A run of one of the page's write presets with `innodb_lru_scan_depth` and
-     * `innodb_doublewrite_pages` set.
-     * @param {string} preset
-     * @param {number} depth
-     * @param {number} dblwr_pages
-     */
     constructor(preset, depth, dblwr_pages) {
         const val2 = +depth;
         const val3 = +dblwr_pages;
@@ -1691,10 +1008,6 @@ export class WriteRunner {
         WriteRunnerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The summary (counters, moments, doublewrite writes).
-     * @returns {any}
-     */
     result() {
         const ret = wasm.writerunner_result(this.__wbg_ptr);
         if (ret[2]) {
@@ -1705,9 +1018,6 @@ export class WriteRunner {
 }
 if (Symbol.dispose) WriteRunner.prototype[Symbol.dispose] = WriteRunner.prototype.free;
 
-/**
- * The section's drawings: the pool at a moment, the doublewrite chart, the trade-off.
- */
 export class WriteView {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -1719,73 +1029,34 @@ export class WriteView {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_writeview_free(ptr, 0);
     }
-    /**
-     * Trade-off points computed.
-     * @returns {number}
-     */
     depth_done() {
         const ret = wasm.writeview_depth_done(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * The trade-off's points as CSV-like rows for the data table: depth, tps with scan, tps
-     * without, waits/s (NaN until computed), flattened.
-     * @returns {Float64Array}
-     */
     depth_rows() {
         const ret = wasm.writeview_depth_rows(this.__wbg_ptr);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
     }
-    /**
-     * The trade-off's depths.
-     * @returns {Uint32Array}
-     */
     static depths() {
         const ret = wasm.writeview_depths();
         var v1 = getArrayU32FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * Draws the doublewrite chart, with a cursor at moment `k`.
-     * @param {HTMLCanvasElement} canvas
-     * @param {number} dpr
-     * @param {number} k
-     * @param {boolean} dark
-     */
     draw_dblwr(canvas, dpr, k, dark) {
         const ret = wasm.writeview_draw_dblwr(this.__wbg_ptr, canvas, dpr, k, dark);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Draws the trade-off, ringing `current` depth.
-     * @param {HTMLCanvasElement} canvas
-     * @param {number} dpr
-     * @param {number} current
-     * @param {boolean} dark
-     */
     draw_depth(canvas, dpr, current, dark) {
         const ret = wasm.writeview_draw_depth(this.__wbg_ptr, canvas, dpr, current, dark);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Draws instance 0 at moment `k` on a canvas `width` device pixels wide (at most
-     * `max_height` high); returns the canvas height used.
-     * @param {HTMLCanvasElement} canvas
-     * @param {CanvasRenderingContext2D} ctx
-     * @param {number} k
-     * @param {number} width
-     * @param {number} max_height
-     * @param {number} dpr
-     * @param {boolean} dark
-     * @returns {number}
-     */
     draw_pool(canvas, ctx, k, width, max_height, dpr, dark) {
         const ret = wasm.writeview_draw_pool(this.__wbg_ptr, canvas, ctx, k, width, max_height, dpr, dark);
         if (ret[2]) {
@@ -1793,11 +1064,6 @@ export class WriteView {
         }
         return ret[0] >>> 0;
     }
-    /**
-     * Moment `k` as text: time, dirty, being written, free, old.
-     * @param {number} k
-     * @returns {any}
-     */
     moment(k) {
         const ret = wasm.writeview_moment(this.__wbg_ptr, k);
         if (ret[2]) {
@@ -1805,38 +1071,22 @@ export class WriteView {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Moments in the run (0 without one).
-     * @returns {number}
-     */
     moments() {
         const ret = wasm.writeview_moments(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * An empty view (no run, no trade-off points).
-     */
     constructor() {
         const ret = wasm.writeview_new();
         this.__wbg_ptr = ret;
         WriteViewFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * Records one trade-off point (as `write_depth_point` returns it).
-     * @param {any} point
-     */
     set_depth_point(point) {
         const ret = wasm.writeview_set_depth_point(this.__wbg_ptr, point);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Takes a finished run: its result object and its cells.
-     * @param {any} result
-     * @param {Uint8Array | number[]} cells
-     */
     set_run(result, cells) {
         const ptr0 = passArray8ToWasm0(cells, wasm.__wbindgen_malloc);
         const len0 = WASM_VECTOR_LEN;
@@ -1848,13 +1098,6 @@ export class WriteView {
 }
 if (Symbol.dispose) WriteView.prototype[Symbol.dispose] = WriteView.prototype.free;
 
-/**
- * The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
- * string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
- * @param {string[]} names
- * @param {string[]} values
- * @returns {string}
- */
 export function attributes_query(names, values) {
     let deferred3_0;
     let deferred3_1;
@@ -1879,10 +1122,6 @@ export function attributes_query(names, values) {
     }
 }
 
-/**
- * The code panel's routines (paraphrased pseudo-code).
- * @returns {any}
- */
 export function code_routines() {
     const ret = wasm.code_routines();
     if (ret[2]) {
@@ -1891,10 +1130,6 @@ export function code_routines() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The `data-rule` name of each line of the code panel: one array of names per routine.
- * @returns {any}
- */
 export function code_rules() {
     const ret = wasm.code_rules();
     if (ret[2]) {
@@ -1903,10 +1138,6 @@ export function code_rules() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The terms the code panel's lines use, in words (`[term, meaning]` pairs).
- * @returns {any}
- */
 export function code_terms() {
     const ret = wasm.code_terms();
     if (ret[2]) {
@@ -1915,11 +1146,6 @@ export function code_terms() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
- * @param {any} params
- * @returns {any}
- */
 export function controls(params) {
     const ret = wasm.controls(params);
     if (ret[2]) {
@@ -1928,12 +1154,6 @@ export function controls(params) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * A committed data file's provenance ("computed by `…` at commit …"), from the parsed file.
- * @param {string} name
- * @param {any} data
- * @returns {string}
- */
 export function data_provenance(name, data) {
     let deferred3_0;
     let deferred3_1;
@@ -1955,11 +1175,6 @@ export function data_provenance(name, data) {
     }
 }
 
-/**
- * The scale figure in words (its canvas's `aria-label`), from `www/data/scale.json` (parsed).
- * @param {any} data
- * @returns {string}
- */
 export function describe_scale(data) {
     let deferred2_0;
     let deferred2_1;
@@ -1979,14 +1194,6 @@ export function describe_scale(data) {
     }
 }
 
-/**
- * Draws the policies figure: `rows` are objects with `policy`, `kept` and `miss_ratio` (as
- * `Policies::rows` returns them); the InnoDB group is outlined.
- * @param {HTMLCanvasElement} canvas
- * @param {number} dpr
- * @param {any} rows
- * @param {boolean} dark
- */
 export function draw_policies(canvas, dpr, rows, dark) {
     const ret = wasm.draw_policies(canvas, dpr, rows, dark);
     if (ret[1]) {
@@ -1994,14 +1201,6 @@ export function draw_policies(canvas, dpr, rows, dark) {
     }
 }
 
-/**
- * Draws the scale curve from `www/data/scale.json` (parsed); returns the rows drawn.
- * @param {HTMLCanvasElement} canvas
- * @param {number} dpr
- * @param {any} data
- * @param {boolean} dark
- * @returns {number}
- */
 export function draw_scale(canvas, dpr, data, dark) {
     const ret = wasm.draw_scale(canvas, dpr, data, dark);
     if (ret[2]) {
@@ -2010,24 +1209,11 @@ export function draw_scale(canvas, dpr, data, dark) {
     return ret[0] >>> 0;
 }
 
-/**
- * The smallest font the last chart drew (the residency plot, the sweep, the policies, the
- * Beyond figures, the write path's), in device pixels, or -1 if it drew no text: the page sets
- * `data-min-font-px` from it.
- * @returns {number}
- */
 export function last_font_px() {
     const ret = wasm.last_font_px();
     return ret;
 }
 
-/**
- * The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
- * RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
- * @param {any} params
- * @param {number} index
- * @returns {any}
- */
 export function member_params(params, index) {
     const ret = wasm.member_params(params, index);
     if (ret[2]) {
@@ -2036,11 +1222,6 @@ export function member_params(params, index) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * Every parameter as a URL query string (without `?`).
- * @param {any} params
- * @returns {string}
- */
 export function params_query(params) {
     let deferred2_0;
     let deferred2_1;
@@ -2060,12 +1241,6 @@ export function params_query(params) {
     }
 }
 
-/**
- * Reads the page URL's query string: the parameters (clamped, with messages for every bad
- * value or unknown key) and the view options.
- * @param {string} query
- * @returns {any}
- */
 export function parse_query(query) {
     const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
     const len0 = WASM_VECTOR_LEN;
@@ -2076,11 +1251,6 @@ export function parse_query(query) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The presets the page can run, each with its description and the "kept" figure the
- * published experiment measured.
- * @returns {any}
- */
 export function presets() {
     const ret = wasm.presets();
     if (ret[2]) {
@@ -2089,21 +1259,10 @@ export function presets() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * Runs once when the module is instantiated: routes Rust panics to the console and to a
- * `midpoint-panic` event the page turns into a visible message.
- */
 export function start() {
     wasm.start();
 }
 
-/**
- * The report of `text` (what a server printed), or `{"error": "..."}`; `hot_pages` 0 lets the
- * reader suggest the hot set.
- * @param {string} text
- * @param {number} hot_pages
- * @returns {string}
- */
 export function status_report(text, hot_pages) {
     let deferred3_0;
     let deferred3_1;
@@ -2120,11 +1279,6 @@ export function status_report(text, hot_pages) {
     }
 }
 
-/**
- * The close-up's numbers (`ui::explorer::strip`): cell flags, regions and the stride of its
- * view, for the painter in `www/figure/paint-strip.js`.
- * @returns {any}
- */
 export function strip_constants() {
     const ret = wasm.strip_constants();
     if (ret[2]) {
@@ -2133,16 +1287,6 @@ export function strip_constants() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * One point of the sweep: `runs` full runs (RNG seeds `seed`, `seed + 1`, …; clamped to the
- * page's 1 to `midpoint_lab::run_set::PAGE_MAX_RUNS`) with this scan depth and old_blocks_time (ms):
- * kept their median, with its range over more than one run.
- * @param {any} params
- * @param {number} depth
- * @param {number} time
- * @param {number} runs
- * @returns {any}
- */
 export function sweep_point(params, depth, time, runs) {
     const ret = wasm.sweep_point(params, depth, time, runs);
     if (ret[2]) {
@@ -2151,10 +1295,6 @@ export function sweep_point(params, depth, time, runs) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The guided tour's steps: title, text, and how to set the simulation up for each.
- * @returns {any}
- */
 export function tour_steps() {
     const ret = wasm.tour_steps();
     if (ret[2]) {
@@ -2163,10 +1303,6 @@ export function tour_steps() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The crate version, so the page can show which build it is running.
- * @returns {string}
- */
 export function version() {
     let deferred1_0;
     let deferred1_1;
@@ -2180,12 +1316,6 @@ export function version() {
     }
 }
 
-/**
- * The what-ifs the pair offers, from `www/data/whatifs.json` (parsed), with the default (the
- * one that moves kept the most on the pair's preset).
- * @param {any} data
- * @returns {any}
- */
 export function whatif_choices(data) {
     const ret = wasm.whatif_choices(data);
     if (ret[2]) {
@@ -2194,11 +1324,6 @@ export function whatif_choices(data) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * One point of the trade-off: `writeheavy-depth-*` at this depth (a full run).
- * @param {number} depth
- * @returns {any}
- */
 export function write_depth_point(depth) {
     const ret = wasm.write_depth_point(depth);
     if (ret[2]) {
@@ -2207,10 +1332,6 @@ export function write_depth_point(depth) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The write presets for the page's picker, with their scan depth and doublewrite pages.
- * @returns {any}
- */
 export function write_presets() {
     const ret = wasm.write_presets();
     if (ret[2]) {

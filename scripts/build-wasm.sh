@@ -84,18 +84,34 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo
 # by function; never for pkg/.
 names=()
 [[ "${MIDPOINT_WASM_NAMES:-}" == 1 ]] && names=(-g)
-build_module() { # build_module DIR [cargo feature flags...]
-    local dir="$1"
-    shift
-    cargo build --quiet --release --target wasm32-unknown-unknown -p midpoint --lib "$@"
+build_module() { # build_module DIR PROFILE [cargo feature flags...]
+    local dir="$1" profile="$2"
+    shift 2
+    cargo build --quiet --profile "$profile" --target wasm32-unknown-unknown -p midpoint --lib "$@"
     mkdir -p "$dir"
     wasm-bindgen --target web --no-typescript --out-dir "$dir" \
-        "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/midpoint.wasm"
+        "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$profile/midpoint.wasm"
     "$wasm_opt" -O3 "${names[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
         "$dir/midpoint_bg.wasm" -o "$dir/midpoint_bg.wasm.opt"
     mv "$dir/midpoint_bg.wasm.opt" "$dir/midpoint_bg.wasm"
+    # The bindings without the doc comments wasm-bindgen copies from the Rust sources (they are
+    # read there): a third of the small module's bindings gzipped, 12.0 to 7.9 KB.
+    node -e '
+        const fs = require("fs");
+        const f = process.argv[1];
+        const out = [];
+        let inDoc = false;
+        for (const line of fs.readFileSync(f, "utf8").split("\n")) {
+            if (!inDoc && /^\s*\/\*\*/.test(line)) inDoc = true;
+            if (!inDoc) out.push(line);
+            else if (/\*\/\s*$/.test(line)) inDoc = false;
+        }
+        fs.writeFileSync(f, out.join("\n"));
+    ' "$dir/midpoint.js"
 }
-build_module "$out_dir/core" --no-default-features
-build_module "$out_dir"
+# The small module's page logic is built for size (Cargo.toml, profile wasm-small), the simulator
+# for speed.
+build_module "$out_dir/core" wasm-small --no-default-features
+build_module "$out_dir" release
 source_hash >"$out_dir/source-hash"
 echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"

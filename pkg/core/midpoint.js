@@ -1,6 +1,3 @@
-/**
- * One run of the simulator under the page's control.
- */
 export class Explorer {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -12,11 +9,6 @@ export class Explorer {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_explorer_free(ptr, 0);
     }
-    /**
-     * Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
-     * computes the full run.
-     * @param {Float64Array | number[]} points
-     */
     add_run_points(points) {
         const ptr0 = passArrayF64ToWasm0(points, wasm.__wbindgen_malloc);
         const len0 = WASM_VECTOR_LEN;
@@ -25,28 +17,14 @@ export class Explorer {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Number of cell bytes.
-     * @returns {number}
-     */
     cells_len() {
         const ret = wasm.explorer_cells_len(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Address of the cell bytes in WASM memory (see `ui::grid`: table, old bit, marks), one
-     * per frame in LRU order then the free list; read them as a `Uint8Array` view.
-     * @returns {number}
-     */
     cells_ptr() {
         const ret = wasm.explorer_cells_ptr(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Faster (+1) or slower (−1) by one speed step; returns the speed's label.
-     * @param {number} delta
-     * @returns {string}
-     */
     change_speed(delta) {
         let deferred1_0;
         let deferred1_1;
@@ -59,10 +37,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * The code panel's state: the lines the current event ran and the live variables.
-     * @returns {any}
-     */
     code_state() {
         const ret = wasm.explorer_code_state(this.__wbg_ptr);
         if (ret[2]) {
@@ -70,12 +44,6 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * A sentence about the cell under device pixel (x, y) of the grid, or "" outside it.
-     * @param {number} x
-     * @param {number} y
-     * @returns {string}
-     */
     describe_cell(x, y) {
         let deferred1_0;
         let deferred1_1;
@@ -88,11 +56,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * A sentence about frame `f` (the tooltip of a close-up cell).
-     * @param {number} f
-     * @returns {string}
-     */
     describe_frame(f) {
         let deferred1_0;
         let deferred1_1;
@@ -105,12 +68,6 @@ export class Explorer {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Draws the grid on `ctx` (its canvas sized by `resize`); returns the size of the labels'
-     * font in device pixels, or -1 if it drew none.
-     * @param {CanvasRenderingContext2D} ctx
-     * @returns {number}
-     */
     draw(ctx) {
         const ret = wasm.explorer_draw(this.__wbg_ptr, ctx);
         if (ret[2]) {
@@ -118,75 +75,35 @@ export class Explorer {
         }
         return ret[0];
     }
-    /**
-     * Events processed so far.
-     * @returns {number}
-     */
     events() {
         const ret = wasm.explorer_events(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Advances the current mode by one animation frame at wall time `now_ms`; returns
-     * `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
-     * @param {number} now_ms
-     * @returns {number}
-     */
     frame(now_ms) {
         const ret = wasm.explorer_frame(this.__wbg_ptr, now_ms);
         return ret >>> 0;
     }
-    /**
-     * The frame under device pixel (x, y) of the grid, or −1.
-     * @param {number} x
-     * @param {number} y
-     * @returns {number}
-     */
     grid_frame_at(x, y) {
         const ret = wasm.explorer_grid_frame_at(this.__wbg_ptr, x, y);
         return ret;
     }
-    /**
-     * Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
-     * @param {number} f
-     * @returns {Float64Array}
-     */
     grid_rect_of(f) {
         const ret = wasm.explorer_grid_rect_of(this.__wbg_ptr, f);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
         return v1;
     }
-    /**
-     * Holds the scout where it is while `held` (the page's workers are computing) or lets it
-     * go on; `scouted()` still says whether its snapshots reach the end.
-     * @param {boolean} held
-     */
     hold_scout(held) {
         wasm.explorer_hold_scout(this.__wbg_ptr, held);
     }
-    /**
-     * Keeps `prev`'s residency curve (the explorer these parameters replace), dimmed, until
-     * this one's full run arrives.
-     * @param {Explorer} prev
-     */
     keep_curve_of(prev) {
         _assertClass(prev, Explorer);
         wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
-    /**
-     * The current moment, to restore at once later (a beat of the presentation); undefined
-     * unless paused.
-     * @returns {Moment | undefined}
-     */
     moment() {
         const ret = wasm.explorer_moment(this.__wbg_ptr);
         return ret === 0 ? undefined : Moment.__wrap(ret);
     }
-    /**
-     * A run with these parameters (a `Params` object), paused at the start of the warm-up.
-     * @param {any} params
-     */
     constructor(params) {
         const ret = wasm.explorer_new(params);
         if (ret[2]) {
@@ -196,78 +113,22 @@ export class Explorer {
         ExplorerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * Runs at full speed to just before the next LRU batch that evicts pages, then pauses.
-     */
     next_batch() {
         wasm.explorer_next_batch(this.__wbg_ptr);
     }
-    /**
-     * Pauses whatever is running.
-     */
     pause() {
         wasm.explorer_pause(this.__wbg_ptr);
     }
-    /**
-     * Starts playing at the current speed.
-     */
     play() {
         wasm.explorer_play(this.__wbg_ptr);
     }
-    /**
-     * Back to the start of the warm-up.
-     */
     reset() {
         wasm.explorer_reset(this.__wbg_ptr);
     }
-    /**
-     * The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
-     * @returns {Float64Array}
-     */
-    residency_info() {
-        const ret = wasm.explorer_residency_info(this.__wbg_ptr);
-        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
-        return v1;
-    }
-    /**
-     * The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
-     * @param {number} x
-     * @param {number} css_width
-     * @param {number} canvas_width
-     * @param {number} scale
-     * @returns {number}
-     */
-    residency_time_at(x, css_width, canvas_width, scale) {
-        const ret = wasm.explorer_residency_time_at(this.__wbg_ptr, x, css_width, canvas_width, scale);
-        return ret;
-    }
-    /**
-     * Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
-     * high; returns the height to give the canvas.
-     * @param {number} width
-     * @param {number} max_height
-     * @param {number} dpr
-     * @returns {number}
-     */
     resize(width, max_height, dpr) {
         const ret = wasm.explorer_resize(this.__wbg_ptr, width, max_height, dpr);
         return ret >>> 0;
     }
-    /**
-     * Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
-     * @param {Moment} m
-     * @returns {boolean}
-     */
-    restore_moment(m) {
-        _assertClass(m, Moment);
-        const ret = wasm.explorer_restore_moment(this.__wbg_ptr, m.__wbg_ptr);
-        return ret !== 0;
-    }
-    /**
-     * The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
-     * @returns {any}
-     */
     run_set_summary() {
         const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
         if (ret[2]) {
@@ -275,138 +136,65 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Whether the snapshots reach the run's end (or scouting is off).
-     * @returns {boolean}
-     */
     scouted() {
         const ret = wasm.explorer_scouted(this.__wbg_ptr);
         return ret !== 0;
     }
-    /**
-     * Puts the view at the `k`-th frame of the current refill's drain (0: just after the
-     * batch; a read-ahead takes several at once, so it lands on the first read that has taken
-     * at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
-     * `drain_k`.
-     * @param {number} k
-     * @returns {boolean}
-     */
     scrub_drain(k) {
         const ret = wasm.explorer_scrub_drain(this.__wbg_ptr, k);
         return ret !== 0;
     }
-    /**
-     * Opens paused after `n` events (a link's `ev=`), seeking in chunks.
-     * @param {number} n
-     */
     seek_event(n) {
         wasm.explorer_seek_event(this.__wbg_ptr, n);
     }
-    /**
-     * Seeks to `t` seconds since the warm-up started (after a parameter change).
-     * @param {number} t_s
-     */
     seek_time(t_s) {
         wasm.explorer_seek_time(this.__wbg_ptr, t_s);
     }
-    /**
-     * Selects frame `f` in both views (−1: none).
-     * @param {number} f
-     */
     select_frame(f) {
         wasm.explorer_select_frame(this.__wbg_ptr, f);
     }
-    /**
-     * The selected frame, or −1.
-     * @returns {number}
-     */
     selected() {
         const ret = wasm.explorer_selected(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Uses the dark palette (prefers-color-scheme: dark).
-     * @param {boolean} dark
-     */
     set_dark(dark) {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
     }
-    /**
-     * Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
-     * `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
-     * and band.
-     * @param {number} index
-     * @param {number} total
-     * @param {any} run
-     */
     set_member(index, total, run) {
         const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Turns highlights and the eviction animation off (prefers-reduced-motion).
-     * @param {boolean} on
-     */
     set_reduced_motion(on) {
         wasm.explorer_set_reduced_motion(this.__wbg_ptr, on);
     }
-    /**
-     * Hands over the full run computed in a worker (for the residency plot and "kept").
-     * @param {any} run
-     */
     set_run(run) {
         const ret = wasm.explorer_set_run(this.__wbg_ptr, run);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
     }
-    /**
-     * Lets a second cursor run ahead in spare frame time and leave snapshots over the whole
-     * run, so that scrubbing the residency plot restores one and replays a little.
-     * @param {boolean} on
-     */
     set_scouting(on) {
         wasm.explorer_set_scouting(this.__wbg_ptr, on);
     }
-    /**
-     * Sets the speed by index (0 = 1/1000×, 6 = 100×).
-     * @param {number} i
-     */
     set_speed(i) {
         wasm.explorer_set_speed(this.__wbg_ptr, i);
     }
-    /**
-     * Keeps at most the snapshot memory a widget showing `view` may use for stepping back.
-     * @param {string} view
-     */
     set_view_budget(view) {
         const ptr0 = passStringToWasm0(view, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         wasm.explorer_set_view_budget(this.__wbg_ptr, ptr0, len0);
     }
-    /**
-     * For a page that shows no grid: the cells built (the status's counts) and the dirty flag
-     * cleared without drawing, so that a paused page rests.
-     */
     settle() {
         wasm.explorer_settle(this.__wbg_ptr);
     }
-    /**
-     * The speed labels, slowest first.
-     * @returns {string[]}
-     */
     static speed_labels() {
         const ret = wasm.explorer_speed_labels();
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * Counters, narration and mode, for the page.
-     * @returns {any}
-     */
     status() {
         const ret = wasm.explorer_status(this.__wbg_ptr);
         if (ret[2]) {
@@ -414,53 +202,26 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Processes one event and describes it.
-     */
     step() {
         wasm.explorer_step(this.__wbg_ptr);
     }
-    /**
-     * Goes back one event (from a saved position, replaying if needed).
-     */
     step_back() {
         wasm.explorer_step_back(this.__wbg_ptr);
     }
-    /**
-     * The boundary step: runs until `LRU_old` has moved by a twentieth of the refill (or to
-     * the drain's next beat); see `ui::explorer::steps`.
-     */
     step_boundary() {
         wasm.explorer_step_boundary(this.__wbg_ptr);
     }
-    /**
-     * Runs to the end of the current drain (or to the next LRU batch if none is under way).
-     */
     step_drain_end() {
         wasm.explorer_step_drain_end(this.__wbg_ptr);
     }
-    /**
-     * The frame under CSS pixel (x, y) of the close-up, or −1.
-     * @param {number} x
-     * @param {number} y
-     * @returns {number}
-     */
     strip_frame_at(x, y) {
         const ret = wasm.explorer_strip_frame_at(this.__wbg_ptr, x, y);
         return ret;
     }
-    /**
-     * Number of f32 in the close-up's cells.
-     * @returns {number}
-     */
     strip_len() {
         const ret = wasm.explorer_strip_len(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * What the close-up draws besides its cells (the boundary, counts, trails, layout).
-     * @returns {any}
-     */
     strip_meta() {
         const ret = wasm.explorer_strip_meta(this.__wbg_ptr);
         if (ret[2]) {
@@ -468,154 +229,32 @@ export class Explorer {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Address of the close-up's cells in WASM memory (`STRIDE` f32 each: frame, x, y, cell
-     * byte, flags, opacity, region, list position); read them as a `Float32Array` view.
-     * @returns {number}
-     */
     strip_ptr() {
         const ret = wasm.explorer_strip_ptr(this.__wbg_ptr);
         return ret >>> 0;
     }
-    /**
-     * Lays the boundary close-up out for `width` × at most `max_height` CSS pixels; returns
-     * its height.
-     * @param {number} width
-     * @param {number} max_height
-     * @returns {number}
-     */
     strip_resize(width, max_height) {
         const ret = wasm.explorer_strip_resize(this.__wbg_ptr, width, max_height);
         return ret;
     }
-    /**
-     * Numbers per cell of the close-up.
-     * @returns {number}
-     */
     static strip_stride() {
         const ret = wasm.explorer_strip_stride();
         return ret >>> 0;
     }
-    /**
-     * Builds the close-up for wall time `now_ms` (call once per animation frame it is shown);
-     * false when its cells and labels are those of the last call (nothing to repaint).
-     * @param {number} now_ms
-     * @returns {boolean}
-     */
     strip_update(now_ms) {
         const ret = wasm.explorer_strip_update(this.__wbg_ptr, now_ms);
         return ret !== 0;
     }
-    /**
-     * Seconds since the warm-up started.
-     * @returns {number}
-     */
     t_s() {
         const ret = wasm.explorer_t_s(this.__wbg_ptr);
         return ret;
     }
-    /**
-     * Runs to the next LRU batch, then shows its evictions and the drain that follows in
-     * slow motion, and pauses when the free list is empty again.
-     */
     watch() {
         wasm.explorer_watch(this.__wbg_ptr);
     }
 }
 if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
 
-/**
- * The page's live runs for the residency plot (`ui::live`): one at a time, each new one
- * replacing the last, its samples handed out as they come, continuing the last run's
- * snapshot at the scan's start when only the scan's parameters changed.
- */
-export class LiveRunner {
-    __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        LiveRunnerFinalization.unregister(this);
-        return ptr;
-    }
-    free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_liverunner_free(ptr, 0);
-    }
-    /**
-     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-     * @param {number} max_events
-     * @returns {number}
-     */
-    advance(max_events) {
-        const ret = wasm.liverunner_advance(this.__wbg_ptr, max_events);
-        return ret;
-    }
-    /**
-     * No run yet.
-     */
-    constructor() {
-        const ret = wasm.liverunner_new();
-        this.__wbg_ptr = ret;
-        LiveRunnerFinalization.register(this, this.__wbg_ptr, this);
-        return this;
-    }
-    /**
-     * The summary, with at most `max_points` points of the time series.
-     * @param {number} max_points
-     * @returns {any}
-     */
-    result(max_points) {
-        const ret = wasm.liverunner_result(this.__wbg_ptr, max_points);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
-    }
-    /**
-     * The whole time series as CSV (see [`Runner::samples_csv`]); empty without a run.
-     * @returns {string}
-     */
-    samples_csv() {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.liverunner_samples_csv(this.__wbg_ptr);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
-    }
-    /**
-     * Starts a run with these parameters (a `Params` object), dropping the current one;
-     * returns true if it continues the snapshot at the scan's start.
-     * @param {any} params
-     * @returns {boolean}
-     */
-    start(params) {
-        const ret = wasm.liverunner_start(this.__wbg_ptr, params);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return ret[0] !== 0;
-    }
-    /**
-     * The samples not handed out yet, as `[t_s, hot, scan_young]` triplets.
-     * @returns {Float64Array}
-     */
-    take_points() {
-        const ret = wasm.liverunner_take_points(this.__wbg_ptr);
-        var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();
-        wasm.__wbindgen_free(ret[0], ret[1] * 8, 8);
-        return v1;
-    }
-}
-if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
-
-/**
- * A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
- * parameters.
- */
 export class Moment {
     static __wrap(ptr) {
         const obj = Object.create(Moment.prototype);
@@ -633,10 +272,6 @@ export class Moment {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_moment_free(ptr, 0);
     }
-    /**
-     * Roughly the bytes it holds.
-     * @returns {number}
-     */
     approx_bytes() {
         const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
         return ret;
@@ -644,10 +279,6 @@ export class Moment {
 }
 if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
 
-/**
- * One widget's state: its parameters, the preset and measurement they match, its address,
- * command line, embed snippets and the words of its captions.
- */
 export class Page {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -659,13 +290,6 @@ export class Page {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_page_free(ptr, 0);
     }
-    /**
-     * The address's query: `ev` the event count while paused (0: none), `keep_at` while the
-     * figure is on its way to its opening moment.
-     * @param {number} ev
-     * @param {boolean} keep_at
-     * @returns {string}
-     */
     address(ev, keep_at) {
         let deferred1_0;
         let deferred1_1;
@@ -678,11 +302,6 @@ export class Page {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    /**
-     * Takes the parameters of a query string, keeping the view options; returns messages.
-     * @param {string} query
-     * @returns {string[]}
-     */
     apply_query(query) {
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
@@ -691,10 +310,6 @@ export class Page {
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v2;
     }
-    /**
-     * The sliders for these parameters (`ui::controls::Control`).
-     * @returns {any}
-     */
     controls() {
         const ret = wasm.page_controls(this.__wbg_ptr);
         if (ret[2]) {
@@ -702,21 +317,12 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The messages about the query this state was read from.
-     * @returns {string[]}
-     */
     messages() {
         const ret = wasm.page_messages(this.__wbg_ptr);
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * The state of an address's query string (with or without `?`); `messages()` says what it
-     * could not use as given.
-     * @param {string} query
-     */
     constructor(query) {
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
@@ -725,11 +331,6 @@ export class Page {
         PageFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * How the widget opens (`ui::page::Opening`).
-     * @param {boolean} reduced_motion
-     * @returns {any}
-     */
     opening(reduced_motion) {
         const ret = wasm.page_opening(this.__wbg_ptr, reduced_motion);
         if (ret[2]) {
@@ -737,10 +338,6 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The parameters as an object, for the workers and the explorer.
-     * @returns {any}
-     */
     params() {
         const ret = wasm.page_params(this.__wbg_ptr);
         if (ret[2]) {
@@ -748,39 +345,12 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * Takes a preset's parameters; false if there is no such preset.
-     * @param {string} name
-     * @returns {boolean}
-     */
     pick_preset(name) {
         const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         const ret = wasm.page_pick_preset(this.__wbg_ptr, ptr0, len0);
         return ret !== 0;
     }
-    /**
-     * The residency plot's caption (`{kept, text, cost}`) from the runs `ex` holds and what
-     * they cost (`{page_accesses, ms, reused, ensemble_ms, workers}`), or null before the first
-     * run is in.
-     * @param {Explorer} ex
-     * @param {any} cost
-     * @returns {any}
-     */
-    run_caption(ex, cost) {
-        _assertClass(ex, Explorer);
-        const ret = wasm.page_run_caption(this.__wbg_ptr, ex.__wbg_ptr, cost);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
-    }
-    /**
-     * Sets one parameter (URL key); returns the messages about a value not used as given.
-     * @param {string} key
-     * @param {string} value
-     * @returns {string[]}
-     */
     set(key, value) {
         let ptr0, len0, ptr1, len1;
         try {
@@ -798,43 +368,19 @@ export class Page {
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v3;
     }
-    /**
-     * Runs per setting (clamped); returns the number used.
-     * @param {number} runs
-     * @returns {number}
-     */
     set_runs(runs) {
         const ret = wasm.page_set_runs(this.__wbg_ptr, runs);
         return ret >>> 0;
     }
-    /**
-     * The first run's RNG seed; returns messages.
-     * @param {number} seed
-     * @returns {string[]}
-     */
     set_seed(seed) {
         const ret = wasm.page_set_seed(this.__wbg_ptr, seed);
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
     }
-    /**
-     * The tour's step in the address (1-based), or 0 to leave it.
-     * @param {number} step
-     */
     set_tour(step) {
         wasm.page_set_tour(this.__wbg_ptr, step);
     }
-    /**
-     * The embed snippets (`{iframe, element, page}`) of figure `view`, `height` px tall.
-     * @param {string} view
-     * @param {number} ev
-     * @param {boolean} keep_at
-     * @param {number} height
-     * @param {string} page_url
-     * @param {string} script_url
-     * @returns {any}
-     */
     snippets(view, ev, keep_at, height, page_url, script_url) {
         const val4 = +ev;
         const val5 = +keep_at;
@@ -859,27 +405,6 @@ export class Page {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The line under the sweep: what each point is, computed in `workers` workers.
-     * @param {number} workers
-     * @returns {string}
-     */
-    sweep_note(workers) {
-        let deferred1_0;
-        let deferred1_1;
-        try {
-            const ret = wasm.page_sweep_note(this.__wbg_ptr, workers);
-            deferred1_0 = ret[0];
-            deferred1_1 = ret[1];
-            return getStringFromWasm0(ret[0], ret[1]);
-        } finally {
-            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-        }
-    }
-    /**
-     * Everything the page shows of the state, as one object (`ui::page::PageView`).
-     * @returns {any}
-     */
     view() {
         const ret = wasm.page_view(this.__wbg_ptr);
         if (ret[2]) {
@@ -890,9 +415,6 @@ export class Page {
 }
 if (Symbol.dispose) Page.prototype[Symbol.dispose] = Page.prototype.free;
 
-/**
- * A full run, advanced in slices so that the worker can report progress.
- */
 export class Runner {
     __destroy_into_raw() {
         const ptr = this.__wbg_ptr;
@@ -904,19 +426,10 @@ export class Runner {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_runner_free(ptr, 0);
     }
-    /**
-     * Runs up to `max_events` more events; returns the share of virtual time done (1 = over).
-     * @param {number} max_events
-     * @returns {number}
-     */
     advance(max_events) {
         const ret = wasm.runner_advance(this.__wbg_ptr, max_events);
         return ret;
     }
-    /**
-     * A run with these parameters (a `Params` object).
-     * @param {any} params
-     */
     constructor(params) {
         const ret = wasm.runner_new(params);
         if (ret[2]) {
@@ -926,11 +439,6 @@ export class Runner {
         RunnerFinalization.register(this, this.__wbg_ptr, this);
         return this;
     }
-    /**
-     * The summary, with at most `max_points` points of the time series.
-     * @param {number} max_points
-     * @returns {any}
-     */
     result(max_points) {
         const ret = wasm.runner_result(this.__wbg_ptr, max_points);
         if (ret[2]) {
@@ -938,10 +446,6 @@ export class Runner {
         }
         return takeFromExternrefTable0(ret[0]);
     }
-    /**
-     * The whole time series as CSV, every parameter in its header (the CLI's format).
-     * @returns {string}
-     */
     samples_csv() {
         let deferred1_0;
         let deferred1_1;
@@ -957,13 +461,6 @@ export class Runner {
 }
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
-/**
- * The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
- * string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
- * @param {string[]} names
- * @param {string[]} values
- * @returns {string}
- */
 export function attributes_query(names, values) {
     let deferred3_0;
     let deferred3_1;
@@ -988,10 +485,6 @@ export function attributes_query(names, values) {
     }
 }
 
-/**
- * The code panel's routines (paraphrased pseudo-code).
- * @returns {any}
- */
 export function code_routines() {
     const ret = wasm.code_routines();
     if (ret[2]) {
@@ -1000,10 +493,6 @@ export function code_routines() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The `data-rule` name of each line of the code panel: one array of names per routine.
- * @returns {any}
- */
 export function code_rules() {
     const ret = wasm.code_rules();
     if (ret[2]) {
@@ -1012,10 +501,6 @@ export function code_rules() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The terms the code panel's lines use, in words (`[term, meaning]` pairs).
- * @returns {any}
- */
 export function code_terms() {
     const ret = wasm.code_terms();
     if (ret[2]) {
@@ -1024,11 +509,6 @@ export function code_terms() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The sliders for these parameters: InnoDB variable, unit, default, range and stops.
- * @param {any} params
- * @returns {any}
- */
 export function controls(params) {
     const ret = wasm.controls(params);
     if (ret[2]) {
@@ -1037,13 +517,6 @@ export function controls(params) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
- * RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
- * @param {any} params
- * @param {number} index
- * @returns {any}
- */
 export function member_params(params, index) {
     const ret = wasm.member_params(params, index);
     if (ret[2]) {
@@ -1052,11 +525,6 @@ export function member_params(params, index) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * Every parameter as a URL query string (without `?`).
- * @param {any} params
- * @returns {string}
- */
 export function params_query(params) {
     let deferred2_0;
     let deferred2_1;
@@ -1076,12 +544,6 @@ export function params_query(params) {
     }
 }
 
-/**
- * Reads the page URL's query string: the parameters (clamped, with messages for every bad
- * value or unknown key) and the view options.
- * @param {string} query
- * @returns {any}
- */
 export function parse_query(query) {
     const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
     const len0 = WASM_VECTOR_LEN;
@@ -1092,32 +554,10 @@ export function parse_query(query) {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The presets the page can run, each with its description and the "kept" figure the
- * published experiment measured.
- * @returns {any}
- */
-export function presets() {
-    const ret = wasm.presets();
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-}
-
-/**
- * Runs once when the module is instantiated: routes Rust panics to the console and to a
- * `midpoint-panic` event the page turns into a visible message.
- */
 export function start() {
     wasm.start();
 }
 
-/**
- * The close-up's numbers (`ui::explorer::strip`): cell flags, regions and the stride of its
- * view, for the painter in `www/figure/paint-strip.js`.
- * @returns {any}
- */
 export function strip_constants() {
     const ret = wasm.strip_constants();
     if (ret[2]) {
@@ -1126,22 +566,6 @@ export function strip_constants() {
     return takeFromExternrefTable0(ret[0]);
 }
 
-/**
- * The guided tour's steps: title, text, and how to set the simulation up for each.
- * @returns {any}
- */
-export function tour_steps() {
-    const ret = wasm.tour_steps();
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-}
-
-/**
- * The crate version, so the page can show which build it is running.
- * @returns {string}
- */
 export function version() {
     let deferred1_0;
     let deferred1_1;
@@ -1504,9 +928,6 @@ function __wbg_get_imports() {
 const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_explorer_free(ptr, 1));
-const LiveRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
-    ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(ptr => wasm.__wbg_liverunner_free(ptr, 1));
 const MomentFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_moment_free(ptr, 1));

@@ -87,6 +87,7 @@ pub struct Explorer {
 
 impl Explorer {
     /// The explorer itself, for the other bindings (the page's captions read its runs).
+    #[cfg(feature = "full")]
     pub(crate) fn inner(&self) -> &ui::Explorer {
         &self.inner
     }
@@ -202,6 +203,7 @@ impl Explorer {
     }
 
     /// Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
+    #[cfg(feature = "full")]
     pub fn restore_moment(&mut self, m: &Moment) -> bool {
         self.inner.restore_moment(&m.inner)
     }
@@ -422,12 +424,14 @@ impl Explorer {
     }
 
     /// The time (s) under CSS pixel `x` of the residency plot (for click and drag to seek).
+    #[cfg(feature = "full")]
     pub fn residency_time_at(&self, x: f64, css_width: f64, canvas_width: f64, scale: f64) -> f64 {
         self.inner
             .residency_time_at(x, css_width, canvas_width, scale)
     }
 
     /// The residency plot's data: [1 if partial (the full run has not arrived) else 0, samples].
+    #[cfg(feature = "full")]
     pub fn residency_info(&self) -> Vec<f64> {
         let (partial, n) = self.inner.residency_info();
         vec![if partial { 1.0 } else { 0.0 }, n as f64]

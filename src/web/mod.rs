@@ -28,7 +28,9 @@ pub mod worker;
 #[cfg(feature = "full")]
 pub mod write;
 
-use crate::ui::{controls, embed, query, tour};
+#[cfg(feature = "full")]
+use crate::ui::tour;
+use crate::ui::{controls, embed, query};
 use midpoint_core::scenario::Params;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -83,6 +85,7 @@ pub fn version() -> String {
 
 /// The presets the page can run, each with its description and the "kept" figure the
 /// published experiment measured.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn presets() -> Result<JsValue, JsValue> {
     to_js(&crate::ui::page::presets())
@@ -125,6 +128,7 @@ pub fn attributes_query(names: Vec<String>, values: Vec<String>) -> String {
 }
 
 /// The guided tour's steps: title, text, and how to set the simulation up for each.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn tour_steps() -> Result<JsValue, JsValue> {
     to_js(&tour::steps())

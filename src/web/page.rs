@@ -1,10 +1,13 @@
 //! The page's state bound for JavaScript: `ui::page::Page`, one per widget, and the constants
 //! the close-up's painter needs (exported, not copied into the JS).
 
+#[cfg(feature = "full")]
 use super::explorer::Explorer;
 use super::to_js;
 use crate::ui::explorer::strip;
-use crate::ui::page::{self, RunCost};
+use crate::ui::page;
+#[cfg(feature = "full")]
+use crate::ui::page::RunCost;
 use wasm_bindgen::prelude::*;
 
 /// One widget's state: its parameters, the preset and measurement they match, its address,
@@ -116,6 +119,7 @@ impl Page {
     }
 
     /// The line under the sweep: what each point is, computed in `workers` workers.
+    #[cfg(feature = "full")]
     pub fn sweep_note(&self, workers: u32) -> String {
         self.inner.sweep_note(workers)
     }
@@ -123,6 +127,7 @@ impl Page {
     /// The residency plot's caption (`{kept, text, cost}`) from the runs `ex` holds and what
     /// they cost (`{page_accesses, ms, reused, ensemble_ms, workers}`), or null before the first
     /// run is in.
+    #[cfg(feature = "full")]
     pub fn run_caption(&self, ex: &Explorer, cost: JsValue) -> Result<JsValue, JsValue> {
         let Some(first) = ex.inner().first_run() else {
             return Ok(JsValue::NULL);

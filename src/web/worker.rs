@@ -1,7 +1,9 @@
 //! What the Web Workers run: full runs (for the residency plot and "kept") and sweep points,
 //! off the page's main thread, in a second instance of the same module. The small module
-//! (without the `full` feature) has the runs, not the sweep points or the policies.
+//! (without the `full` feature) keeps only [`Runner`], for the native-WASM identity check: the
+//! close-up and the pool it serves start no worker.
 
+#[cfg(feature = "full")]
 use crate::ui::live::LiveRuns;
 use crate::ui::query::page_limits;
 use midpoint_core::scenario::Params;
@@ -64,11 +66,13 @@ fn result_of(sim: &Simulation, max_points: u32) -> Result<JsValue, JsValue> {
 /// The page's live runs for the residency plot (`ui::live`): one at a time, each new one
 /// replacing the last, its samples handed out as they come, continuing the last run's
 /// snapshot at the scan's start when only the scan's parameters changed.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub struct LiveRunner {
     live: LiveRuns,
 }
 
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl LiveRunner {
     /// No run yet.
@@ -111,6 +115,7 @@ impl LiveRunner {
     }
 }
 
+#[cfg(feature = "full")]
 impl Default for LiveRunner {
     fn default() -> Self {
         LiveRunner::new()
