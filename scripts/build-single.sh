@@ -5,7 +5,7 @@
 #   scripts/build-single.sh [OUT]     (OUT defaults to dist/midpoint.html; dist/ is git-ignored)
 #
 # It packs the committed pkg/ (run scripts/build-wasm.sh first after changing src/) and www/:
-#   - style.css goes into a <style> element; www/data/*.json (the committed figures' data) into
+#   - style.css and page.css go into a <style> element; www/data/*.json (the committed figures' data) into
 #     globalThis.MIDPOINT_INLINE.data;
 #   - the WASM goes in as base64, in globalThis.MIDPOINT_INLINE.wasm; www/boot.js compiles it
 #     from there instead of fetching pkg/midpoint_bg.wasm;
@@ -93,7 +93,13 @@ importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{bare_name(p): data_ur
 inline = {"wasm": wasm, "worker": worker, "data": {n: read(f"www/data/{n}.json") for n in ("scale", "phase", "whatifs", "sweep")}}
 
 html = read("www/index.html")
-css = read("www/style.css")
+# Both style sheets in one <style> (their cascade layers keep page.css's rules after style.css's);
+# the head script's line that links page.css goes.
+css = read("www/style.css") + read("www/page.css")
+page_css = """document.write('<link rel="stylesheet" href="page.css">');"""
+if page_css not in html:
+    sys.exit("build-single: www/index.html no longer writes page.css's link: update scripts/build-single.sh")
+html = html.replace(page_css, "{}")
 link = '<link rel="stylesheet" href="style.css">'
 entry = '<script type="module" src="main.js"></script>'
 for s in (link, entry):

@@ -3,7 +3,7 @@
 // repository; scripts/posters.sh serves it and runs this.
 import { writeFile, mkdir } from "node:fs/promises";
 import { launch } from "../tests/browser/helpers.mjs";
-import { imageIn, POSTER_COLOURS, POSTERS, posterFile, shootLive } from "../tests/browser/posters.mjs";
+import { imageIn, posterColours, POSTERS, posterFile, shootLive } from "../tests/browser/posters.mjs";
 
 const base = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
 const dir = new URL("../www/posters/", import.meta.url);
@@ -12,7 +12,7 @@ const browser = await launch();
 try {
   for (const p of POSTERS) {
     const png = await shootLive(browser, base, p);
-    const { webp, width, height } = await imageIn(browser, png, "image/png", { colours: POSTER_COLOURS });
+    const { webp, width, height } = await imageIn(browser, png, "image/png", { colours: posterColours(p) });
     const bytes = Buffer.from(webp, "base64");
     await writeFile(new URL(posterFile(p), dir), bytes);
     console.log(`posters: ${posterFile(p)} ${width}x${height} ${(bytes.length / 1024).toFixed(1)} KiB`);

@@ -35,8 +35,8 @@ export function boot() {
     const module = await compile(inline);
     const wasm = await init({ module_or_path: module });
     // The page's bindings (pkg/ or pkg/core/), for the run workers (worker.js) to load with the
-    // module; the status reader's workers need the full module and fetch it themselves when
-    // the page's is the small one.
+    // module; workers need the full module (the small one has no runners) and fetch it
+    // themselves when the page's is the small one.
     const bindings = inline ? undefined : import.meta.resolve("../pkg/midpoint.js");
     const core = !!bindings && new URL(bindings).pathname.endsWith("/pkg/core/midpoint.js");
     const workerUrl = inline

@@ -11,7 +11,8 @@ import * as mp from "../pkg/midpoint.js";
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 
-const styleUrl = new URL("./style.css", import.meta.url).href;
+// The figures' styles and the pages' (the element can show the lab or the presentation).
+const styleUrls = ["./style.css", "./page.css"].map((f) => new URL(f, import.meta.url).href);
 
 // Embedded pages in iframes (the Embed dialog's other snippet) report their height; the iframe
 // that sent it takes it, so a page with this script fits every midpoint iframe to its figure.
@@ -37,16 +38,22 @@ class MidpointExplainer extends HTMLElement {
 
   async start() {
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: "open" });
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = styleUrl;
-    const loaded = new Promise((resolve) => {
-      link.onload = resolve;
-      link.onerror = resolve;
+    const links = styleUrls.map((href) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      return link;
     });
+    const loaded = links.map(
+      (link) =>
+        new Promise((resolve) => {
+          link.onload = resolve;
+          link.onerror = resolve;
+        }),
+    );
     const root = document.createElement("div");
-    shadow.replaceChildren(link, root);
-    const [env] = await Promise.all([boot(), loaded]);
+    shadow.replaceChildren(...links, root);
+    const [env] = await Promise.all([boot(), ...loaded]);
     const names = this.getAttributeNames();
     const query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
     root.dataset.query = query;

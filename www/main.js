@@ -4,7 +4,6 @@
 // panel; the last three's scripts only on a page that has them (an embed has none).
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
-import { data } from "./figure/data.js";
 
 const search = new URLSearchParams(location.search);
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
@@ -99,7 +98,10 @@ if (document.querySelector("[data-predict]")) import("./predict.js").then((m) =>
 try {
   // The committed sweep, fetched with the module: the sweep figures open drawn from it. An
   // embedded figure other than the sweep (or the lab, which holds one) has no use for it.
-  const sweep = !embedded || view === "sweep" || view === "lab" || view === "" ? data("sweep").catch(() => null) : null;
+  const sweep =
+    !embedded || view === "sweep" || view === "lab" || view === ""
+      ? import("./figure/data.js").then((m) => m.data("sweep")).catch(() => null)
+      : null;
   const env = await boot();
   await sweep;
   const mount = async (root) => {

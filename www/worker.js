@@ -18,8 +18,8 @@
 //        | {id, type: "partial", points, frac, reused} (points: new [t, hot, scan_young] triplets;
 //          reused: the run continues the snapshot at the scan's start)
 //        | {id, type: "error", message} | {type: "panic", message}
-// The bindings of the module the page sends (its own: pkg/ or, for the close-up and grid embeds,
-// pkg/core/, which runs only the "live" jobs), or the full module's when it sends none.
+// The bindings of the module the page sends (its own), or the full module's when it sends none
+// (a page of the small module, pkg/core/, has no runners).
 const bindings = (url) => import(url ?? "../pkg/midpoint.js");
 let mp = null;
 

@@ -64,9 +64,11 @@ export async function shootLive(browser, base, p) {
   }
 }
 
-/** Colours of a poster: a figure's flat fills, its few inks and their text's antialiasing fit in
- *  32 (a 390 px close-up: 18 KiB as lossless WebP against 36 KiB as lossy WebP at 0.7). */
-export const POSTER_COLOURS = 32;
+/** Colours of a poster: the close-up's and the pool's flat fills, few inks and their text's
+ *  antialiasing fit in 16 (a 390 px close-up: 14 KiB as lossless WebP, 18 KiB in 32 colours,
+ *  36 KiB as lossy WebP at 0.7), the text a little rougher for the second or two before the live
+ *  figure; a plot's lines, one colour each, keep them in 64 (in 16 the sweep's lines merged). */
+export const posterColours = ({ view }) => (view === "strip" || view === "grid" ? 16 : 64);
 
 /**
  * `png` (a Buffer) re-encoded in the browser: { webp } (base64; lossy at quality `q`, or with

@@ -1,21 +1,21 @@
-// A figure's Embed button and its dialog: the snippets (an iframe that fits the figure without
-// a script in the host page, and the custom element) of that figure at this moment, written
-// by the widget's Page (src/ui/page.rs). The dialog belongs to the widget's root, never to a
-// part that can be hidden, so it always opens visible; Escape or Close closes it.
+// A figure's Embed dialog: the snippets (an iframe that fits the figure without a script in the
+// host page, and the custom element) of that figure at this moment, written by the widget's Page
+// (src/ui/page.rs). The dialog belongs to the widget's root, never to a part that can be hidden,
+// so it always opens visible; Escape or Close closes it. Loaded when a reader first presses Embed
+// (embed-button.js).
 import { el } from "../util.js";
 import { EMBED_HEIGHT, EMBED_VIEWS } from "./sizes.js";
 
 let nextDialog = 0;
 
-export class EmbedButton {
-  /** `views`: the figures this button embeds (a select when several, the first by default). */
-  constructor(w, views) {
+export class EmbedDialog {
+  /** `views`: the figures it embeds (a select when several, the first by default); `button`:
+   *  the Embed button, focused again on close. */
+  constructor(w, views, button) {
     this.w = w;
     this.views = views;
-    this.button = el("button", { type: "button", class: "mp-small mp-embedbtn", "data-act": "embed", "data-testid": "embed-button", "aria-haspopup": "dialog", text: "Embed" });
-    this.el = this.button;
-    this.button.hidden = !w.base;
-    this.button.addEventListener("click", () => this.open());
+    this.button = button;
+    this.build();
   }
 
   build() {
@@ -57,8 +57,6 @@ export class EmbedButton {
   }
 
   open() {
-    if (!this.w.base) return;
-    if (!this.dialog) this.build();
     if (this.select) this.select.value = this.views[0];
     this.fill();
     for (const c of this.dialog.querySelectorAll(".mp-copied")) c.textContent = "";

@@ -11,12 +11,11 @@
 //              the policies and (on the lab's own page) the write path
 //   present    the classroom's presentation: the tour's beats beside the close-up
 //
-// The close-up's and the pool's components are imported here; the others (the plots, the
-// settings, the tour, the policies, the write path) only by the views that show them, so that an
-// embedded close-up fetches none of the lab's scripts (ARCHITECTURE.md, "The page's modules").
+// The close-up's components are imported here; the others (the pool, the plots, the settings,
+// the tour, the policies, the write path) only by the views that show them, so that an embedded
+// close-up fetches none of the lab's scripts (ARCHITECTURE.md, "The page's modules").
 import { el, KEYS_HELP } from "../util.js";
-import { EmbedButton } from "./embed-dialog.js";
-import { Grid } from "./grid.js";
+import { EmbedButton } from "./embed-button.js";
 import { CellKey, Counters } from "./keys.js";
 import { EMBED_HEIGHT } from "./sizes.js";
 import { Sliders } from "./sliders.js";
@@ -32,16 +31,18 @@ export const FIGURE_SLIDERS = {
   sweep: ["hot_pages", "scan_pause_ms"],
 };
 
-/** The scripts of the components a view shows beyond the close-up's and the pool's, loaded on
- *  demand: { Residency, Sweep, Settings, Tour, Policies, WritePath } as the view needs them. */
+/** The scripts of the components a view shows beyond the close-up's, loaded on demand:
+ *  { Grid, Residency, Sweep, Settings, Tour, Policies, WritePath } as the view needs them. */
 async function viewModules(view, withWrite) {
   const want = {
+    grid: ["grid"],
     residency: ["residency"],
     sweep: ["sweep"],
-    lab: ["residency", "sweep", "settings", "tour", "policies", ...(withWrite ? ["write"] : [])],
+    lab: ["grid", "residency", "sweep", "settings", "tour", "policies", ...(withWrite ? ["write"] : [])],
     present: ["tour"],
   }[view] ?? [];
   const load = {
+    grid: () => import("./grid.js"),
     residency: () => import("./residency.js"),
     sweep: () => import("./sweep.js"),
     settings: () => import("./settings.js"),
@@ -59,7 +60,8 @@ async function viewModules(view, withWrite) {
  */
 export async function mountWidget(root, env, opts) {
   const w = new Widget(root, env, opts);
-  const m = await viewModules(w.viewName, !w.embedView && w.syncUrl);
+  const [m, runs] = await Promise.all([viewModules(w.viewName, !w.embedView && w.syncUrl), w.needsRun ? import("./runs.js") : null]);
+  if (runs) w.attachRuns(runs);
   if (w.viewName === "lab") mountLab(w, m);
   else if (w.viewName === "present") mountPresent(w, m);
   else mountFigure(w, m);
@@ -81,7 +83,7 @@ class FullLink {
   }
 }
 
-function mountFigure(w, { Residency, Sweep }) {
+function mountFigure(w, { Grid, Residency, Sweep }) {
   const view = w.viewName;
   const root = w.root;
   const embed = w.add(new EmbedButton(w, [view]));
@@ -121,7 +123,7 @@ function mountFigure(w, { Residency, Sweep }) {
   w.fitBox = w.embedView ? root : root.closest("figure") ?? root;
 }
 
-function mountLab(w, { Residency, Sweep, Settings, Tour, Policies, WritePath }) {
+function mountLab(w, { Grid, Residency, Sweep, Settings, Tour, Policies, WritePath }) {
   const root = w.root;
   const id = w.id;
   root.prepend(el("a", { class: "mp-skip", href: `#${id}-controls`, text: "Skip to the simulation controls" }));

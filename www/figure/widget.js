@@ -4,11 +4,16 @@
 // WASM memory, in an `Explorer` (src/ui/explorer/), which the figures read a view of each frame.
 // This file holds what every figure shares: the frame loop (which comes to rest when nothing
 // moves), the transport (play, step, watch…), the keys, the parameters' changes, the address,
-// the full runs in workers (runs.js) and visibility. The figures themselves are components
+// the full runs in workers (runs.js, attached by mount.js for the views that show a run) and
+// visibility. The figures themselves are components
 // (strip.js, grid.js, residency.js, sweep.js, …) that mount.js puts together for each view.
 import * as mp from "../../pkg/midpoint.js";
 import { el, newId, screenDpr } from "../util.js";
-import { Runs, Workers } from "./runs.js";
+
+// Until runs.js is attached (attachRuns), and for good in a view that shows no run: no run, no
+// worker.
+const NO_RUNS = { first: null, ens: null, pendingRun: false, schedule() {}, start() {}, stop() {}, statusChanged() {} };
+const NO_WORKERS = { busy: () => false };
 
 // After this many frames in a row with nothing to do, the loop polls every IDLE_POLL_MS (a
 // test sets `idleAfter` lower, to be idle whenever a message or an input arrives).
@@ -38,9 +43,8 @@ export class Widget {
     this.embedView = this.view.view.embed || embedded;
     this.embedded = embedded;
     this.components = [];
-    this.workers = new Workers(env.module, env.workerUrl ?? new URL("../worker.js", import.meta.url), env.workerType ?? "module", (msg) => this.fatal(msg), env.bindings);
-    this.workers.onActivity = () => this.wake();
-    this.runs = new Runs(this);
+    this.workers = NO_WORKERS;
+    this.runs = NO_RUNS;
     // The frame loop's idle state (tick, wake): frames in a row that did nothing, the pending
     // poll's timer, and polls that found work nothing had woken them for.
     this.quietFrames = 0;
@@ -60,6 +64,9 @@ export class Widget {
     // Whether the residency plot (or its caption) shows the setting's runs: then the widget
     // runs the ensemble, else one run.
     this.showsRuns = this.viewName === "lab" || this.viewName === "residency";
+    // The close-up and the pool alone show no run's result: they load no runs.js and start no
+    // worker (on a phone that run took CPU from the figure's first frame, for nothing on screen).
+    this.needsRun = this.viewName !== "strip" && this.viewName !== "grid";
     root.dataset.view = this.viewName;
     root.dataset.testid = "midpoint-widget";
     root.classList.add("mp");
@@ -67,6 +74,16 @@ export class Widget {
     this.alert = el("div", { class: "mp-alert", role: "alert", hidden: true });
     this.notes = el("div", { class: "mp-notes", role: "status", hidden: true });
     root.append(this.alert, this.notes);
+  }
+
+  /** The full runs and their workers, from runs.js (`{ Runs, Workers }`), before start(). */
+  attachRuns({ Runs, Workers }) {
+    const env = this.env;
+    // A page of the small module (which has no runners) gives its workers the full module's
+    // bindings, which then fetch their own module.
+    this.workers = new Workers(env.workerModule ?? (env.core ? undefined : env.module), env.workerUrl ?? new URL("../worker.js", import.meta.url), env.workerType ?? "module", (msg) => this.fatal(msg), env.core ? undefined : env.bindings);
+    this.workers.onActivity = () => this.wake();
+    this.runs = new Runs(this);
   }
 
   /** Adds a component (a figure or a control); returns it. */
