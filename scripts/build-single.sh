@@ -93,14 +93,14 @@ importmap = {"imports": {"midpoint-pkg": data_url(pkg), **{bare_name(p): data_ur
 inline = {"wasm": wasm, "worker": worker, "data": {n: read(f"www/data/{n}.json") for n in ("scale", "phase", "whatifs", "sweep")}}
 
 html = read("www/index.html")
-# Both style sheets in one <style> (their cascade layers keep page.css's rules after style.css's);
-# the head script's line that links page.css goes.
+# Both style sheets, in their order, in one <style> where the page had its <noscript> link; the
+# head script's line that writes their links goes.
 css = read("www/style.css") + read("www/page.css")
-page_css = """document.write('<link rel="stylesheet" href="page.css">');"""
-if page_css not in html:
-    sys.exit("build-single: www/index.html no longer writes page.css's link: update scripts/build-single.sh")
-html = html.replace(page_css, "{}")
-link = '<link rel="stylesheet" href="style.css">'
+write_links = """document.write('<link rel="stylesheet" href="style.css">' + (alone ? "" : '<link rel="stylesheet" href="page.css">'));"""
+if write_links not in html:
+    sys.exit("build-single: www/index.html no longer writes its style sheets' links: update scripts/build-single.sh")
+html = html.replace(write_links, "")
+link = '<noscript><link rel="stylesheet" href="style.css"></noscript>'
 entry = '<script type="module" src="main.js"></script>'
 for s in (link, entry):
     if s not in html:

@@ -11,7 +11,7 @@ import * as mp from "../pkg/midpoint.js";
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 
-// The figures' styles and the pages' (the element can show the lab or the presentation).
+// The figures' styles, then the pages' (the element can show the lab or the presentation).
 const styleUrls = ["./style.css", "./page.css"].map((f) => new URL(f, import.meta.url).href);
 
 // Embedded pages in iframes (the Embed dialog's other snippet) report their height; the iframe
