@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { describe, test } from "node:test";
-import { useBrowser, openPage, screenshot } from "./helpers.mjs";
+import { baseUrl, useBrowser, openPage, screenshot } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const shared = useBrowser();
@@ -223,6 +223,84 @@ describe("export", () => {
       noErrors(errors);
     } finally {
       await page.close();
+    }
+  });
+});
+
+describe("what an embedded figure fetches", () => {
+  /** Paths the page asked for (its workers' too) from its first request until `until` holds. */
+  async function fetched(path, viewport, until) {
+    const ctx = await shared.browser.newContext({ viewport });
+    const asked = [];
+    ctx.on("request", (r) => asked.push(new URL(r.url()).pathname));
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`${baseUrl}${path}`);
+      await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 60_000 });
+      await until(page);
+      return { asked, page, ctx, errors };
+    } catch (e) {
+      await ctx.close();
+      throw e;
+    }
+  }
+  // Scripts, data and styles only other figures or pages show.
+  const LAB_ONLY = [
+    "/www/page.css",
+    "/www/figure/runs.js",
+    "/www/worker.js",
+    "/www/figure/residency.js",
+    "/www/figure/sweep.js",
+    "/www/figure/settings.js",
+    "/www/figure/tour.js",
+    "/www/figure/policies.js",
+    "/www/write.js",
+    "/www/handout.js",
+    "/www/figure/embed-dialog.js",
+    "/www/data/sweep.json",
+    "/pkg/midpoint_bg.wasm",
+  ];
+
+  test("the close-up alone: its own scripts and the small module, no run, no worker; the Embed dialog's script on its first press", async () => {
+    // At rest at its opening moment (every load it will make is made).
+    const { asked, page, ctx, errors } = await fetched("/www/lab.html?view=strip&at=batch&embed=1", { width: 390, height: 844 }, (p) =>
+      p.waitForFunction(() => window.__midpoint.debug().idle, null, { timeout: 60_000, polling: 100 }),
+    );
+    try {
+      assert.deepEqual(
+        LAB_ONLY.filter((u) => asked.includes(u)),
+        [],
+        `fetched what the close-up does not show:\n${asked.join("\n")}`,
+      );
+      assert.ok(asked.includes("/pkg/core/midpoint_bg.wasm"), "the small module");
+      assert.equal((await page.evaluate(() => window.__midpoint.debug())).hasRun, false, "no full run");
+      await page.locator("[data-testid=embed-button]").click();
+      await page.locator("[data-testid=embed-dialog][open]").waitFor({ timeout: 10_000 });
+      assert.ok(asked.includes("/www/figure/embed-dialog.js"), "the dialog's script, on the press");
+      assert.match(await page.locator("[data-testid=embed-snippet]").inputValue(), /<iframe[^>]+view=strip/);
+      noErrors(errors);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test("the lab fetches the page's styles, its runs and the plots' scripts, and runs", async () => {
+    const { asked, ctx, errors } = await fetched("/www/lab.html?autoplay=0", { width: 1366, height: 768 }, (p) =>
+      p.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 90_000, polling: 100 }),
+    );
+    try {
+      for (const u of ["/www/page.css", "/www/style.css", "/www/figure/runs.js", "/www/worker.js", "/www/figure/residency.js", "/www/figure/tour.js", "/pkg/midpoint_bg.wasm"]) {
+        assert.ok(asked.includes(u), `${u} not fetched`);
+      }
+      assert.ok(!asked.includes("/pkg/core/midpoint_bg.wasm"), "the lab loads the full module");
+      // The page's styles apply: page.css sets the settings beside the plots on a wide screen.
+      const tracks = await ctx.pages()[0].evaluate(() => getComputedStyle(document.querySelector(".mp-dash")).gridTemplateColumns.split(" ").length);
+      assert.equal(tracks, 2, "the lab's dashboard in two columns");
+      noErrors(errors);
+    } finally {
+      await ctx.close();
     }
   });
 });
