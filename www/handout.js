@@ -1,7 +1,7 @@
 // The classroom's printable handout (lab.html?view=handout): the lesson's key figures as still
 // images (docs/handout-*.png, the presentation's close-up at three moments) and the questions
 // of the teacher's guide (docs/classroom.md), without their answers; two A4 pages at most when
-// printed (style.css, @media print). No simulator runs on it; main.js loads this script only for
+// printed (page.css, @media print). No simulator runs on it; main.js loads this script only for
 // that address.
 
 
