@@ -79,9 +79,9 @@ export class Widget {
   /** The full runs and their workers, from runs.js (`{ Runs, Workers }`), before start(). */
   attachRuns({ Runs, Workers }) {
     const env = this.env;
-    // A page of the small module (which has no runners) gives its workers the full module's
-    // bindings, which then fetch their own module.
-    this.workers = new Workers(env.workerModule ?? (env.core ? undefined : env.module), env.workerUrl ?? new URL("../worker.js", import.meta.url), env.workerType ?? "module", (msg) => this.fatal(msg), env.core ? undefined : env.bindings);
+    // A page of the small module (which has no runners) gives its workers neither its module
+    // nor its bindings: they load the full module's (boot.js, workerModule).
+    this.workers = new Workers(env.workerModule, env.workerUrl ?? new URL("../worker.js", import.meta.url), env.workerType ?? "module", (msg) => this.fatal(msg), env.core ? undefined : env.bindings);
     this.workers.onActivity = () => this.wake();
     this.runs = new Runs(this);
   }
