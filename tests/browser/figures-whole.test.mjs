@@ -201,6 +201,29 @@ describe("every figure whole", () => {
     }
   });
 
+  test("on a phone the residency and sweep embeds keep a plot of their own: at least 100 px, nothing drawn over it", async () => {
+    for (const view of ["residency", "sweep"]) {
+      const { page, errors } = await openPage(shared.browser, `/www/lab.html?view=${view}&embed=1`, { viewport: { width: 390, height: 844 } });
+      try {
+        await pageReady(page);
+        await page.waitForTimeout(1000);
+        const m = await page.evaluate(() => {
+          const box = document.querySelector(".mp-plotbox").getBoundingClientRect();
+          const canvas = document.querySelector(".mp-plotbox canvas").getBoundingClientRect();
+          const next = document.querySelector(".mp-plotbox").nextElementSibling.getBoundingClientRect();
+          return { box: box.height, canvas: canvas.height, canvasBottom: canvas.bottom, nextTop: next.top };
+        });
+        // Measured: the residency plot 100 px, the sweep 157 px (21 px, overdrawn by its key,
+        // before its caption was cut down on a phone).
+        assert.ok(m.box >= 100, `${view}: ${JSON.stringify(m)}`);
+        assert.ok(m.canvasBottom <= m.nextTop + 1, `${view}: the key drawn over the plot: ${JSON.stringify(m)}`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   for (const path of ["/www/index.html", "/www/lab.html?autoplay=0", "/www/index.html?embed=1&preset=seed000-hot4485-b2b&view=strip&at=batch"]) {
     test(`at 390×844 no visible text under 12 px, on the page or a canvas: ${path}`, async () => {
       const { page, errors } = await openPage(shared.browser, path, { viewport: { width: 390, height: 844 } });

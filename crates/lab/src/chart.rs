@@ -744,6 +744,8 @@ pub fn draw_sweep<DB: DrawingBackend>(
     mesh(&mut chart, theme)
         .x_desc("innodb_lru_scan_depth (pages, log scale)")
         .y_desc("kept %")
+        // A tick every ~24 px at most, as on the residency plot: a phone's embed has ~100 px.
+        .y_labels((area.dim_in_pixel().1 as usize / 24).clamp(3, 10))
         .draw()
         .map_err(e)?;
     // A highlighted line (`highlight`: its old_blocks_time, on hover or focus) is drawn last
@@ -1194,6 +1196,30 @@ mod glance_tests {
             draw_sweep(r, &s, None, &[], None, LIGHT).unwrap()
         }));
         assert!(t.iter().any(|x| x.2 == "100") && t.iter().any(|x| x.2 == "8192"));
+    }
+
+    #[test]
+    fn sweep_on_a_phone_spaces_its_y_ticks() {
+        let s = sweep(DEFAULT_DEPTHS);
+        // A phone's 500 px embed leaves the plot about 160 px; a wide figure 300.
+        for (w, h) in [(370u32, 160u32), (390, 200), (800, 300)] {
+            let t = texts(&render(w, h, |r| {
+                draw_sweep(r, &s, Some((1024, 0)), &[], None, LIGHT).unwrap()
+            }));
+            let mut ys: Vec<f64> = t
+                .iter()
+                .filter(|x| {
+                    x.0 < 52.0 && x.2.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v))
+                })
+                .map(|x| x.1)
+                .collect();
+            ys.sort_by(f64::total_cmp);
+            assert!(ys.len() >= 3, "{w}x{h}: {} y labels", ys.len());
+            assert!(
+                ys.windows(2).all(|p| p[1] - p[0] >= 16.0),
+                "{w}x{h}: y labels at {ys:?}"
+            );
+        }
     }
 
     #[test]
