@@ -1162,6 +1162,22 @@ mod glance_tests {
     }
 
     /// The y of the text exactly `label` (the first one).
+    /// The y axis of a percent plot: the numbers left of the plot, at least three, each at
+    /// least a label's height (16 px) below the one above.
+    fn assert_y_ticks_spaced(t: &[(f64, f64, String)], what: &str) {
+        let mut ys: Vec<f64> = t
+            .iter()
+            .filter(|x| x.0 < 52.0 && x.2.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v)))
+            .map(|x| x.1)
+            .collect();
+        ys.sort_by(f64::total_cmp);
+        assert!(ys.len() >= 3, "{what}: {} y labels", ys.len());
+        assert!(
+            ys.windows(2).all(|p| p[1] - p[0] >= 16.0),
+            "{what}: y labels at {ys:?}"
+        );
+    }
+
     fn y_of(t: &[(f64, f64, String)], label: &str) -> f64 {
         t.iter()
             .find(|x| x.2 == label)
@@ -1206,19 +1222,7 @@ mod glance_tests {
             let t = texts(&render(w, h, |r| {
                 draw_sweep(r, &s, Some((1024, 0)), &[], None, LIGHT).unwrap()
             }));
-            let mut ys: Vec<f64> = t
-                .iter()
-                .filter(|x| {
-                    x.0 < 52.0 && x.2.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v))
-                })
-                .map(|x| x.1)
-                .collect();
-            ys.sort_by(f64::total_cmp);
-            assert!(ys.len() >= 3, "{w}x{h}: {} y labels", ys.len());
-            assert!(
-                ys.windows(2).all(|p| p[1] - p[0] >= 16.0),
-                "{w}x{h}: y labels at {ys:?}"
-            );
+            assert_y_ticks_spaced(&t, &format!("{w}x{h}"));
         }
     }
 
@@ -1350,20 +1354,7 @@ mod glance_tests {
                 x + legend.len() as f64 * 6.5 <= w as f64,
                 "{w}px: {legend} cut"
             );
-            // The y axis: the numbers left of the plot, top to bottom, at least a label apart.
-            let mut ys: Vec<f64> = t
-                .iter()
-                .filter(|x| {
-                    x.0 < 52.0 && x.2.parse::<f64>().is_ok_and(|v| (0.0..=100.0).contains(&v))
-                })
-                .map(|x| x.1)
-                .collect();
-            ys.sort_by(f64::total_cmp);
-            assert!(ys.len() >= 3, "{w}px: {} y labels", ys.len());
-            assert!(
-                ys.windows(2).all(|p| p[1] - p[0] >= 16.0),
-                "{w}px: y labels at {ys:?}"
-            );
+            assert_y_ticks_spaced(&t, &format!("{w}px"));
         }
     }
 
