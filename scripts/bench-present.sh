@@ -15,13 +15,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh
-need_node >&2
-[[ -d node_modules/playwright-core ]] || npm ci --silent >&2
-[[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
-    die "bench-present: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
-if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
-    echo "bench-present: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
-fi
+need_page_bench bench-present
 
 bench_args=()
 while (($#)); do

@@ -36,13 +36,7 @@ budget_s="${BUDGET_S:-240}"
 start=$SECONDS
 need_rust
 need_python3
-need_node >&2
-[[ -d node_modules/playwright-core ]] || npm ci --silent >&2
-[[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
-    die "bench-web: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
-if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
-    echo "bench-web: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
-fi
+need_page_bench bench-web
 
 cargo build --release --quiet >&2
 native_ms="$("$target_dir/release/midpoint" bench --json --runs 3 | python3 -c '

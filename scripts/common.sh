@@ -6,6 +6,8 @@
 #   need_node      a Node.js >= MIN_NODE_MAJOR with npm; installs one from PyPI if needed
 #   source_hash    the SHA-256 of the sources the WASM is built from: src/, crates/*/src/,
 #                  the Cargo.toml files and Cargo.lock (recorded in pkg/source-hash)
+#   need_page_bench NAME   Node.js, playwright-core and Chromium for a benchmark of the page,
+#                  and a warning when pkg/ was not built from the current sources
 #
 # The scripts cd to the repository root before sourcing this file.
 
@@ -160,4 +162,18 @@ start_static_server() {
     done
     [[ -n "$port" ]] || die "$name: the static server did not say its port"
     export MIDPOINT_URL="http://127.0.0.1:$port"
+}
+
+# need_page_bench NAME: what a benchmark of the page in headless Chromium needs (NAME begins its
+# messages): Node.js with playwright-core, a Chromium, and a warning if the committed pkg/ it
+# measures was not built from the current sources.
+need_page_bench() {
+    local name="$1"
+    need_node >&2
+    [[ -d node_modules/playwright-core ]] || npm ci --silent >&2
+    [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
+        die "$name: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
+    if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
+        echo "$name: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
+    fi
 }
