@@ -206,7 +206,20 @@ describe("every figure whole", () => {
       const { page, errors } = await openPage(shared.browser, `/www/lab.html?view=${view}&embed=1`, { viewport: { width: 390, height: 844 } });
       try {
         await pageReady(page);
-        await page.waitForTimeout(1000);
+        // At rest with everything it will show: the residency's runs all in (its caption grows
+        // as they arrive), the sweep's points drawn, and the frame loop idle (the canvas sized to
+        // its box), not after a fixed wait.
+        await page.waitForFunction(
+          (view) => {
+            const d = window.__midpoint?.debug();
+            if (!d?.idle) return false;
+            if (view === "sweep") return Number(document.querySelector(".mp-sweep")?.dataset.points) > 0;
+            const cap = document.querySelector(".mp-runcap");
+            return !!cap?.dataset.runs && cap.dataset.runsDone === cap.dataset.runs;
+          },
+          view,
+          { timeout: 90_000, polling: 100 },
+        );
         const m = await page.evaluate(() => {
           const box = document.querySelector(".mp-plotbox").getBoundingClientRect();
           const canvas = document.querySelector(".mp-plotbox canvas").getBoundingClientRect();
