@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The page's speed beside the native core's, as one JSON line (issue 12's figures):
+# The page's speed beside the native core's, as one JSON line:
 #
 #   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "wasm_cold_run_ms", "slider_first_ms",
 #    "slider_full_ms", "ensemble5_ms", "workers", "sweep40_s"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the WASM build spends its time, beside the native build (issue 21, part 3).
+# Where the WASM build spends its time, beside the native build.
 #
 #   scripts/profile-wasm.sh            the functions of one full-size seed000-hot4485-b2b run in
 #                                      Node (V8, as in Chromium's worker), by self time, from

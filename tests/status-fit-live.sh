@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fit against a real server (issue #39): starts a private MariaDB (scripts/mariadb-server.sh,
+# The fit against a real server: starts a private MariaDB (scripts/mariadb-server.sh,
 # a 64 MiB pool), loads a hot table whose every leaf page is the hot set and a table three times
 # the pool, and runs a lookup client on the hot table's rows. Two captures, each two snapshots of
 # SHOW ENGINE INNODB STATUS 30 s apart with the variables:

@@ -1,7 +1,7 @@
 // The article's "Beyond" figures: glue only. The side-by-side what-if runs (src/ui/pair.rs,
 // bound as WhatIfPair in src/web/beyond.rs) keep their state in WASM memory; this reads each
-// close-up as a Float32Array view and paints it with the widget's painter (app-strip.js). The
-// scale curve and the phase heat map are drawn by Rust (src/study/charts.rs) on canvases from
+// close-up as a Float32Array view and paints it with the widget's painter (figure/paint-strip.js). The
+// scale curve and the phase heat map are drawn by Rust (crates/lab/src/study/charts.rs) on canvases from
 // the committed www/data/ files; a heat-map cell's setting and text come from src/ui/beyond.rs.
 import * as mp from "../pkg/midpoint.js";
 import { data } from "./figure/data.js";

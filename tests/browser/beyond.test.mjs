@@ -99,7 +99,7 @@ test("phase heat map: hovering describes a cell, clicking one runs its setting i
   await page.waitForFunction(() => document.querySelector("[data-beyond=phase] [data-provenance]").textContent !== "", null, { timeout: 20_000 });
   const map = await (await fetch(`${baseUrl}/www/data/phase.json`)).json();
   const box = await canvas.boundingBox();
-  // The heat map's plot area (src/study/charts.rs, plot_area): 70 px from the left, 20 from the
+  // The heat map's plot area (crates/lab/src/study/charts.rs, plot_area): 70 px from the left, 20 from the
   // right, 44 from the top, 50 from the bottom; the first y value is the bottom row.
   const [nx, ny] = [map.x_values.length, map.y_values.length];
   const [i, j] = [0, map.y_values.indexOf(4)];

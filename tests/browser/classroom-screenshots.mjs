@@ -1,5 +1,5 @@
 // Saves the classroom's pictures in docs/: the presentation (lab.html?view=present) at beats 1, 3
-// and 6 at 1366x768 and 1920x1080 (docs/classroom-beatN-W.png), reached by → from load, and the
+// and 6 at 1366x768 and 1920x1080 (classroom-beat<N>-<W>.png, in tests/browser/artifacts/shots/; docs/ keeps those a document shows), reached by → from load, and the
 // handout's still images of the close-up (docs/handout-*.png: beat 1, the end of beat 4's drain,
 // beat 6). Not a test:
 //   scripts/serve.sh &   (or any server of the repository root)
@@ -7,6 +7,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
+import { shot } from "./shots.mjs";
 
 const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
 const widget = "[data-testid=midpoint-widget]";
@@ -38,7 +39,7 @@ try {
       if (beat > 1) await page.keyboard.press("ArrowRight");
       if (![1, 3, 6].includes(beat)) continue;
       await settled(page);
-      const file = path.join(docs, `classroom-beat${beat}-${w}.png`);
+      const file = shot(`classroom-beat${beat}-${w}.png`);
       await page.screenshot({ path: file });
       console.log(`wrote ${file}`);
     }

@@ -1,5 +1,5 @@
-// The boundary close-up, the code panel, the narration and the views: what issue 11 asks the
-// explainer to show. Run by scripts/test.sh (section 5) against a served repository.
+// The boundary close-up, the code panel, the narration and the views: what the explainer shows
+// at the boundary. Run by scripts/test.sh (section 5) against a served repository.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";

@@ -1,4 +1,4 @@
-// Saves the drain sequence the docs show (docs/drain-<width>-<a..d>-<moment>.png): the lab opened
+// Saves the drain sequence (drain-<width>-<a..d>-<moment>.png, in tests/browser/artifacts/shots/): the lab opened
 // just after an LRU batch (at=batch), a few boundary steps in, mid-drain, and the drain's end, at
 // 1366×768 and 390×844, each as one viewport (what a reader sees on one screen). Not a test:
 //   scripts/serve.sh &   (or any server of the repository root)
@@ -7,10 +7,11 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
+import { shotsDir } from "./shots.mjs";
 
 const args = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : path.join(root, "docs");
+const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : shotsDir;
 
 const browser = await launch();
 try {

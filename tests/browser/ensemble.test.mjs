@@ -3,15 +3,13 @@
 // the caption names kept's range and the run count beside the seed's figure, and another seed
 // set gives other numbers while keeping the seed's comparison.
 //   node --test tests/browser/ensemble.test.mjs   (MIDPOINT_URL: a server of the repository)
-// With MIDPOINT_SHOTS=1 it also saves docs/ensemble-1366.png and docs/ensemble-390.png.
+// With MIDPOINT_SHOTS=1 it also saves ensemble-1366.png and ensemble-390.png (tests/browser/shots.mjs).
 import assert from "node:assert/strict";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { useBrowser, pageReady, openPage } from "./helpers.mjs";
+import { shot } from "./shots.mjs";
 
 const shared = useBrowser();
-const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
 
 /** Waits until every one of `runs` runs of the seed set starting at `seed` is in. */
 function complete(page, runs, seed) {
@@ -141,7 +139,7 @@ describe("ensembles in the lab", () => {
           await complete(page, 5, 1);
           await page.locator(".mp-residency").scrollIntoViewIfNeeded();
           await page.waitForTimeout(300);
-          await page.locator(".mp-plot").first().screenshot({ path: path.join(docs, `ensemble-${w}.png`) });
+          await page.locator(".mp-plot").first().screenshot({ path: shot(`ensemble-${w}.png`) });
         } finally {
           await page.close();
         }

@@ -1,4 +1,4 @@
-// Saves the screenshots issue 37 is judged by (docs/figures-<width>-<what>.png), at 1366×768,
+// Saves the figures' review screenshots (figures-<width>-<what>.png, in tests/browser/artifacts/shots/), at 1366×768,
 // 1920×1080 and 390×844: the article's first screen (the leak, mid-drain), a figure's Embed
 // dialog, the residency and sweep figures with their sliders and keys, and an embedded close-up
 // filling its iframe. Not a test:
@@ -8,8 +8,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
+import { shotsDir } from "./shots.mjs";
 
-const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
+const docs = shotsDir;
 const ready = (page) => page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
 const SIZES = [
   { width: 1366, height: 768 },

@@ -1,4 +1,4 @@
-// Each figure whole (issue 37), in headless Chromium: every Embed button opens a visible dialog
+// Each figure whole, in headless Chromium: every Embed button opens a visible dialog
 // for its figure and leaves the page usable; the article opens on the leak; the residency and
 // sweep figures carry their sliders and the sweep is drawn without a click; every figure with a
 // colour code has its key; on a phone no text is under 12 px, on the page or on a canvas.

@@ -1,4 +1,4 @@
-// One figure, one screen (issue 20), in headless Chromium: every article figure and embed view
+// One figure, one screen, in headless Chromium: every article figure and embed view
 // within one viewport at 1366×768 and 390×844 with no sideways scrolling, the lab's dashboard,
 // the boundary and drain-end steps, the choreographed Watch, view=present, the one-figure embed
 // snippets and a plain HTML post that embeds three figures.

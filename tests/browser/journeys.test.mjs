@@ -1,4 +1,4 @@
-// Three users' paths, each from the first screen to its goal (issue 37), in headless Chromium:
+// Three users' paths, each from the first screen to its goal, in headless Chromium:
 //   the blogger: the article's refill figure → Embed → the iframe snippet pasted into a static
 //     post on another site → it renders, fills its iframe within 8 px, asks nothing of any host
 //     but its own, and keeps working offline;
@@ -6,16 +6,16 @@
 //     the caption's numbers are the counters';
 //   the reader: the slider under the residency figure → its curve and band change; the sweep
 //     drawn without a click.
-// With MIDPOINT_SHOTS=1 each journey's end is saved in docs/ (journey-*.png).
+// With MIDPOINT_SHOTS=1 each journey's end is saved (journey-*.png, tests/browser/shots.mjs).
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
 import { baseUrl, pageReady, useBrowser } from "./helpers.mjs";
+import { shot } from "./shots.mjs";
 
 const shared = useBrowser();
-const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
 const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "artifacts");
 // The post lives on another origin than the figure: the same server under another name (a
 // public test host would meet Chromium's checks on pages reaching a loopback address).
@@ -105,7 +105,7 @@ describe("journeys", () => {
         assert.deepEqual(requests.slice(before), [], "requests while offline");
         if (shots) {
           await frame.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.mode === "paused", null, { timeout: 30_000 });
-          await blog.screenshot({ path: path.join(docs, `journey-blogger-${vp.width}.png`) });
+          await blog.screenshot({ path: shot(`journey-blogger-${vp.width}.png`) });
         }
         assert.deepEqual([...errors, ...blogErrors], []);
       } finally {
@@ -159,7 +159,7 @@ describe("journeys", () => {
         assert.ok(num(nums.young) > 300, nums.cap);
         if (shots) {
           await root.scrollIntoViewIfNeeded();
-          await page.screenshot({ path: path.join(docs, `journey-student-${vp.width}.png`) });
+          await page.screenshot({ path: shot(`journey-student-${vp.width}.png`) });
         }
         assert.deepEqual(errors, []);
       } finally {
@@ -224,7 +224,7 @@ describe("journeys", () => {
       assert.ok(Date.now() - t0 < 3_000);
       if (shots) {
         await fig.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: path.join(docs, "journey-reader-1366.png") });
+        await page.screenshot({ path: shot("journey-reader-1366.png") });
       }
       assert.deepEqual(errors, []);
     } finally {

@@ -1,4 +1,4 @@
-// One source for every number on screen (issue 37): through a refill and its drain, at every
+// One source for every number on screen: through a refill and its drain, at every
 // event sampled, the close-up's caption, the narration, the counters and the code panel print
 // the same pages demoted, of them hot, turned young, free list and list length. The caption
 // once counted the hot pages the close-up happened to draw (140) where the batch demoted 607:

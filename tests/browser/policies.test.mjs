@@ -1,4 +1,4 @@
-// The other replacement policies' figure (www/app-policies.js): computed on request in a Web
+// The other replacement policies' figure (www/figure/policies.js): computed on request in a Web
 // Worker, drawn with one bar group per policy, with a table of one row per policy.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

@@ -9,6 +9,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
+import { shot } from "./shots.mjs";
 
 const dark = process.argv.includes("--dark");
 const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs");
@@ -91,7 +92,7 @@ try {
     }, null, { timeout: 60_000, polling: "raf" });
     await page.evaluate(() => window.__midpoint.apps[0].act("play"));
     await page.waitForTimeout(900);
-    const out = path.join(docs, `embed-strip${suffix}.png`);
+    const out = shot(`embed-strip${suffix}.png`);
     await page.screenshot({ path: out, fullPage: true });
     console.log(`wrote ${out}`);
     await page.close();

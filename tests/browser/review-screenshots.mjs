@@ -1,7 +1,7 @@
-// Saves the review screenshots (docs/review-<view>-<width>.png): what a reader sees on one screen
+// Saves the review screenshots (review-<view>-<width>.png, in tests/browser/artifacts/shots/): what a reader sees on one screen
 // at 1366×768 and 390×844 — the article's refill figure mid-drain, the scale figure, the lab's
 // first screen after a slider move, its write-path section, the "Your server" panel with a
-// pasted status, and view=present on a 1366×768 projector (docs/present-1920.png has 1920). Not a test:
+// pasted status, and view=present on a 1366×768 projector (and at 1920×1080, present-1920.png). Not a test:
 //   scripts/serve.sh &   (or any server of the repository root)
 //   node tests/browser/review-screenshots.mjs [--out DIR] [--only NAME]
 // MIDPOINT_URL sets the server (default http://127.0.0.1:8000).
@@ -9,10 +9,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
+import { shotsDir } from "./shots.mjs";
 
 const args = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : path.join(root, "docs");
+const out = args.includes("--out") ? args[args.indexOf("--out") + 1] : shotsDir;
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const ready = (page) => page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 60_000 });
 

@@ -1,4 +1,4 @@
-// Any seed the page accepts runs (issue 41): the ensemble's other runs take the CLI's seeds,
+// Any seed the page accepts runs: the ensemble's other runs take the CLI's seeds,
 // wrapping past 2^53 - 1 to 0, so the largest seed, and a larger one the page clamps to it,
 // draw the residency plot with every run's band instead of "Computing the full run…" forever.
 // Run by scripts/test.sh (section 5) against a served repository:

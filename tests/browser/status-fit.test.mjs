@@ -1,5 +1,5 @@
 // The "Your server" panel fits the scenario to the paste's own counters before it forecasts, at
-// the pool's real size (issue #39): the fit's table (yours beside the model's), the estimate and
+// the pool's real size: the fit's table (yours beside the model's), the estimate and
 // a progress bar before the rows, Cancel; and a pool past what the page runs (the 16 GiB,
 // 8-instance status) gets the reason and the command line in the headline, and no forecast.
 import assert from "node:assert/strict";

@@ -44,7 +44,7 @@ fn the_estimate_grows_with_the_pool_the_hot_set_and_the_sampling() {
     ];
     let (coarse, mib) = estimate(&[&big[..], &["--sample-ms", "1000"]].concat());
     let (fine, mib_fine) = estimate(&[&big[..], &["--sample-ms", "10"]].concat());
-    // That run was still going after 200 s and held 426 MB (issue 24): no longer "0.5 s".
+    // That run was still going after 200 s and held 426 MB: no longer "0.5 s".
     // (Profiled since: 12,001 samples of 4 million frames and hot pages, 18 ms of CPU each.)
     assert!(fine > 200.0, "{fine}");
     assert!(fine > 10.0 * coarse, "{fine} vs {coarse}");

@@ -1,5 +1,5 @@
 //! `midpoint experiment` against a server that accepts the connection and never says a word
-//! (issue #39, item 4): every connection has read and write timeouts, so the run ends with a
+//! ends: every connection has read and write timeouts, so the run ends with a
 //! message naming the silence instead of waiting for ever.
 
 use std::io::Read;

@@ -1,4 +1,4 @@
-//! The command line's messages for mistakes (issue #24, item 9): each runs the real binary and
+//! The command line's messages for mistakes: each runs the real binary and
 //! checks what a user reads: malformed against out of range, "did you mean", an unwritable
 //! output found before the work, progress off a terminal, the warnings of a scenario that
 //! cannot fit its pool, and `presets --json`.

@@ -1,4 +1,4 @@
-//! Issue 41: nonsense refused with a clear error, never a secret or a megabyte echoed, and no
+//! Nonsense refused with a clear error, never a secret or a megabyte echoed, and no
 //! command that starts without the memory it needs. Each runs the real binary.
 
 use std::io::Write;

@@ -49,7 +49,7 @@ fn refills_are_demand_driven_and_top_up_to_the_scan_depth() {
 
 #[test]
 fn at_small_depths_the_same_rules_scale_with_the_depth() {
-    // The same rules at innodb_lru_scan_depth 128 and 256 (issue 23, item 5): MariaDB's
+    // The same rules at innodb_lru_scan_depth 128 and 256: MariaDB's
     // buf_LRU_get_free_block wakes the page cleaner (buf_flush_page_cleaner) when a reader
     // leaves fewer than depth / 2 free frames, and buf_flush_LRU_list_batch stops once the
     // free list holds depth frames. Nothing else refills: refills come far more often than at
@@ -251,7 +251,7 @@ proptest! {
     }
 }
 
-/// Issue 10's command: MariaDB after a restart, with the machine's rates as inputs. It reports
+/// The reproduction's command: MariaDB after a restart, with the machine's rates as inputs. It reports
 /// the scan phase's rate and the growth slide; at depth 1,536 the scan reads at close to the
 /// idle rate entered, because readers free their own blocks from the tail and never wait.
 #[test]

@@ -205,7 +205,7 @@ proptest! {
     }
 }
 
-/// The counter-example of issue 23: small-demo, warm start, a 2 or 4 MiB scanned table, a
+/// A counter-example once found: small-demo, warm start, a 2 or 4 MiB scanned table, a
 /// hot set of 700 or 800 pages. With old_blocks_time 0 the warm-up's touches of old pages go
 /// through the quarter rule and some are neither promoted nor counted where 1,000 would
 /// have counted them: the old rule (no page made young or not made young) resumed those

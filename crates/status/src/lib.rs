@@ -8,7 +8,7 @@
 //! that contradicts another is kept and flagged; a number the reader cannot take (negative, past
 //! 64 bits) is an error naming its line. The work is linear in the input (each line is tried
 //! against a fixed set of patterns, each in time proportional to the line), and the input is
-//! bounded by [`MAX_BYTES`]. Nothing here panics on any input (`tests` and `tests/status.rs`).
+//! bounded by [`MAX_BYTES`]. Nothing here panics on any input (`tests.rs` and the fixtures' tests in it).
 //!
 //! [`scenario`] turns a reading into the simulator's parameters; [`risk`] and [`page_risk`] run
 //! its leak risk; [`report`] writes the reading, the scenario and the runs as JSON.
