@@ -3,7 +3,7 @@
 
 use super::narrate::thousands;
 use midpoint_core::pool::page_cleaner::Cadence;
-use midpoint_core::scenario::schema::Spec;
+use midpoint_core::scenario::schema::{Spec, OLD_BLOCKS_PCT};
 use midpoint_core::scenario::{fmt_num, Params, SEED000_ACTIVITY_MEAN_S};
 use serde::Serialize;
 
@@ -202,7 +202,8 @@ pub fn controls(p: &Params) -> Vec<Control> {
         p.old_blocks_time as f64,
         false,
     ));
-    let pct_stops: Vec<f64> = (5..=95).map(|x| x as f64).collect();
+    let (lo, hi) = OLD_BLOCKS_PCT.int_range().expect("a whole number");
+    let pct_stops: Vec<f64> = (lo..=hi).map(|x| x as f64).collect();
     v.push(num_control(
         "old_blocks_pct",
         None,

@@ -7,6 +7,7 @@
 
 use crate::engine::Engine;
 use crate::pool::page_cleaner::Cadence;
+use crate::pool::PoolConfig;
 pub use crate::pool::{WhatIf, WhatIfs};
 pub use crate::workload::{LookupDist, ScanMode};
 
@@ -283,6 +284,24 @@ impl Params {
             p.buffer_pool_instances = 1;
         }
         (p, notes)
+    }
+
+    /// The pool these parameters describe: the one place a [`PoolConfig`] is built from
+    /// parameters (the simulation, the idle-rate calibration, the write path, trace replays and
+    /// the InnoDB policy start from it or from [`PoolConfig::default`], which is this of the
+    /// default parameters).
+    pub fn pool_config(&self) -> PoolConfig {
+        PoolConfig {
+            frames_per_instance: self.frames_per_instance(),
+            instances: self.buffer_pool_instances,
+            old_blocks_pct: self.old_blocks_pct,
+            old_blocks_time_ms: self.old_blocks_time,
+            lru_scan_depth: self.lru_scan_depth,
+            read_ahead_threshold: self.read_ahead_threshold,
+            read_latency_us: self.read_latency_us as crate::clock::Micros,
+            page_transfer_us: self.page_transfer_us as crate::clock::Micros,
+            what_ifs: self.what_if,
+        }
     }
 
     /// Usable frames per instance: in MySQL each 128 MiB chunk gives up one page to block
@@ -630,6 +649,14 @@ pub fn unknown_preset(name: &str) -> String {
         names.len(),
         names.join(", ")
     )
+}
+
+/// The stock pool: the default parameters' ([`Params::pool_config`]), so the pool's defaults are
+/// the schema's.
+impl Default for PoolConfig {
+    fn default() -> Self {
+        Params::default().pool_config()
+    }
 }
 
 #[cfg(test)]

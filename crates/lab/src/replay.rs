@@ -418,17 +418,14 @@ pub fn replay_with(
         pages_of.push(v);
     }
     let sizes: Vec<u32> = pages_of.iter().map(|v| v.len() as u32).collect();
-    let cfg = PoolConfig {
-        frames_per_instance: trace.pool.pages,
-        instances: 1,
-        old_blocks_pct: trace.pool.old_blocks_pct,
-        old_blocks_time_ms: trace.pool.old_blocks_time_ms,
-        lru_scan_depth: trace.pool.lru_scan_depth,
-        read_ahead_threshold: 0,
-        read_latency_us: 0,
-        page_transfer_us: 0,
-        ..PoolConfig::default()
-    };
+    let cfg = PoolConfig::default()
+        .with_frames(trace.pool.pages, 1)
+        .with_lru(
+            trace.pool.old_blocks_pct,
+            trace.pool.old_blocks_time_ms,
+            trace.pool.lru_scan_depth,
+        )
+        .without_io();
     let mut pool = BufferPool::new(cfg, &sizes);
     let dense = |s: u32, p: u32| -> PageId {
         let si = space_ids

@@ -74,19 +74,43 @@ pub struct PoolConfig {
     pub what_ifs: WhatIfs,
 }
 
-impl Default for PoolConfig {
-    fn default() -> Self {
-        PoolConfig {
-            frames_per_instance: 16_382,
-            instances: 1,
-            old_blocks_pct: 37,
-            old_blocks_time_ms: 1000,
-            lru_scan_depth: 1024,
-            read_ahead_threshold: 56,
-            read_latency_us: 270,
-            page_transfer_us: 10,
-            what_ifs: WhatIfs::NONE,
-        }
+// `PoolConfig::default()` is the stock scenario's pool: it is built from the parameters' schema
+// (`scenario::Params::pool_config`), where every default is written once.
+impl PoolConfig {
+    /// The same settings on `instances` instances of `frames_per_instance` frames each.
+    pub fn with_frames(mut self, frames_per_instance: u32, instances: u32) -> PoolConfig {
+        self.frames_per_instance = frames_per_instance;
+        self.instances = instances;
+        self
+    }
+
+    /// The same pool with these LRU variables (`innodb_old_blocks_pct`,
+    /// `innodb_old_blocks_time` in ms, `innodb_lru_scan_depth`).
+    pub fn with_lru(
+        mut self,
+        old_blocks_pct: u32,
+        old_blocks_time_ms: u32,
+        lru_scan_depth: u32,
+    ) -> PoolConfig {
+        self.old_blocks_pct = old_blocks_pct;
+        self.old_blocks_time_ms = old_blocks_time_ms;
+        self.lru_scan_depth = lru_scan_depth;
+        self
+    }
+
+    /// The same pool with these rule changes.
+    pub fn with_what_ifs(mut self, what_ifs: WhatIfs) -> PoolConfig {
+        self.what_ifs = what_ifs;
+        self
+    }
+
+    /// The same pool as a trace replay models it: no linear read-ahead and reads that take no
+    /// time (a trace has no clock for them).
+    pub fn without_io(mut self) -> PoolConfig {
+        self.read_ahead_threshold = 0;
+        self.read_latency_us = 0;
+        self.page_transfer_us = 0;
+        self
     }
 }
 

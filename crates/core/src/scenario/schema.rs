@@ -46,6 +46,13 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// A whole-number parameter's range, `(min, max)`; `None` for any other kind.
+    pub const fn int_range(&self) -> Option<(u64, u64)> {
+        match self.allowed {
+            Allowed::Int(lo, hi) => Some((lo, hi)),
+            _ => None,
+        }
+    }
     /// A whole-number parameter from `min` to `max`.
     pub const fn int(name: &'static str, min: u64, max: u64, unit: &'static str) -> Spec {
         Spec::new(name, unit, Allowed::Int(min, max))

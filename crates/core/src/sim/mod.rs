@@ -17,7 +17,7 @@ use crate::cpu::Cpu;
 use crate::metrics::{RunReport, Sample};
 use crate::pool::page_cleaner::{BatchReport, Cadence, Coordinator, DemandCleaner};
 use crate::pool::scan_run::RunLimits;
-use crate::pool::{BufferPool, Fetch, PageId, PoolConfig};
+use crate::pool::{BufferPool, Fetch, PageId};
 use crate::rng::Rng;
 use crate::scenario::{Params, Start};
 use crate::workload::{PointLookups, ScanState, TableScan};
@@ -110,17 +110,7 @@ impl Simulation {
         params.validate()?;
         // Rates entered as inputs (idle_lookups_per_s, idle_scan_pages_per_s) become CPU times.
         let p = rates::derived(params)?;
-        let cfg = PoolConfig {
-            frames_per_instance: p.frames_per_instance(),
-            instances: p.buffer_pool_instances,
-            old_blocks_pct: p.old_blocks_pct,
-            old_blocks_time_ms: p.old_blocks_time,
-            lru_scan_depth: p.lru_scan_depth,
-            read_ahead_threshold: p.read_ahead_threshold,
-            read_latency_us: p.read_latency_us as Micros,
-            page_transfer_us: p.page_transfer_us as Micros,
-            what_ifs: p.what_if,
-        };
+        let cfg = p.pool_config();
         let total_frames = cfg.frames_per_instance * cfg.instances;
         let filler_pages = if p.start == Start::Cold {
             total_frames

@@ -12,7 +12,7 @@
 //! pass rate is nearest the input.
 
 use crate::clock::Micros;
-use crate::pool::{BufferPool, PoolConfig};
+use crate::pool::BufferPool;
 use crate::scenario::Params;
 use crate::workload::{ScanState, TableScan};
 
@@ -61,17 +61,9 @@ pub fn derived(p: &Params) -> Result<Params, String> {
 /// Pages per second of one idle scan pass over pages not in the pool, with `cpu_us` per page.
 pub fn idle_scan_rate(p: &Params, cpu_us: f64) -> f64 {
     let pages = p.scan_table_pages().min(CALIBRATION_PAGES);
-    let cfg = PoolConfig {
-        frames_per_instance: p.frames_per_instance().max(pages + 64),
-        instances: 1,
-        old_blocks_pct: p.old_blocks_pct,
-        old_blocks_time_ms: p.old_blocks_time,
-        lru_scan_depth: p.lru_scan_depth,
-        read_ahead_threshold: p.read_ahead_threshold,
-        read_latency_us: p.read_latency_us as Micros,
-        page_transfer_us: p.page_transfer_us as Micros,
-        what_ifs: p.what_if,
-    };
+    let cfg = p
+        .pool_config()
+        .with_frames(p.frames_per_instance().max(pages + 64), 1);
     let mut pool = BufferPool::new(cfg, &[pages]);
     let mut scan = TableScan::new(0, pages, p.engine.fetch_mode(p.scan_mode));
     scan.touches_per_page = p.scan_touches_per_page;

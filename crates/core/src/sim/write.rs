@@ -97,15 +97,10 @@ impl Simulation {
     /// clean); the clients (and the scan, at its start) on the CPU model from [`EPOCH`].
     pub fn new_write(p: &WriteParams) -> Result<Simulation, String> {
         p.validate()?;
-        let cfg = PoolConfig {
-            frames_per_instance: p.frames_per_instance,
-            instances: p.instances,
-            old_blocks_pct: p.old_blocks_pct,
-            old_blocks_time_ms: p.old_blocks_time,
-            lru_scan_depth: p.lru_scan_depth,
-            what_ifs: p.what_if,
-            ..PoolConfig::default()
-        };
+        let cfg = PoolConfig::default()
+            .with_frames(p.frames_per_instance, p.instances)
+            .with_lru(p.old_blocks_pct, p.old_blocks_time, p.lru_scan_depth)
+            .with_what_ifs(p.what_if);
         let mut pool = BufferPool::new(
             cfg,
             &[p.table_pages, p.sec_pages, p.scan_table_pages.max(1)],

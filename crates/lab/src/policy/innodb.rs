@@ -16,6 +16,7 @@
 use super::Policy;
 use midpoint_core::clock::SEC;
 use midpoint_core::pool::{BufferPool, Fetch, FetchMode, PageId, PoolConfig};
+use midpoint_core::scenario::schema::OLD_BLOCKS_PCT;
 
 /// The latest trace time the policy keeps apart, µs (2⁶⁰ µs, some 36,000 years).
 pub const MAX_T: u64 = 1 << 60;
@@ -75,20 +76,18 @@ impl Innodb {
     /// A pool of `pages` frames (one instance) over object ids `0..universe`.
     pub fn new(pages: u32, universe: u32, cfg: InnodbConfig) -> Result<Self, String> {
         Innodb::check_pages(pages)?;
-        if !(5..=95).contains(&cfg.old_blocks_pct) {
-            return Err("innodb_old_blocks_pct must be 5..95".into());
+        let (lo, hi) = OLD_BLOCKS_PCT.int_range().expect("a whole number");
+        if !(lo..=hi).contains(&(cfg.old_blocks_pct as u64)) {
+            return Err(format!("innodb_old_blocks_pct must be {lo}..{hi}"));
         }
-        let pc = PoolConfig {
-            frames_per_instance: pages,
-            instances: 1,
-            old_blocks_pct: cfg.old_blocks_pct,
-            old_blocks_time_ms: cfg.old_blocks_time_ms,
-            lru_scan_depth: cfg.lru_scan_depth.max(1),
-            read_ahead_threshold: 0,
-            read_latency_us: 0,
-            page_transfer_us: 0,
-            what_ifs: midpoint_core::pool::WhatIfs::NONE,
-        };
+        let pc = PoolConfig::default()
+            .with_frames(pages, 1)
+            .with_lru(
+                cfg.old_blocks_pct,
+                cfg.old_blocks_time_ms,
+                cfg.lru_scan_depth.max(1),
+            )
+            .without_io();
         Ok(Innodb {
             pool: BufferPool::new(pc, &[universe.max(1)]),
             universe,
