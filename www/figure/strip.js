@@ -23,7 +23,7 @@ export class Strip {
       </figure>
       ${scrub ? `<div class="mp-scrub" data-testid="drain-timeline">
         <label for="${id}-scrub">Drain</label>
-        <input type="range" id="${id}-scrub" data-testid="drain-scrubber" min="0" max="0" step="1" value="0" disabled aria-describedby="${id}-scrubout">
+        <input type="range" id="${id}-scrub" data-testid="drain-scrubber" min="0" max="0" step="1" value="0" disabled aria-describedby="${id}-scrubout" ${w.viewName === "present" ? `title="Drag, or ↑ ↓: one read forward or back" aria-keyshortcuts="ArrowUp ArrowDown"` : `title="Drag, or ← → (↑ ↓): one read back or forward"`}>
         <output id="${id}-scrubout" for="${id}-scrub" class="mp-scrubout"></output>
       </div>` : ""}
       ${code ? `<aside class="mp-code" data-testid="code-panel" aria-labelledby="${id}-codeh" tabindex="0">

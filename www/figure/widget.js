@@ -20,6 +20,30 @@ const NO_WORKERS = { busy: () => false };
 const IDLE_FRAMES = 30;
 const IDLE_POLL_MS = 250;
 
+/**
+ * Whether the focused element `target` keeps key `key` for itself: a control keeps the keys it
+ * documents and gives the rest back to the figure (and an embedded figure's unused keys go on
+ * to its host page). A text field and a dialog keep every key. A slider keeps its arrows,
+ * PageUp/PageDown, Home/End; in the presentation (`present`), where → ← PageUp PageDown are
+ * the beats, only ↑/↓ and Home/End. A select keeps every key but in the presentation only ↑/↓,
+ * Home/End, Enter and Escape. A button keeps Enter, and Space but in the presentation (where
+ * Space is play/pause).
+ */
+export function controlKeeps(target, key, present) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable || target.closest?.("dialog")) return true;
+  const tag = target.tagName;
+  if (tag === "TEXTAREA") return true;
+  if (tag === "INPUT") {
+    if (target.type !== "range") return true;
+    if (key === "ArrowUp" || key === "ArrowDown" || key === "Home" || key === "End") return true;
+    return !present && (key === "ArrowLeft" || key === "ArrowRight" || key === "PageUp" || key === "PageDown");
+  }
+  if (tag === "SELECT") return !present || ["ArrowUp", "ArrowDown", "Home", "End", "Enter", "Escape"].includes(key);
+  if (tag === "BUTTON" || tag === "SUMMARY" || tag === "A") return key === "Enter" || (!present && (key === " " || key === "Spacebar"));
+  return false;
+}
+
 export class Widget {
   /**
    * `root`: the element the figures go in; `env`: what boot() gave; `query`: the address's
@@ -457,15 +481,30 @@ export class Widget {
     this.updateStatus();
   }
 
-  /** The transport's keys: Space, ←/→, N, W, B, E, F, +/−, Home. */
+  /**
+   * The action of a key in this view, or null (the key is not the figure's). The lab and the
+   * article's figures: Space play/pause, ←/→ step (Shift+→ the next batch), N, W, B, E, F,
+   * +/−, Home. The presentation: → / PageDown and ← / PageUp the beats (as a clicker sends
+   * them), Space, N, W, B, E, +/−, F. An embedded figure leaves the arrows, PageUp/PageDown and
+   * Home/End to its host page (they scroll it or change a deck's slide): Space, N, W, B, E,
+   * +/−, F.
+   */
   keyAct(e) {
+    const present = this.viewName === "present";
+    const host = this.embedView && !present;
     switch (e.key) {
       case " ":
       case "Spacebar":
-        return e.target?.tagName === "BUTTON" ? null : "play";
+        return "play";
       case "ArrowRight":
+      case "PageDown":
+        if (present) return "tour-next";
+        if (host || e.key === "PageDown") return null;
         return e.shiftKey ? "batch" : "step";
       case "ArrowLeft":
+      case "PageUp":
+        if (present) return "tour-back";
+        if (host || e.key === "PageUp") return null;
         return "back";
       case "n":
       case "N":
@@ -489,19 +528,19 @@ export class Widget {
       case "_":
         return "slower";
       case "Home":
-        return "reset";
+        return present || host ? null : "reset";
       default:
         return null;
     }
   }
 
+  /** A key for the figure: its action unless a modifier is held, a dialog is open or the
+   *  focused control keeps the key (controlKeeps). */
   onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const tag = e.target?.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if (e.target?.closest?.("dialog")) return;
+    if (e.target?.closest?.("dialog") || document.querySelector("dialog[open]")) return;
     const act = this.keyAct(e);
-    if (!act) return;
+    if (!act || controlKeeps(e.target, e.key, this.viewName === "present")) return;
     e.preventDefault();
     e.stopPropagation();
     this.act(act);
@@ -516,17 +555,23 @@ export class Widget {
     for (const type of ["pointerdown", "pointermove", "keydown", "input", "change", "click", "wheel", "focusin"]) {
       this.root.addEventListener(type, () => this.wake(), { capture: true, passive: true });
     }
-    // Keys while focus is inside this widget (not in a slider or a select), so that Space and
-    // the arrows still scroll the page around a figure.
-    this.root.addEventListener("keydown", (e) => this.onKey(e));
-    // The lab's keys work from load: with nothing focused, the page's keys are the lab's.
-    if (this.syncUrl && this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) {
-      document.addEventListener("keydown", (e) => {
-        const t = e.target;
-        if (t !== document.body && t !== document.documentElement && t !== null) return;
-        if (document.querySelector("dialog[open]")) return;
-        this.onKey(e);
-      });
+    if (this.viewName === "present") {
+      // The presentation's keys, from load and whatever has focus, as a clicker sends them:
+      // the whole page is the presentation, and a focused control keeps only its own keys.
+      document.addEventListener("keydown", (e) => this.onKey(e), true);
+    } else {
+      // Keys while focus is inside this widget, so that Space and the arrows still scroll
+      // the page around a figure.
+      this.root.addEventListener("keydown", (e) => this.onKey(e));
+      // With nothing focused, the page's keys are the widget's where the page is this widget:
+      // the lab on its own page, an embedded figure (embed=1). So they work from load.
+      const ownsPage = this.syncUrl && ((this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) || (this.embedView && !this.embedded));
+      if (ownsPage) {
+        document.addEventListener("keydown", (e) => {
+          const t = e.target;
+          if (t === document.body || t === document.documentElement || t === null) this.onKey(e);
+        });
+      }
     }
     this.darkQuery.addEventListener("change", () => {
       this.wake();
