@@ -55,11 +55,33 @@ export class Strip {
       this.scrubOut = $(".mp-scrubout");
       // The drain's timeline: each position a frame taken from the free list since the batch
       // (a read-ahead takes 64 at once: the thumb lands on the read that took it).
+      //
+      // A drag goes the pointer's way. The explorer reads a request below the thumb's read as a
+      // step back (the last read at or before it) and one above as a step forward (the first
+      // read at or after it); but the thumb stands on a read's end, past the pointer. So the
+      // direction of a drag is the pointer's own, from the value it last asked for, and a move
+      // that stays within the read the thumb stands on, that way, moves nothing (re-derived from
+      // the thumb, every other move of a steady drag flipped back a read).
+      let dragFrom = null;
+      this.scrub.addEventListener("pointerdown", () => (dragFrom = Number(this.scrub.value)));
+      const dragEnd = () => (dragFrom = null);
+      addEventListener("pointerup", dragEnd, true);
+      addEventListener("pointercancel", dragEnd, true);
       this.scrub.addEventListener("input", () => {
         if (w.dead) return;
         w.wake();
-        w.pendingAt = null;
-        w.ex.scrub_drain(Number(this.scrub.value));
+        const v = Number(this.scrub.value);
+        if (dragFrom !== null) {
+          const at = w.status?.drain_k ?? v;
+          const way = Math.sign(v - dragFrom);
+          dragFrom = v;
+          if (way === 0 || way * (v - at) <= 0) {
+            this.scrub.value = String(at);
+            return;
+          }
+        }
+        w.takeOver();
+        w.ex.scrub_drain(v);
         w.updateStatus();
       });
     }

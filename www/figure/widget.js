@@ -393,6 +393,12 @@ export class Widget {
     this.pendingAtStage = "time";
   }
 
+  /** The reader takes over (a scrub, a seek on a plot, a beat): the figure no longer heads
+   *  for its opening moment. */
+  takeOver() {
+    this.pendingAt = null;
+  }
+
   updateStatus() {
     const prev = this.status;
     const s = this.ex.status();
