@@ -4,6 +4,11 @@
 // panel; the last three's scripts only on a page that has them (an embed has none).
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
+import { controlKeeps } from "./figure/widget.js";
+
+// The reveal.js API method (its postMessage API) for each key an embedded figure gives its host
+// page, as reveal.js's own keys do: the arrows move through the slides, PageDown/PageUp next/prev.
+const REVEAL_METHODS = { ArrowRight: "right", ArrowLeft: "left", ArrowDown: "down", ArrowUp: "up", PageDown: "next", PageUp: "prev" };
 
 const search = new URLSearchParams(location.search);
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
@@ -24,6 +29,20 @@ if (embedded) {
       last = height;
       window.parent.postMessage({ type: "midpoint-height", height }, "*");
     }).observe(document.body);
+    // The keys the figure does not use (the arrows, PageUp/PageDown, Home/End, and any key it
+    // has none for) go on to the host page, so that a click inside the figure leaves a deck's
+    // clicker working: as `{type: "midpoint-key", key, code, shiftKey}`, and as reveal.js's
+    // postMessage API call (`{"method": "right"}`…) for a host that is a reveal.js deck, which
+    // any other page ignores. On the window, after the figure's own listeners: a key the figure
+    // or a focused control used is not sent (docs/embedding.md, "Keys").
+    addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
+      if (e.key === "Tab" || e.key === "Enter") return;
+      if (controlKeeps(e.target, e.key, false) || document.querySelector("dialog[open]")) return;
+      window.parent.postMessage({ type: "midpoint-key", key: e.key, code: e.code, shiftKey: e.shiftKey }, "*");
+      const method = REVEAL_METHODS[e.key];
+      if (method) window.parent.postMessage(JSON.stringify({ method, args: [] }), "*");
+    });
   }
 }
 
