@@ -24,7 +24,7 @@ const state = (page) =>
   page.evaluate(([s, q]) => {
     const r = document.querySelector(s);
     const d = window.__midpoint.debug();
-    return { tour: r.dataset.tour, mode: r.dataset.mode, event: Number(r.dataset.event), refills: d.refills, speed: d.speed_index, scrub: Number(document.querySelector(q).value), focus: document.activeElement?.dataset?.testid ?? document.activeElement?.dataset?.act ?? document.activeElement?.dataset?.ctl ?? document.activeElement?.tagName };
+    return { tour: r.dataset.tour, mode: r.dataset.mode, event: d.events, refills: d.refills, speed: d.speed_index, scrub: Number(document.querySelector(q).value), focus: document.activeElement?.dataset?.testid ?? document.activeElement?.dataset?.act ?? document.activeElement?.dataset?.ctl ?? document.activeElement?.tagName };
   }, [W, SCRUB]);
 
 async function present(query = "") {
@@ -137,13 +137,18 @@ test("B, E and N work from load, with nothing clicked", async () => {
       const s = await state(page);
       assert.ok(s.mode !== "paused" || s.event !== ev, `${key} did something: ${JSON.stringify(s)}`);
     };
-    await moved("b", ev0);
-    await page.waitForFunction(([s, ev]) => Number(document.querySelector(s).dataset.event) > ev && document.querySelector(s).dataset.mode === "paused", [W, ev0], { timeout: 30_000 });
-    await moved("n", (await state(page)).event);
+    const paused = () => page.waitForFunction((s) => document.querySelector(s).dataset.mode === "paused", W, { timeout: 30_000 });
+    // N: just before the next LRU batch; B: the batch and the boundary's first move; E: the
+    // drain's end, the free list empty.
+    await moved("n", ev0);
     await page.waitForFunction(() => window.__midpoint.debug().at_batch && window.__midpoint.debug().mode === "paused", null, { timeout: 30_000 });
     const r0 = (await state(page)).refills;
+    await moved("b", (await state(page)).event);
+    await paused();
+    assert.equal((await state(page)).refills, r0 + 1, "B ran the batch");
     await moved("e", (await state(page)).event);
-    await page.waitForFunction(([s, r]) => document.querySelector(s).dataset.mode === "paused" && window.__midpoint.debug().refills > r && document.querySelector(s).dataset.freeLen === "0", [W, r0], { timeout: 30_000 });
+    await page.waitForFunction((s) => document.querySelector(s).dataset.mode === "paused" && document.querySelector(s).dataset.freeLen === "0", W, { timeout: 30_000 });
+    assert.equal((await state(page)).refills, r0 + 1, "E stopped at this drain's end");
     assert.equal((await state(page)).tour, "1");
     assert.deepEqual(errors, []);
   } finally {
@@ -169,12 +174,12 @@ test("the tooltips name what the keys do: in the presentation ← → are the be
     assert.match(p.prev, /←/);
     assert.match(p.scrub, /↑/);
     assert.doesNotMatch(p.scrub, /[←→]|ArrowLeft|ArrowRight/);
+    assert.deepEqual(errors, []);
     await page.goto(page.url().replace("view=present", "view=lab"));
     await pageReady(page);
     const l = await titles(page);
     assert.match(l.step, /→/);
     assert.match(l.back, /←/);
-    assert.deepEqual(errors, []);
   } finally {
     await page.close();
   }

@@ -13,6 +13,7 @@ const CODE_PHONE_LINES = 2;
 export class Strip {
   constructor(w, { code = true, scrub = false } = {}) {
     this.w = w;
+    this.kind = "strip";
     const id = w.id;
     this.el = el("div", { class: "mp-closeup" });
     this.el.innerHTML = `
@@ -171,7 +172,6 @@ export class Strip {
     if (this.w.root.dataset.moving !== moving) this.w.root.dataset.moving = moving;
     const pos = String(m.boundary_pos);
     if (this.w.root.dataset.lruOld !== pos) this.w.root.dataset.lruOld = pos;
-    this.w.stripSeen = this.seen;
     setText(this.cap, m.caption);
     return true;
   }
@@ -283,7 +283,7 @@ export class Strip {
       if (top < box.scrollTop || top + firstOn.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - 40);
     }
     this.lastFirstOn = firstOn;
-    const what = !follow ? "Playing: pause or step to see which lines each event runs." : c.at ? `This event: ${c.at.what || "a touch of a page"}.` : w.viewName === "present" ? "No event yet: Step runs one." : "No event yet: step (→) to run one.";
+    const what = !follow ? "Playing: pause or step to see which lines each event runs." : c.at ? `This event: ${c.at.what || "a touch of a page"}.` : w.arrowsStep() ? "No event yet: step (→) to run one." : "No event yet: Step runs one.";
     setText(this.codeWhat, what);
     // The terms the lines on screen use, in words, where they appear.
     const text = shownText.join(" ");

@@ -18,7 +18,7 @@ const PREP_BUSY_WAIT_MS = 200;
 export class Tour {
   constructor(w) {
     this.w = w;
-    w.tour = this;
+    this.kind = "tour";
     const id = w.id;
     this.steps = mp.tour_steps();
     this.present = w.viewName === "present";
@@ -72,15 +72,13 @@ export class Tour {
     w.root.dataset.tour = String(i + 1);
     w.root.dataset.seeking = "1";
     w.page.set_tour(i + 1);
-    w.pendingAt = null;
+    w.takeOver();
     const before = JSON.stringify(w.params);
     if (!w.page.pick_preset(step.preset)) w.page.apply_query(`preset=${step.preset}`);
     const same = this.present && w.ex && JSON.stringify(w.page.params()) === before;
     // The same preset: the explorer stays (a new one would start from the warm-up).
-    if (same) {
-      w.view = w.page.view();
-      w.emit("paramsChanged", w.view);
-    } else w.refresh(false);
+    if (same) w.viewChanged();
+    else w.refresh(false);
     w.ex.pause();
     const m = this.moments[i];
     if (m && w.ex.restore_moment(m)) {

@@ -15,7 +15,7 @@ export class Transport {
     // The keys each button names are the ones it has in this view (widget.js, keyAct): ← and
     // → step in the lab and the article, but are the beats in the presentation and the host
     // page's in an embed.
-    const arrows = w.viewName !== "present" && !w.embedView;
+    const arrows = w.arrowsStep();
     const key = (k, shortcut) => (arrows ? [` (${k})`, ` aria-keyshortcuts="${shortcut}"`] : ["", ""]);
     const [backKey, backAttr] = key("←", "ArrowLeft");
     const [stepKey, stepAttr] = key("→", "ArrowRight");
@@ -82,9 +82,10 @@ export class Transport {
     // figure then fits one screen, or its iframe, at every moment.
     // The presentation too: it is read from the back of a room.
     const compact = w.viewName === "present" || (w.viewName !== "lab" && (window.innerWidth < 760 || w.embedView));
-    // In the presentation → is the next beat: the narration's "(→)" for a step would mislead.
+    // Where → does not step (the presentation's next beat, an embed's host page), the
+    // narration's "(→)" for a step would mislead.
     const narration = compact ? s.narration_short : s.narration;
-    setText(this.narration, w.viewName === "present" ? narration.replaceAll(" (→)", "") : narration);
+    setText(this.narration, w.arrowsStep() ? narration : narration.replaceAll(" (→)", ""));
     // Announced when it stops: while playing the narration changes every frame.
     const live = s.mode === "paused" ? "polite" : "off";
     if (this.narration.getAttribute("aria-live") !== live) this.narration.setAttribute("aria-live", live);

@@ -82,9 +82,12 @@ export class Widget {
     this.lastSeq = -1;
     this.pendingAt = null;
     this.resumeAfterSeek = false;
-    this.dirtyResidency = true;
-    this.tour = null;
     this.dpr = screenDpr();
+    // What mount.js places (place()): the component with the view's big canvas, the box the
+    // figure keeps within a screen, and an embed's height.
+    this.flex = null;
+    this.fitBox = null;
+    this.embedHeight = undefined;
     // Whether the residency plot (or its caption) shows the setting's runs: then the widget
     // runs the ensemble, else one run.
     this.showsRuns = this.viewName === "lab" || this.viewName === "residency";
@@ -116,9 +119,36 @@ export class Widget {
     return c;
   }
 
-  /** Calls `name(...args)` on every component that has it. */
+  /** Calls `name(...args)` on every component that has it: the components' events (docs/page.md,
+   *  "How the page is built"). */
   emit(name, ...args) {
     for (const c of this.components) c[name]?.(...args);
+  }
+
+  /** The first component of a kind ("strip", "grid", "residency", "sweep", "tour"), or null. */
+  component(kind) {
+    return this.components.find((c) => c.kind === kind) ?? null;
+  }
+  get tour() {
+    return this.component("tour");
+  }
+  /** For tests and the debug hook. */
+  get stripFigure() {
+    return this.component("strip");
+  }
+  get residencyFigure() {
+    return this.component("residency");
+  }
+  get sweepFigure() {
+    return this.component("sweep");
+  }
+
+  /** Where the view's figure sits (mount.js): `flex`, the component whose canvas takes the height
+   *  the rest leaves; `fitBox`, the box kept within a screen; `embedHeight`, an embed's height. */
+  place({ flex, fitBox, embedHeight }) {
+    this.flex = flex;
+    this.fitBox = fitBox;
+    this.embedHeight = embedHeight;
   }
 
   /** Starts the widget once its components are mounted: the explorer, the layout, the first
@@ -146,6 +176,13 @@ export class Widget {
   }
 
   // ---- parameters ------------------------------------------------------------------------
+
+  /** The page's view changed with the same parameters (a tour's beat of the same preset): read
+   *  it again, and tell the components; the explorer stays. */
+  viewChanged() {
+    this.view = this.page.view();
+    this.emit("paramsChanged", this.view);
+  }
 
   /** The page's state changed: read it again (one value), and tell the components. */
   refresh(keepTime) {
@@ -217,7 +254,6 @@ export class Widget {
     if (this.laidOut) this.emit("layoutExplorer");
     if (t > 0) this.ex.seek_time(t);
     this.lastSeq = -1;
-    this.dirtyResidency = true;
   }
 
   showNotes(messages) {
@@ -332,11 +368,15 @@ export class Widget {
       }
       const flags = this.ex.frame(t);
       let painted = false;
-      for (const c of this.components) if (c.frame?.(t, flags)) painted = true;
+      let gridDrawn = false;
+      for (const c of this.components) {
+        if (!c.frame?.(t, flags)) continue;
+        painted = true;
+        if (c.kind === "grid") gridDrawn = true;
+      }
       // No component drew the grid: its cells are built (the counts) and the flag cleared, or
       // a paused page would never rest.
-      if (flags & 1 && !this.gridDrawn) this.ex.settle();
-      this.gridDrawn = false;
+      if (flags & 1 && !gridDrawn) this.ex.settle();
       if (flags & 2 || !this.status) this.updateStatus();
       const ds = this.root.dataset;
       const st = this.status;
@@ -487,6 +527,12 @@ export class Widget {
     this.updateStatus();
   }
 
+  /** Whether ← and → step the run in this view (the lab, the article's figures); in the
+   *  presentation they are the beats, in an embed the host page's. */
+  arrowsStep() {
+    return this.viewName !== "present" && !this.embedView;
+  }
+
   /**
    * The action of a key in this view, or null (the key is not the figure's). The lab and the
    * article's figures: Space play/pause, ←/→ step (Shift+→ the next batch), N, W, B, E, F,
@@ -582,7 +628,6 @@ export class Widget {
     this.darkQuery.addEventListener("change", () => {
       this.wake();
       this.ex.set_dark(this.darkQuery.matches);
-      this.dirtyResidency = true;
       this.emit("recolour", this.darkQuery.matches);
     });
     this.motionQuery.addEventListener("change", () => {
@@ -646,7 +691,6 @@ export class Widget {
       this.ex.play();
     }
     if (this.runs.pendingRun) this.runs.start();
-    this.dirtyResidency = true;
     if (!this.looping) requestAnimationFrame(this.loop);
     else this.wake();
   }
