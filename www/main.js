@@ -6,8 +6,7 @@ import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 import { controlKeeps } from "./figure/widget.js";
 
-// The reveal.js API method (its postMessage API) for each key an embedded figure gives its host
-// page, as reveal.js's own keys do: the arrows move through the slides, PageDown/PageUp next/prev.
+// reveal.js's postMessage API call for a key an embed gives its host (as reveal.js's keys do).
 const REVEAL_METHODS = { ArrowRight: "right", ArrowLeft: "left", ArrowDown: "down", ArrowUp: "up", PageDown: "next", PageUp: "prev" };
 
 const search = new URLSearchParams(location.search);
@@ -29,12 +28,8 @@ if (embedded) {
       last = height;
       window.parent.postMessage({ type: "midpoint-height", height }, "*");
     }).observe(document.body);
-    // The keys the figure does not use (the arrows, PageUp/PageDown, Home/End, and any key it
-    // has none for) go on to the host page, so that a click inside the figure leaves a deck's
-    // clicker working: as `{type: "midpoint-key", key, code, shiftKey}`, and as reveal.js's
-    // postMessage API call (`{"method": "right"}`…) for a host that is a reveal.js deck, which
-    // any other page ignores. On the window, after the figure's own listeners: a key the figure
-    // or a focused control used is not sent (docs/embedding.md, "Keys").
+    // The keys the figure and its controls do not use go to the host page (after their
+    // listeners: on the window), as a message and reveal.js's call (docs/embedding.md).
     addEventListener("keydown", (e) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
       if (e.key === "Tab" || e.key === "Enter") return;

@@ -56,13 +56,9 @@ export class Strip {
       this.scrubOut = $(".mp-scrubout");
       // The drain's timeline: each position a frame taken from the free list since the batch
       // (a read-ahead takes 64 at once: the thumb lands on the read that took it).
-      //
-      // A drag goes the pointer's way. The explorer reads a request below the thumb's read as a
-      // step back (the last read at or before it) and one above as a step forward (the first
-      // read at or after it); but the thumb stands on a read's end, past the pointer. So the
-      // direction of a drag is the pointer's own, from the value it last asked for, and a move
-      // that stays within the read the thumb stands on, that way, moves nothing (re-derived from
-      // the thumb, every other move of a steady drag flipped back a read).
+      // A drag goes the pointer's way: the explorer takes a value below the thumb's read as a
+      // step back, but the thumb stands on a read's end, past the pointer; so a drag's
+      // direction is the pointer's, and a move within the thumb's read, that way, is nothing.
       let dragFrom = null;
       this.scrub.addEventListener("pointerdown", () => (dragFrom = Number(this.scrub.value)));
       const dragEnd = () => (dragFrom = null);

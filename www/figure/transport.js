@@ -12,9 +12,7 @@ export class Transport {
   constructor(w, { compact = false } = {}) {
     this.w = w;
     const id = w.id;
-    // The keys each button names are the ones it has in this view (widget.js, keyAct): ← and
-    // → step in the lab and the article, but are the beats in the presentation and the host
-    // page's in an embed.
+    // Each button names its key in this view (widget.js, keyAct).
     const arrows = w.arrowsStep();
     const key = (k, shortcut) => (arrows ? [` (${k})`, ` aria-keyshortcuts="${shortcut}"`] : ["", ""]);
     const [backKey, backAttr] = key("←", "ArrowLeft");

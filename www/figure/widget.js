@@ -20,15 +20,8 @@ const NO_WORKERS = { busy: () => false };
 const IDLE_FRAMES = 30;
 const IDLE_POLL_MS = 250;
 
-/**
- * Whether the focused element `target` keeps key `key` for itself: a control keeps the keys it
- * documents and gives the rest back to the figure (and an embedded figure's unused keys go on
- * to its host page). A text field and a dialog keep every key. A slider keeps its arrows,
- * PageUp/PageDown, Home/End; in the presentation (`present`), where → ← PageUp PageDown are
- * the beats, only ↑/↓ and Home/End. A select keeps every key but in the presentation only ↑/↓,
- * Home/End, Enter and Escape. A button keeps Enter, and Space but in the presentation (where
- * Space is play/pause).
- */
+/** Whether the focused `target` keeps `key`: a control keeps the keys it documents and gives
+ *  the rest back (docs/page.md, "Keyboard"); in the presentation (`present`) fewer. */
 export function controlKeeps(target, key, present) {
   if (!target || !target.tagName) return false;
   if (target.isContentEditable || target.closest?.("dialog")) return true;
@@ -83,8 +76,7 @@ export class Widget {
     this.pendingAt = null;
     this.resumeAfterSeek = false;
     this.dpr = screenDpr();
-    // What mount.js places (place()): the component with the view's big canvas, the box the
-    // figure keeps within a screen, and an embed's height.
+    // Set by place().
     this.flex = null;
     this.fitBox = null;
     this.embedHeight = undefined;
@@ -125,7 +117,7 @@ export class Widget {
     for (const c of this.components) c[name]?.(...args);
   }
 
-  /** The first component of a kind ("strip", "grid", "residency", "sweep", "tour"), or null. */
+  /** The first component of a kind ("strip", "grid", "residency", "sweep", "tour"). */
   component(kind) {
     return this.components.find((c) => c.kind === kind) ?? null;
   }
@@ -143,8 +135,7 @@ export class Widget {
     return this.component("sweep");
   }
 
-  /** Where the view's figure sits (mount.js): `flex`, the component whose canvas takes the height
-   *  the rest leaves; `fitBox`, the box kept within a screen; `embedHeight`, an embed's height. */
+  /** mount.js: `flex` takes the height the rest leaves, `fitBox` keeps within a screen. */
   place({ flex, fitBox, embedHeight }) {
     this.flex = flex;
     this.fitBox = fitBox;
@@ -433,8 +424,7 @@ export class Widget {
     this.pendingAtStage = "time";
   }
 
-  /** The reader takes over (a scrub, a seek on a plot, a beat): the figure no longer heads
-   *  for its opening moment. */
+  /** The reader takes over: the figure no longer heads for its opening moment. */
   takeOver() {
     this.pendingAt = null;
   }
@@ -527,20 +517,13 @@ export class Widget {
     this.updateStatus();
   }
 
-  /** Whether ← and → step the run in this view (the lab, the article's figures); in the
-   *  presentation they are the beats, in an embed the host page's. */
+  /** Whether ← → step the run here (not the presentation's beats nor an embed host's keys). */
   arrowsStep() {
     return this.viewName !== "present" && !this.embedView;
   }
 
-  /**
-   * The action of a key in this view, or null (the key is not the figure's). The lab and the
-   * article's figures: Space play/pause, ←/→ step (Shift+→ the next batch), N, W, B, E, F,
-   * +/−, Home. The presentation: → / PageDown and ← / PageUp the beats (as a clicker sends
-   * them), Space, N, W, B, E, +/−, F. An embedded figure leaves the arrows, PageUp/PageDown and
-   * Home/End to its host page (they scroll it or change a deck's slide): Space, N, W, B, E,
-   * +/−, F.
-   */
+  /** A key's action in this view, or null: the presentation's → PageDown ← PageUp are the
+   *  beats; an embed leaves the arrows, PageUp/PageDown, Home/End to its host page. */
   keyAct(e) {
     const present = this.viewName === "present";
     const host = this.embedView && !present;
@@ -586,8 +569,7 @@ export class Widget {
     }
   }
 
-  /** A key for the figure: its action unless a modifier is held, a dialog is open or the
-   *  focused control keeps the key (controlKeeps). */
+  /** A key's action, unless a modifier is held, a dialog is open or the focus keeps the key. */
   onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target?.closest?.("dialog") || document.querySelector("dialog[open]")) return;
@@ -608,15 +590,12 @@ export class Widget {
       this.root.addEventListener(type, () => this.wake(), { capture: true, passive: true });
     }
     if (this.viewName === "present") {
-      // The presentation's keys, from load and whatever has focus, as a clicker sends them:
-      // the whole page is the presentation, and a focused control keeps only its own keys.
+      // The presentation's keys, from load and whatever has focus (a clicker's).
       document.addEventListener("keydown", (e) => this.onKey(e), true);
     } else {
-      // Keys while focus is inside this widget, so that Space and the arrows still scroll
-      // the page around a figure.
+      // Keys while focus is inside this widget (the arrows still scroll the page around it).
       this.root.addEventListener("keydown", (e) => this.onKey(e));
-      // With nothing focused, the page's keys are the widget's where the page is this widget:
-      // the lab on its own page, an embedded figure (embed=1). So they work from load.
+      // With nothing focused, from load, where the page is this widget: the lab, an embed.
       const ownsPage = this.syncUrl && ((this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) || (this.embedView && !this.embedded));
       if (ownsPage) {
         document.addEventListener("keydown", (e) => {
