@@ -4,6 +4,10 @@
 // panel; the last three's scripts only on a page that has them (an embed has none).
 import { boot } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
+import { controlKeeps } from "./figure/widget.js";
+
+// reveal.js's postMessage API call for a key an embed gives its host (as reveal.js's keys do).
+const REVEAL_METHODS = { ArrowRight: "right", ArrowLeft: "left", ArrowDown: "down", ArrowUp: "up", PageDown: "next", PageUp: "prev" };
 
 const search = new URLSearchParams(location.search);
 // On ?embed=1 the page shows only the widget that reads the address: the article's figures
@@ -24,6 +28,16 @@ if (embedded) {
       last = height;
       window.parent.postMessage({ type: "midpoint-height", height }, "*");
     }).observe(document.body);
+    // The keys the figure and its controls do not use go to the host page (after their
+    // listeners: on the window), as a message and reveal.js's call (docs/embedding.md).
+    addEventListener("keydown", (e) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.isComposing) return;
+      if (e.key === "Tab" || e.key === "Enter") return;
+      if (controlKeeps(e.target, e.key, false) || document.querySelector("dialog[open]")) return;
+      window.parent.postMessage({ type: "midpoint-key", key: e.key, code: e.code, shiftKey: e.shiftKey }, "*");
+      const method = REVEAL_METHODS[e.key];
+      if (method) window.parent.postMessage(JSON.stringify({ method, args: [] }), "*");
+    });
   }
 }
 

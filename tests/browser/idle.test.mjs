@@ -76,9 +76,9 @@ describe("the page at rest", () => {
       await idle(page);
 
       // The theme: the close-up repaints in the new colours.
-      await page.evaluate(() => (window.__midpoint.apps[0].stripSeen = null));
+      await page.evaluate(() => (window.__midpoint.apps[0].stripFigure.seen = null));
       await page.emulateMedia({ colorScheme: "dark" });
-      await page.waitForFunction(() => window.__midpoint.apps[0].stripSeen !== null, null, { timeout: 5_000 });
+      await page.waitForFunction(() => window.__midpoint.apps[0].stripFigure.seen !== null, null, { timeout: 5_000 });
       await idle(page);
 
       assert.equal(await page.evaluate(() => window.__midpoint.debug().idleMisses), 0, "polls found work that nothing had woken them for");

@@ -6,6 +6,9 @@ import { showTip, swipe } from "./strip.js";
 export class Grid {
   constructor(w) {
     this.w = w;
+    // The widget reads a component's kind (widget.js, component()): a frame in which the grid
+    // drew builds its cells; in one where it did not, the widget settles them.
+    this.kind = "grid";
     this.el = el("div", { class: "mp-stage" });
     this.canvas = el("canvas", {
       class: "mp-pool",
@@ -73,7 +76,6 @@ export class Grid {
     if (this.canvas.offsetParent === null && w.status?.mode !== "paused") return false;
     if (!(flags & 1) && this.drawn) return false;
     const font = w.ex.draw(this.ctx);
-    w.gridDrawn = true;
     this.drawn = true;
     markFont(this.canvas, font > 0 ? font / w.dpr : NaN);
     const f = w.ex.selected();

@@ -88,7 +88,6 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
   const root = w.root;
   const embed = w.add(new EmbedButton(w, [view]));
   const link = w.add(new FullLink(w));
-  w.embedHeight = EMBED_HEIGHT[view];
   const card = el("section", { class: "mp-card mp-figure", "aria-label": "Figure" });
   let flex;
   if (view === "strip" || view === "grid") {
@@ -99,7 +98,6 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
     card.append(t.el);
     if (view === "strip") {
       flex = w.add(new Strip(w));
-      w.stripFigure = flex;
       card.append(flex.el, w.add(new CellKey(w, "strip")).el, w.add(new Counters(w, { compact: true })).el);
     } else {
       flex = w.add(new Grid(w));
@@ -119,8 +117,7 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
   const keys = FIGURE_SLIDERS[view];
   if (keys.length) card.append(w.add(new Sliders(w, { keys, help: false, label: "This figure's settings", className: "mp-figsliders" })).el);
   root.append(card);
-  w.flex = flex;
-  w.fitBox = w.embedView ? root : root.closest("figure") ?? root;
+  w.place({ flex, fitBox: w.embedView ? root : root.closest("figure") ?? root, embedHeight: EMBED_HEIGHT[view] });
 }
 
 function mountLab(w, { Grid, Residency, Sweep, Settings, Tour, Policies, WritePath }) {
@@ -150,7 +147,6 @@ function mountLab(w, { Grid, Residency, Sweep, Settings, Tour, Policies, WritePa
   const t = w.add(new Transport(w));
   t.addAction(w.add(new EmbedButton(w, ["strip", "grid", "residency", "sweep"])).el);
   const strip = w.add(new Strip(w, { scrub: true }));
-  w.stripFigure = strip;
   const grid = w.add(new Grid(w));
   const below = el("div", { class: "mp-below" }, w.add(new CellKey(w, "lab")).el, w.add(new Counters(w)).el);
   fig.append(head, tour.el, t.el, strip.el, grid.el, below);
@@ -167,7 +163,6 @@ function mountPresent(w, { Tour }) {
   const tour = w.add(new Tour(w));
   const t = w.add(new Transport(w));
   const strip = w.add(new Strip(w, { scrub: true }));
-  w.stripFigure = strip;
   const full = t.el.querySelector('[data-act="fullscreen"]');
   const head = el("div", { class: "mp-pres-head" }, el("div", { class: "mp-pres-title" }, tour.count, tour.h), tour.nav, ...(full ? [full] : []));
   const left = el("div", { class: "mp-pres-left" }, strip.fig, strip.el.querySelector(".mp-scrub"), t.el.querySelector(".mp-toolbar"));

@@ -12,7 +12,9 @@ export class Residency extends PlotFigure {
   constructor(w, { exports = true, table = true } = {}) {
     super();
     this.w = w;
-    w.residencyFigure = this;
+    this.kind = "residency";
+    // Whether the plot must be drawn again (new runs, a new explorer, a new size or colours).
+    this.dirty = true;
     this.el = el("figure", { class: "mp-plot mp-plot-residency" });
     this.el.innerHTML = `
       <div class="mp-plotbox"><canvas class="mp-residency" data-testid="residency-plot" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas></div>
@@ -50,8 +52,7 @@ export class Residency extends PlotFigure {
     if (w.fill) hh = Math.max(120, this.box.clientHeight);
     else if (this.flexH !== null) hh = this.flexH;
     sizeCanvas(this.canvas, width, hh, dpr);
-    w.plotScale = this.scale;
-    w.dirtyResidency = true;
+    this.dirty = true;
   }
 
 
@@ -62,10 +63,10 @@ export class Residency extends PlotFigure {
     const now = performance.now();
     const cursor = s.t_s;
     const moved = Math.abs(cursor - this.last.t) > (s.end_s || 1) / 400;
-    if (!(w.dirtyResidency || (moved && now - this.last.at > 120))) return false;
+    if (!(this.dirty || (moved && now - this.last.at > 120))) return false;
     this.draw();
     this.last = { t: cursor, at: now };
-    w.dirtyResidency = false;
+    this.dirty = false;
     return true;
   }
 
@@ -88,7 +89,19 @@ export class Residency extends PlotFigure {
   }
 
   recolour() {
-    this.w.dirtyResidency = true;
+    this.dirty = true;
+  }
+
+  /** The runs drawn changed (runs.js), or the explorer that holds them, or the plot comes back
+   *  on screen: drawn again at the next frame. */
+  curvesChanged() {
+    this.dirty = true;
+  }
+  explorer() {
+    this.dirty = true;
+  }
+  visible(v) {
+    if (v) this.dirty = true;
   }
 
   paramsChanged() {
@@ -161,10 +174,10 @@ export class Residency extends PlotFigure {
       const now = performance.now();
       if (now - last < 120 && e.type === "pointermove") return;
       last = now;
-      w.pendingAt = null;
+      w.takeOver();
       w.ex.pause();
       w.ex.seek_time(Math.max(t, 0.001));
-      w.dirtyResidency = true;
+      this.dirty = true;
     };
     c.addEventListener("pointerdown", (e) => {
       dragging = true;

@@ -20,37 +20,37 @@ export class Workers {
     this.onActivity = null;
   }
   spawn() {
-    const w = new Worker(this.url, { type: this.type });
-    w.postMessage({ type: "init", module: this.module, bindings: this.bindings });
-    w.jobs = new Map();
-    this.live.add(w);
-    const terminate = w.terminate.bind(w);
-    w.terminate = () => {
-      this.live.delete(w);
+    const wk = new Worker(this.url, { type: this.type });
+    wk.postMessage({ type: "init", module: this.module, bindings: this.bindings });
+    wk.jobs = new Map();
+    this.live.add(wk);
+    const terminate = wk.terminate.bind(wk);
+    wk.terminate = () => {
+      this.live.delete(wk);
       terminate();
     };
-    w.onmessage = (e) => {
+    wk.onmessage = (e) => {
       this.onActivity?.();
       const m = e.data;
       if (m.type === "panic") return this.onPanic(m.message);
       if (m.type === "ready") return;
-      const job = w.jobs.get(m.id);
+      const job = wk.jobs.get(m.id);
       if (m.id === -1) return this.onPanic(m.message);
       if (!job) return;
       if (m.type === "progress") job.onProgress?.(m.frac);
       else if (m.type === "partial") job.onPartial?.(m);
       else {
-        w.jobs.delete(m.id);
+        wk.jobs.delete(m.id);
         if (m.type === "done") job.resolve(m);
         else job.reject(new Error(m.message));
       }
     };
-    w.onerror = (e) => {
+    wk.onerror = (e) => {
       e.preventDefault();
-      for (const job of w.jobs.values()) job.reject(new Error(e.message || "worker error"));
-      w.jobs.clear();
+      for (const job of wk.jobs.values()) job.reject(new Error(e.message || "worker error"));
+      wk.jobs.clear();
     };
-    return w;
+    return wk;
   }
   /** Whether a worker is computing (a job posted and not yet done or cancelled). */
   busy() {
@@ -178,7 +178,7 @@ export class Runs {
     this.liveRun(params, key, token, (m) => {
       if (token !== this.runToken || w.dead) return;
       w.ex.add_run_points(m.points);
-      w.dirtyResidency = true;
+      w.emit("curvesChanged");
       w.emit("runs", { computing: true, frac: m.frac });
     }).then((m) => {
       if (m && token === this.runToken && !w.dead) this.show(m);
@@ -227,7 +227,7 @@ export class Runs {
     const w = this.w;
     this.first = m;
     w.ex.set_member(0, this.ensembleRuns(), m.result);
-    w.dirtyResidency = true;
+    w.emit("curvesChanged");
     if (this.ens) this.checkDone(this.ens);
     w.emit("runs", { first: m });
   }
@@ -245,7 +245,7 @@ export class Runs {
       if (cached) w.ex.set_member(i, n, cached.result);
       else ens.queue.push({ i, p, key });
     }
-    w.dirtyResidency = true;
+    w.emit("curvesChanged");
     this.checkDone(ens);
   }
 
@@ -306,7 +306,7 @@ export class Runs {
         this.cache(item.key, m);
         if (this.ens === ens && ens.token === this.runToken && !w.dead) {
           w.ex.set_member(item.i, ens.n, m.result);
-          w.dirtyResidency = true;
+          w.emit("curvesChanged");
           this.checkDone(ens);
           w.emit("runs", { member: item.i });
         }

@@ -13,6 +13,7 @@ const CODE_PHONE_LINES = 2;
 export class Strip {
   constructor(w, { code = true, scrub = false } = {}) {
     this.w = w;
+    this.kind = "strip";
     const id = w.id;
     this.el = el("div", { class: "mp-closeup" });
     this.el.innerHTML = `
@@ -23,7 +24,7 @@ export class Strip {
       </figure>
       ${scrub ? `<div class="mp-scrub" data-testid="drain-timeline">
         <label for="${id}-scrub">Drain</label>
-        <input type="range" id="${id}-scrub" data-testid="drain-scrubber" min="0" max="0" step="1" value="0" disabled aria-describedby="${id}-scrubout">
+        <input type="range" id="${id}-scrub" data-testid="drain-scrubber" min="0" max="0" step="1" value="0" disabled aria-describedby="${id}-scrubout" ${w.viewName === "present" ? `title="Drag, or ↑ ↓: one read forward or back" aria-keyshortcuts="ArrowUp ArrowDown"` : `title="Drag, or ← → (↑ ↓): one read back or forward"`}>
         <output id="${id}-scrubout" for="${id}-scrub" class="mp-scrubout"></output>
       </div>` : ""}
       ${code ? `<aside class="mp-code" data-testid="code-panel" aria-labelledby="${id}-codeh" tabindex="0">
@@ -55,11 +56,29 @@ export class Strip {
       this.scrubOut = $(".mp-scrubout");
       // The drain's timeline: each position a frame taken from the free list since the batch
       // (a read-ahead takes 64 at once: the thumb lands on the read that took it).
+      // A drag goes the pointer's way: the explorer takes a value below the thumb's read as a
+      // step back, but the thumb stands on a read's end, past the pointer; so a drag's
+      // direction is the pointer's, and a move within the thumb's read, that way, is nothing.
+      let dragFrom = null;
+      this.scrub.addEventListener("pointerdown", () => (dragFrom = Number(this.scrub.value)));
+      const dragEnd = () => (dragFrom = null);
+      addEventListener("pointerup", dragEnd, true);
+      addEventListener("pointercancel", dragEnd, true);
       this.scrub.addEventListener("input", () => {
         if (w.dead) return;
         w.wake();
-        w.pendingAt = null;
-        w.ex.scrub_drain(Number(this.scrub.value));
+        const v = Number(this.scrub.value);
+        if (dragFrom !== null) {
+          const at = w.status?.drain_k ?? v;
+          const way = Math.sign(v - dragFrom);
+          dragFrom = v;
+          if (way === 0 || way * (v - at) <= 0) {
+            this.scrub.value = String(at);
+            return;
+          }
+        }
+        w.takeOver();
+        w.ex.scrub_drain(v);
         w.updateStatus();
       });
     }
@@ -149,7 +168,6 @@ export class Strip {
     if (this.w.root.dataset.moving !== moving) this.w.root.dataset.moving = moving;
     const pos = String(m.boundary_pos);
     if (this.w.root.dataset.lruOld !== pos) this.w.root.dataset.lruOld = pos;
-    this.w.stripSeen = this.seen;
     setText(this.cap, m.caption);
     return true;
   }
@@ -261,7 +279,7 @@ export class Strip {
       if (top < box.scrollTop || top + firstOn.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - 40);
     }
     this.lastFirstOn = firstOn;
-    const what = !follow ? "Playing: pause or step to see which lines each event runs." : c.at ? `This event: ${c.at.what || "a touch of a page"}.` : w.viewName === "present" ? "No event yet: Step runs one." : "No event yet: step (→) to run one.";
+    const what = !follow ? "Playing: pause or step to see which lines each event runs." : c.at ? `This event: ${c.at.what || "a touch of a page"}.` : w.arrowsStep() ? "No event yet: step (→) to run one." : "No event yet: Step runs one.";
     setText(this.codeWhat, what);
     // The terms the lines on screen use, in words, where they appear.
     const text = shownText.join(" ");

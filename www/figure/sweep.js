@@ -16,7 +16,7 @@ export class Sweep extends PlotFigure {
   constructor(w, { auto = false, exports = true, table = true } = {}) {
     super();
     this.w = w;
-    w.sweepFigure = this;
+    this.kind = "sweep";
     this.auto = auto;
     this.el = el("figure", { class: `mp-plot mp-plot-sweep${auto ? " mp-auto" : ""}` });
     this.el.innerHTML = `

@@ -18,7 +18,7 @@ const PREP_BUSY_WAIT_MS = 200;
 export class Tour {
   constructor(w) {
     this.w = w;
-    w.tour = this;
+    this.kind = "tour";
     const id = w.id;
     this.steps = mp.tour_steps();
     this.present = w.viewName === "present";
@@ -31,8 +31,8 @@ export class Tour {
       <p class="mp-tour-look"></p>
       <p class="mp-tour-counts" hidden></p>
       <div class="mp-tour-nav">
-        <button type="button" data-act="tour-back"><span aria-hidden="true">←</span> Back</button>
-        <button type="button" data-act="tour-next" class="mp-primary">Next <span aria-hidden="true">→</span></button>
+        <button type="button" data-act="tour-back"${this.present ? ` title="The previous beat (← or PageUp)" aria-keyshortcuts="ArrowLeft PageUp"` : ""}><span aria-hidden="true">←</span> Back</button>
+        <button type="button" data-act="tour-next" class="mp-primary"${this.present ? ` title="The next beat (→ or PageDown)" aria-keyshortcuts="ArrowRight PageDown"` : ""}>Next <span aria-hidden="true">→</span></button>
         <button type="button" class="mp-small" data-act="tour-end">Leave the tour</button>
       </div>`;
     this.button = el("button", { type: "button", class: "mp-small", "data-act": "tour", text: "Tell me the story" });
@@ -72,15 +72,13 @@ export class Tour {
     w.root.dataset.tour = String(i + 1);
     w.root.dataset.seeking = "1";
     w.page.set_tour(i + 1);
-    w.pendingAt = null;
+    w.takeOver();
     const before = JSON.stringify(w.params);
     if (!w.page.pick_preset(step.preset)) w.page.apply_query(`preset=${step.preset}`);
     const same = this.present && w.ex && JSON.stringify(w.page.params()) === before;
     // The same preset: the explorer stays (a new one would start from the warm-up).
-    if (same) {
-      w.view = w.page.view();
-      w.emit("paramsChanged", w.view);
-    } else w.refresh(false);
+    if (same) w.viewChanged();
+    else w.refresh(false);
     w.ex.pause();
     const m = this.moments[i];
     if (m && w.ex.restore_moment(m)) {
@@ -124,32 +122,10 @@ export class Tour {
 
   // ---- the presentation ---------------------------------------------------------------------
 
-  /** The presentation's keys, anywhere on the page and from load, as a clicker sends them:
-   *  →, PageDown the next beat; ←, PageUp the previous one; Space play/pause; W watch a refill
-   *  and drain; +/− the speed; F full screen. */
+  /** The presentation's keys are the widget's (widget.js, keyAct: →/PageDown and ←/PageUp
+   *  reach act("tour-next"/"tour-back") here, whatever has focus); the beats' moments are
+   *  prepared from load. */
   bindPresent() {
-    document.addEventListener(
-      "keydown",
-      (e) => {
-        if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-        const tag = e.target?.tagName;
-        if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-        if (document.querySelector("dialog[open]")) return;
-        let act = null;
-        if (["ArrowRight", "PageDown"].includes(e.key)) act = "tour-next";
-        else if (["ArrowLeft", "PageUp"].includes(e.key)) act = "tour-back";
-        else if ((e.key === " " || e.key === "Spacebar") && tag !== "BUTTON") act = "play";
-        else if (e.key === "w" || e.key === "W") act = "watch";
-        else if (e.key === "+" || e.key === "=") act = "faster";
-        else if (e.key === "-" || e.key === "_") act = "slower";
-        else if (e.key === "f" || e.key === "F") act = "fullscreen";
-        if (!act) return;
-        e.preventDefault();
-        e.stopPropagation();
-        this.w.act(act);
-      },
-      true,
-    );
     this.prepare();
   }
 

@@ -12,21 +12,27 @@ export class Transport {
   constructor(w, { compact = false } = {}) {
     this.w = w;
     const id = w.id;
+    // Each button names its key in this view (widget.js, keyAct).
+    const arrows = w.arrowsStep();
+    const key = (k, shortcut) => (arrows ? [` (${k})`, ` aria-keyshortcuts="${shortcut}"`] : ["", ""]);
+    const [backKey, backAttr] = key("←", "ArrowLeft");
+    const [stepKey, stepAttr] = key("→", "ArrowRight");
+    const [, resetAttr] = key("Home", "Home");
     this.el = el("div", { class: "mp-transport" });
     this.el.innerHTML = `
       <div class="mp-toolbar" role="toolbar" aria-label="Simulation controls" id="${id}-controls" tabindex="-1">
         <div class="mp-group">
-          <button type="button" data-act="play" aria-keyshortcuts="Space"><span aria-hidden="true" class="mp-ico">▶</span> <span class="mp-lbl">Play</span></button>
-          <button type="button" data-act="back" aria-keyshortcuts="ArrowLeft" title="Step back one event (←)"><span aria-hidden="true">◀</span> Back</button>
-          <button type="button" data-act="step" aria-keyshortcuts="ArrowRight" title="Process one event (→)">Step <span aria-hidden="true">▶</span></button>
+          <button type="button" data-act="play" aria-keyshortcuts="Space" title="Play or pause (Space)"><span aria-hidden="true" class="mp-ico">▶</span> <span class="mp-lbl">Play</span></button>
+          <button type="button" data-act="back"${backAttr} title="Step back one event${backKey}"><span aria-hidden="true">◀</span> Back</button>
+          <button type="button" data-act="step"${stepAttr} title="Process one event${stepKey}">Step <span aria-hidden="true">▶</span></button>
           <button type="button" data-act="step-boundary" data-testid="step-boundary" aria-keyshortcuts="B" title="Run until the boundary has moved by a twentieth of the refill, or to the drain's next beat (B)">Boundary<span class="mp-long"> step</span> <span aria-hidden="true">▸|</span></button>
           <button type="button" data-act="step-drain-end" data-testid="step-drain-end" aria-keyshortcuts="E" title="Run to the end of the drain: the free list empty (E)">Drain<span class="mp-long">'s</span> end <span aria-hidden="true">▸▸|</span></button>
           ${compact ? "" : `<button type="button" data-act="batch" aria-keyshortcuts="N" title="Run at full speed to just before the next LRU batch (N)">Next LRU batch <span aria-hidden="true">»</span></button>`}
           <button type="button" data-act="watch" data-testid="watch-refill" aria-keyshortcuts="W" class="mp-primary" title="Run to the next LRU batch, then show the refill and the drain in slow motion (W)">Watch<span class="mp-long"> a refill &amp; drain</span></button>
         </div>
         <div class="mp-group mp-group-end">
-          <label class="mp-speed">Speed <select data-ctl="speed" aria-keyshortcuts="+ -"></select></label>
-          ${compact ? "" : `<button type="button" data-act="reset" aria-keyshortcuts="Home">Reset</button>`}
+          <label class="mp-speed">Speed <select data-ctl="speed" aria-keyshortcuts="+ -" title="The speed (+ −)"></select></label>
+          ${compact ? "" : `<button type="button" data-act="reset"${resetAttr}>Reset</button>`}
           <span class="mp-figacts">${document.fullscreenEnabled && !compact ? `<button type="button" class="mp-small" data-act="fullscreen" title="Full screen (F)">Full screen</button>` : ""}</span>
         </div>
       </div>
@@ -74,9 +80,10 @@ export class Transport {
     // figure then fits one screen, or its iframe, at every moment.
     // The presentation too: it is read from the back of a room.
     const compact = w.viewName === "present" || (w.viewName !== "lab" && (window.innerWidth < 760 || w.embedView));
-    // In the presentation → is the next beat: the narration's "(→)" for a step would mislead.
+    // Where → does not step (the presentation's next beat, an embed's host page), the
+    // narration's "(→)" for a step would mislead.
     const narration = compact ? s.narration_short : s.narration;
-    setText(this.narration, w.viewName === "present" ? narration.replaceAll(" (→)", "") : narration);
+    setText(this.narration, w.arrowsStep() ? narration : narration.replaceAll(" (→)", ""));
     // Announced when it stops: while playing the narration changes every frame.
     const live = s.mode === "paused" ? "polite" : "off";
     if (this.narration.getAttribute("aria-live") !== live) this.narration.setAttribute("aria-live", live);

@@ -20,6 +20,23 @@ const NO_WORKERS = { busy: () => false };
 const IDLE_FRAMES = 30;
 const IDLE_POLL_MS = 250;
 
+/** Whether the focused `target` keeps `key`: a control keeps the keys it documents and gives
+ *  the rest back (docs/page.md, "Keyboard"); in the presentation (`present`) fewer. */
+export function controlKeeps(target, key, present) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable || target.closest?.("dialog")) return true;
+  const tag = target.tagName;
+  if (tag === "TEXTAREA") return true;
+  if (tag === "INPUT") {
+    if (target.type !== "range") return true;
+    if (key === "ArrowUp" || key === "ArrowDown" || key === "Home" || key === "End") return true;
+    return !present && (key === "ArrowLeft" || key === "ArrowRight" || key === "PageUp" || key === "PageDown");
+  }
+  if (tag === "SELECT") return !present || ["ArrowUp", "ArrowDown", "Home", "End", "Enter", "Escape"].includes(key);
+  if (tag === "BUTTON" || tag === "SUMMARY" || tag === "A") return key === "Enter" || (!present && (key === " " || key === "Spacebar"));
+  return false;
+}
+
 export class Widget {
   /**
    * `root`: the element the figures go in; `env`: what boot() gave; `query`: the address's
@@ -58,9 +75,11 @@ export class Widget {
     this.lastSeq = -1;
     this.pendingAt = null;
     this.resumeAfterSeek = false;
-    this.dirtyResidency = true;
-    this.tour = null;
     this.dpr = screenDpr();
+    // Set by place().
+    this.flex = null;
+    this.fitBox = null;
+    this.embedHeight = undefined;
     // Whether the residency plot (or its caption) shows the setting's runs: then the widget
     // runs the ensemble, else one run.
     this.showsRuns = this.viewName === "lab" || this.viewName === "residency";
@@ -92,9 +111,35 @@ export class Widget {
     return c;
   }
 
-  /** Calls `name(...args)` on every component that has it. */
+  /** Calls `name(...args)` on every component that has it: the components' events (docs/page.md,
+   *  "How the page is built"). */
   emit(name, ...args) {
     for (const c of this.components) c[name]?.(...args);
+  }
+
+  /** The first component of a kind ("strip", "grid", "residency", "sweep", "tour"). */
+  component(kind) {
+    return this.components.find((c) => c.kind === kind) ?? null;
+  }
+  get tour() {
+    return this.component("tour");
+  }
+  /** For tests and the debug hook. */
+  get stripFigure() {
+    return this.component("strip");
+  }
+  get residencyFigure() {
+    return this.component("residency");
+  }
+  get sweepFigure() {
+    return this.component("sweep");
+  }
+
+  /** mount.js: `flex` takes the height the rest leaves, `fitBox` keeps within a screen. */
+  place({ flex, fitBox, embedHeight }) {
+    this.flex = flex;
+    this.fitBox = fitBox;
+    this.embedHeight = embedHeight;
   }
 
   /** Starts the widget once its components are mounted: the explorer, the layout, the first
@@ -122,6 +167,13 @@ export class Widget {
   }
 
   // ---- parameters ------------------------------------------------------------------------
+
+  /** The page's view changed with the same parameters (a tour's beat of the same preset): read
+   *  it again, and tell the components; the explorer stays. */
+  viewChanged() {
+    this.view = this.page.view();
+    this.emit("paramsChanged", this.view);
+  }
 
   /** The page's state changed: read it again (one value), and tell the components. */
   refresh(keepTime) {
@@ -193,7 +245,6 @@ export class Widget {
     if (this.laidOut) this.emit("layoutExplorer");
     if (t > 0) this.ex.seek_time(t);
     this.lastSeq = -1;
-    this.dirtyResidency = true;
   }
 
   showNotes(messages) {
@@ -308,11 +359,15 @@ export class Widget {
       }
       const flags = this.ex.frame(t);
       let painted = false;
-      for (const c of this.components) if (c.frame?.(t, flags)) painted = true;
+      let gridDrawn = false;
+      for (const c of this.components) {
+        if (!c.frame?.(t, flags)) continue;
+        painted = true;
+        if (c.kind === "grid") gridDrawn = true;
+      }
       // No component drew the grid: its cells are built (the counts) and the flag cleared, or
       // a paused page would never rest.
-      if (flags & 1 && !this.gridDrawn) this.ex.settle();
-      this.gridDrawn = false;
+      if (flags & 1 && !gridDrawn) this.ex.settle();
       if (flags & 2 || !this.status) this.updateStatus();
       const ds = this.root.dataset;
       const st = this.status;
@@ -367,6 +422,11 @@ export class Widget {
     if (at === "scan") return;
     this.pendingAt = at;
     this.pendingAtStage = "time";
+  }
+
+  /** The reader takes over: the figure no longer heads for its opening moment. */
+  takeOver() {
+    this.pendingAt = null;
   }
 
   updateStatus() {
@@ -457,15 +517,29 @@ export class Widget {
     this.updateStatus();
   }
 
-  /** The transport's keys: Space, ←/→, N, W, B, E, F, +/−, Home. */
+  /** Whether ← → step the run here (not the presentation's beats nor an embed host's keys). */
+  arrowsStep() {
+    return this.viewName !== "present" && !this.embedView;
+  }
+
+  /** A key's action in this view, or null: the presentation's → PageDown ← PageUp are the
+   *  beats; an embed leaves the arrows, PageUp/PageDown, Home/End to its host page. */
   keyAct(e) {
+    const present = this.viewName === "present";
+    const host = this.embedView && !present;
     switch (e.key) {
       case " ":
       case "Spacebar":
-        return e.target?.tagName === "BUTTON" ? null : "play";
+        return "play";
       case "ArrowRight":
+      case "PageDown":
+        if (present) return "tour-next";
+        if (host || e.key === "PageDown") return null;
         return e.shiftKey ? "batch" : "step";
       case "ArrowLeft":
+      case "PageUp":
+        if (present) return "tour-back";
+        if (host || e.key === "PageUp") return null;
         return "back";
       case "n":
       case "N":
@@ -489,19 +563,18 @@ export class Widget {
       case "_":
         return "slower";
       case "Home":
-        return "reset";
+        return present || host ? null : "reset";
       default:
         return null;
     }
   }
 
+  /** A key's action, unless a modifier is held, a dialog is open or the focus keeps the key. */
   onKey(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const tag = e.target?.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if (e.target?.closest?.("dialog")) return;
+    if (e.target?.closest?.("dialog") || document.querySelector("dialog[open]")) return;
     const act = this.keyAct(e);
-    if (!act) return;
+    if (!act || controlKeeps(e.target, e.key, this.viewName === "present")) return;
     e.preventDefault();
     e.stopPropagation();
     this.act(act);
@@ -516,22 +589,24 @@ export class Widget {
     for (const type of ["pointerdown", "pointermove", "keydown", "input", "change", "click", "wheel", "focusin"]) {
       this.root.addEventListener(type, () => this.wake(), { capture: true, passive: true });
     }
-    // Keys while focus is inside this widget (not in a slider or a select), so that Space and
-    // the arrows still scroll the page around a figure.
-    this.root.addEventListener("keydown", (e) => this.onKey(e));
-    // The lab's keys work from load: with nothing focused, the page's keys are the lab's.
-    if (this.syncUrl && this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) {
-      document.addEventListener("keydown", (e) => {
-        const t = e.target;
-        if (t !== document.body && t !== document.documentElement && t !== null) return;
-        if (document.querySelector("dialog[open]")) return;
-        this.onKey(e);
-      });
+    if (this.viewName === "present") {
+      // The presentation's keys, from load and whatever has focus (a clicker's).
+      document.addEventListener("keydown", (e) => this.onKey(e), true);
+    } else {
+      // Keys while focus is inside this widget (the arrows still scroll the page around it).
+      this.root.addEventListener("keydown", (e) => this.onKey(e));
+      // With nothing focused, from load, where the page is this widget: the lab, an embed.
+      const ownsPage = this.syncUrl && ((this.viewName === "lab" && document.body.classList.contains("mp-lab-page")) || (this.embedView && !this.embedded));
+      if (ownsPage) {
+        document.addEventListener("keydown", (e) => {
+          const t = e.target;
+          if (t === document.body || t === document.documentElement || t === null) this.onKey(e);
+        });
+      }
     }
     this.darkQuery.addEventListener("change", () => {
       this.wake();
       this.ex.set_dark(this.darkQuery.matches);
-      this.dirtyResidency = true;
       this.emit("recolour", this.darkQuery.matches);
     });
     this.motionQuery.addEventListener("change", () => {
@@ -595,7 +670,6 @@ export class Widget {
       this.ex.play();
     }
     if (this.runs.pendingRun) this.runs.start();
-    this.dirtyResidency = true;
     if (!this.looping) requestAnimationFrame(this.loop);
     else this.wake();
   }
