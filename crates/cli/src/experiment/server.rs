@@ -263,7 +263,31 @@ pub fn explain(e: &mysql::Error, to: Timeouts) -> String {
             "the server did not answer within {} s (the connection's read/write timeout): it accepts connections but is stalled or is not a MySQL/MariaDB server ({io})",
             to.read.as_secs()
         ),
-        None => e.to_string(),
+        None => words(e),
+    }
+}
+
+/// A driver error as readable text: the codec's error (which prints as a Rust structure,
+/// `CodecError { ... }`) by its cause, the others as the driver words them.
+pub fn words(e: &mysql::Error) -> String {
+    let text = match e {
+        mysql::Error::CodecError(c) => match std::error::Error::source(c) {
+            Some(cause) => format!("the server's reply could not be read: {cause}"),
+            None => format!("the server's reply could not be read: {c}"),
+        },
+        other => other.to_string(),
+    };
+    readable(text)
+}
+
+/// A driver's message with a structure dump (`CodecError { IO error: ... }`) unwrapped.
+fn readable(text: String) -> String {
+    match text.find(" {") {
+        Some(i) if text.ends_with('}') => format!(
+            "the connection to the server broke or sent what is not a MySQL reply: {}",
+            text[i + 2..text.len() - 1].trim()
+        ),
+        _ => text,
     }
 }
 
@@ -298,7 +322,7 @@ pub fn timed_out(e: &mysql::Error) -> String {
         Some(io) => format!(
             "the server did not answer within the connection's timeout: it is stalled ({io})"
         ),
-        None => e.to_string(),
+        None => words(e),
     }
 }
 
@@ -466,7 +490,10 @@ pub fn check_privileges(c: &mut Conn, info: &ServerInfo) -> Result<(), String> {
         info.old_blocks_time
     ))
     .map_err(|e| {
-        format!("this account cannot SET GLOBAL (it needs SUPER or SYSTEM_VARIABLES_ADMIN): {e}")
+        format!(
+            "this account cannot SET GLOBAL (it needs SUPER or SYSTEM_VARIABLES_ADMIN): {}",
+            words(&e)
+        )
     })?;
     Ok(())
 }
@@ -494,7 +521,7 @@ impl RestoreGuard {
     pub fn set(&mut self, v: &VarChange) -> Result<(), String> {
         let c = self.conn()?;
         c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.to))
-            .map_err(|e| format!("SET GLOBAL {} = {}: {e}", v.name, v.to))?;
+            .map_err(|e| format!("SET GLOBAL {} = {}: {}", v.name, v.to, words(&e)))?;
         self.set.push(v.clone());
         Ok(())
     }
@@ -519,7 +546,7 @@ impl RestoreGuard {
         for v in set.iter().rev() {
             let r = self.conn().and_then(|c| {
                 c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.from))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| words(&e))?;
                 scalar_u64(c, &format!("SELECT @@GLOBAL.{}", v.name))
             });
             match r {
@@ -546,7 +573,7 @@ impl RestoreGuard {
     pub fn drop_schema(&mut self) -> Result<(), String> {
         let c = self.conn()?;
         c.query_drop(format!("DROP SCHEMA IF EXISTS {SCHEMA}"))
-            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {e}"))
+            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {}", words(&e)))
     }
 
     /// Kills a running statement of another connection of this run (the scan's last pass).
@@ -592,6 +619,14 @@ mod tests {
             socket: Some("/run/mysqld.sock".into()),
         };
         assert!(sock.is_loopback());
+    }
+
+    #[test]
+    fn a_codec_error_reads_as_words_not_a_structure() {
+        let w = readable("CodecError { IO error: `early eof' }".into());
+        assert!(!w.contains('{') && w.contains("early eof"), "{w}");
+        let plain = "Access denied for user 'u'@'localhost'".to_string();
+        assert_eq!(readable(plain.clone()), plain);
     }
 
     #[test]
