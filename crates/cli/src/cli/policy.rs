@@ -251,11 +251,31 @@ fn memory_estimate(
         .map_or(0, |m| m.len());
     let requests = match format {
         "oracle-general" => len / midpoint_lab::trace::oracle::RECORD as u64,
-        _ => len / (column as u64 + 1),
+        _ => len / text_bytes_per_request(path, column),
     };
     let in_memory = name == "belady" && format != "oracle-general";
     let bytes = midpoint_lab::policy::replay_memory_estimate(name, pages, requests, in_memory);
     midpoint_core::cost::Estimate::memory_only(bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// The bytes of a text trace's request (one a line), from its first MiB: the average line,
+/// at least `column + 1` (the shortest a line holding that column can be). A trace of
+/// 100,000,000 ids of 8 or 9 digits is so estimated at its requests, not at 4.5 times them.
+fn text_bytes_per_request(path: &str, column: usize) -> u64 {
+    use std::io::Read;
+    let least = column as u64 + 1;
+    let mut head = Vec::new();
+    let read = File::open(path).and_then(|f| f.take(1 << 20).read_to_end(&mut head));
+    let lines = head.iter().filter(|&&b| b == b'\n').count() as u64;
+    match read {
+        Ok(n) if lines > 0 && (n as u64) < (1 << 20) => least.max(n as u64 / lines),
+        // A whole MiB read: its last line may be cut, so the lines' bytes are those up to it.
+        Ok(_) if lines > 0 => {
+            let upto = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) as u64;
+            least.max(upto / lines)
+        }
+        _ => least,
+    }
 }
 
 /// `--cache-pages`: a whole number from 1 to 4,294,967,295 (a `u32`, the policies' page count);
@@ -330,9 +350,10 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     if a.get_flag("estimate") {
         return super::replay::print_estimate(a, &e);
     }
-    crate::cli::progress::check(
+    crate::cli::progress::check_advising(
         &e,
         &format!("this replay through {name}"),
+        crate::cli::progress::REPLAY_ADVICE,
         a.get_flag("no-limit"),
     )?;
     let c = replay_file(path, format, layout, name, pages)?;

@@ -97,9 +97,10 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let no_limit = a.get_flag("no-limit");
     let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
     if let Some(len) = regular_len {
-        crate::cli::progress::check(
+        crate::cli::progress::check_advising(
             &midpoint_core::cost::Estimate::memory_only(mib(replay::parse_memory_estimate(len))),
             &format!("reading {path}"),
+            crate::cli::progress::REPLAY_ADVICE,
             no_limit || a.get_flag("estimate"),
         )?;
     }
@@ -127,7 +128,12 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     if a.get_flag("estimate") {
         return print_estimate(a, &e);
     }
-    crate::cli::progress::check(&e, "this replay", no_limit)?;
+    crate::cli::progress::check_advising(
+        &e,
+        "this replay",
+        crate::cli::progress::REPLAY_ADVICE,
+        no_limit,
+    )?;
     let r = replay::replay(&trace).map_err(|e| format!("{path}: {e}"))?;
     if a.get_flag("json") {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
