@@ -69,4 +69,4 @@ fi
 echo
 echo "Serving http://127.0.0.1:$port/www/index.html  (Ctrl-C to stop)"
 echo
-exec python3 -m http.server "$port" --bind 127.0.0.1
+exec python3 scripts/serve.py "$port"

@@ -89,3 +89,100 @@ fn the_estimate_covers_every_run_of_an_ensemble() {
         "{mib1} {mib2} {mib4}"
     );
 }
+
+#[test]
+fn the_write_path_estimate_counts_its_secondary_index_load() {
+    // Measured (release, peak RSS): 1,154 MiB and 7 s for 100,000,000 secondary index pages,
+    // which the estimate put at 404 MiB and 0 s.
+    let (s, mib) = estimate(&[
+        "--preset",
+        "seed003-rw-default",
+        "--set",
+        "sec_pages=100000000",
+    ]);
+    assert!((1154.0..=2.0 * 1154.0).contains(&mib), "{mib} MiB");
+    assert!(s >= 3.5, "{s} s");
+}
+
+fn replay_estimate(format: &str, path: &std::path::Path) -> f64 {
+    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
+        .args([
+            "replay",
+            "--format",
+            format,
+            "--policy",
+            "lru",
+            "--cache-pages",
+            "1000",
+        ])
+        .arg(path)
+        .args(["--estimate", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["estimated_mib"].as_f64().unwrap()
+}
+
+#[test]
+fn a_text_trace_is_estimated_at_its_requests_and_a_refusal_advises_a_replay() {
+    use std::io::Write;
+    let d = std::env::temp_dir().join(format!("midpoint-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    // 200,000 distinct ids of 9 digits: the same requests as text and as oracleGeneral.
+    let n = 200_000u64;
+    let txt = d.join("t.txt");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&txt).unwrap());
+    for i in 0..n {
+        writeln!(f, "{}", 100_000_000 + i).unwrap();
+    }
+    drop(f);
+    let oracle = d.join("t.oracle");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&oracle).unwrap());
+    for i in 0..n {
+        f.write_all(&(i as u32).to_le_bytes()).unwrap();
+        f.write_all(&i.to_le_bytes()).unwrap();
+        f.write_all(&1u32.to_le_bytes()).unwrap();
+        f.write_all(&(-1i64).to_le_bytes()).unwrap();
+    }
+    drop(f);
+    let (t, o) = (
+        replay_estimate("txt", &txt),
+        replay_estimate("oracle-general", &oracle),
+    );
+    assert!(
+        t <= 1.2 * o && t >= 0.8 * o,
+        "text {t} MiB, oracleGeneral {o} MiB"
+    );
+    // A replay too big for this machine is told how to make a replay smaller, not to run fewer
+    // runs at once: a sparse file of 2^40 bytes holds 45 billion records.
+    let sparse = d.join("huge.oracle");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(1 << 40)
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
+        .args([
+            "replay",
+            "--format",
+            "oracle-general",
+            "--policy",
+            "lru",
+            "--cache-pages",
+            "1000",
+        ])
+        .arg(&sparse)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains("a shorter trace") && !e.contains("--threads"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -256,3 +256,35 @@ fn progress_off_a_terminal_is_a_line_per_tenth_without_carriage_returns() {
     assert!(o.status.success(), "{}", err(&o));
     assert_eq!(err(&o), "");
 }
+
+#[test]
+fn run_and_sweep_help_list_every_parameter_flag() {
+    use midpoint_core::scenario::write::WriteParams;
+    use midpoint_core::scenario::Params;
+    let flag = |name: &str| format!("--{} <VALUE>", name.replace('_', "-"));
+    let run = out(&midpoint(&["run", "--help"]));
+    let sweep = out(&midpoint(&["sweep", "--help"]));
+    for s in Params::SPECS {
+        assert!(run.contains(&flag(s.name)), "run --help lacks {}", s.name);
+        assert!(
+            sweep.contains(&flag(s.name)),
+            "sweep --help lacks {}",
+            s.name
+        );
+    }
+    for s in WriteParams::SPECS {
+        assert!(run.contains(&flag(s.name)), "run --help lacks {}", s.name);
+    }
+    // Whole, never cut like an error message, and grouped under headings.
+    assert!(
+        !run.contains("characters)") && !run.contains("the message cut"),
+        "{run}"
+    );
+    for h in [
+        "InnoDB variables",
+        "Workload and run parameters",
+        "Write-path parameters",
+    ] {
+        assert!(run.contains(h), "{h}");
+    }
+}

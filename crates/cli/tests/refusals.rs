@@ -94,10 +94,10 @@ fn a_rate_axis_at_zero_is_refused_not_run_at_the_preset_rate() {
         assert_eq!(o.status.code(), Some(1), "{axis} {values}: {}", out(&o));
         let e = err(&o);
         assert!(
+            // The flag typed and the value as typed, not the parameter's name.
             e.contains(&format!(
-                "{} = 0 means \"not given\"",
-                axis.replace('-', "_")
-            )),
+                "--x-values: '0' (for --x {axis}) means \"not given\""
+            )) && !e.contains(&axis.replace('-', "_")),
             "{e}"
         );
         // Refused before any cell ran.
@@ -436,4 +436,42 @@ fn a_set_that_makes_an_experiment_row_invalid_is_refused_not_a_panic() {
         "{e}"
     );
     assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn an_axis_value_is_refused_in_the_words_of_the_flag_typed() {
+    let o = midpoint(&[
+        "phase",
+        "--x",
+        "lru-scan-depth",
+        "--x-values",
+        "18446744073709551616",
+        "--y",
+        "hot-pages",
+        "--y-values",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = err(&o);
+    assert!(
+        e.contains("--x-values: '18446744073709551616' (for --x lru-scan-depth) is out of range"),
+        "{e}"
+    );
+    assert!(
+        !e.contains("lru_scan_depth") && !e.contains("18446744073709552000"),
+        "{e}"
+    );
+    let e = err(&midpoint(&[
+        "phase",
+        "--x",
+        "lru-scan-depth",
+        "--x-values",
+        "200",
+        "--y",
+        "hot-pages",
+        "--y-values",
+        "0",
+    ]));
+    assert!(e.contains("--y-values: '0' (for --y hot-pages)"), "{e}");
+    assert!(!e.contains("hot_pages"), "{e}");
 }

@@ -170,3 +170,46 @@ fn the_identity_check_takes_its_binary_from_cargo_target_dir() {
     let o = node(&d);
     assert!(o.status.success(), "{}", text(&o));
 }
+
+/// The status line of a GET of `path` from the server at `port`.
+fn get_status(port: u16, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    text.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn the_page_server_serves_a_100_kb_address() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = free.local_addr().unwrap().port();
+    drop(free);
+    let mut child = Command::new("python3")
+        .args(["scripts/serve.py", &port.to_string()])
+        .current_dir(ROOT)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Ready when it accepts a connection (each try waits for the kernel, not a fixed time).
+    let mut up = false;
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            up = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(up, "the server never listened on {port}");
+    let long = format!("/www/index.html?pool_mb=128&x={}", "7".repeat(100_000));
+    let ok = get_status(port, &long);
+    let huge = format!("/www/index.html?x={}", "7".repeat(2 << 20));
+    let refused = get_status(port, &huge);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(ok.contains(" 200"), "{ok}");
+    assert!(refused.contains(" 414"), "{refused}");
+}

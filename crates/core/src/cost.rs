@@ -162,12 +162,27 @@ pub fn check_memory(
     limit: &MemoryLimit,
     no_limit: bool,
 ) -> Result<(), String> {
+    check_memory_advising(e, what, limit, no_limit, RUN_ADVICE)
+}
+
+/// What makes simulations smaller, for [`check_memory`]'s message.
+pub const RUN_ADVICE: &str = "fewer runs at once with --threads, a smaller pool or cache";
+
+/// [`check_memory`] with the advice that fits the work (`advice`: how to make it smaller; a
+/// replay has no runs to spread and no pool of its own).
+pub fn check_memory_advising(
+    e: &Estimate,
+    what: &str,
+    limit: &MemoryLimit,
+    no_limit: bool,
+    advice: &str,
+) -> Result<(), String> {
     let limit_mib = limit.bytes as f64 / (1024.0 * 1024.0);
     if no_limit || e.mib <= limit_mib {
         return Ok(());
     }
     Err(format!(
-        "{what} would take about {} MiB of memory at its peak, more than the {} MiB this process may use: {}; make it smaller (fewer runs at once with --threads, a smaller pool or cache) or give --no-limit",
+        "{what} would take about {} MiB of memory at its peak, more than the {} MiB this process may use: {}; make it smaller ({advice}) or give --no-limit",
         crate::scenario::schema::group(e.mib.ceil() as u64),
         crate::scenario::schema::group(limit_mib.floor() as u64),
         limit.source
@@ -297,6 +312,8 @@ pub const JSON_BAND_BYTES_PER_SAMPLE: f64 = 1024.0;
 /// `seed001-64thd-dblwr128` (64 threads) 2.8 µs per event, `seed003-rw-default` (8 threads)
 /// 0.57 µs.
 pub const WRITE_WALL_US_PER_EVENT: f64 = 0.25;
+/// Wall time per page of a write-path run's warm load, µs (10^8 secondary index pages: 7 s).
+pub const WRITE_WALL_US_PER_PRELOAD_PAGE: f64 = 0.07;
 /// See [`WRITE_WALL_US_PER_EVENT`].
 pub const WRITE_WALL_US_PER_EVENT_PER_THREAD: f64 = 0.04;
 
@@ -316,11 +333,15 @@ pub fn estimate_write(p: &WriteParams) -> Estimate {
     let events = steps_per_s * simulated_s + scan_pages;
     let us_per_event =
         WRITE_WALL_US_PER_EVENT + WRITE_WALL_US_PER_EVENT_PER_THREAD * p.threads as f64;
+    // The warm load creates every frame's page, or every secondary index page when there are
+    // more (100,000,000 of them: 7 s, which the events alone put at 0 s).
+    let frames = p.instances as f64 * p.frames_per_instance as f64;
+    let preload = frames.max(p.sec_pages as f64);
     Estimate {
         simulated_s,
         work: events,
         work_unit: "events",
-        wall_s: events * us_per_event / 1e6,
+        wall_s: (events * us_per_event + preload * WRITE_WALL_US_PER_PRELOAD_PAGE) / 1e6,
         mib: BASE_MIB + THREAD_MIB + p.memory_estimate() as f64 / MIB,
         kept_mib: 0.0,
     }

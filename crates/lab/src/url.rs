@@ -28,11 +28,54 @@ pub fn page_limits(p: &Params) -> (Params, Vec<String>) {
         ));
         q.buffer_pool_instances = 1;
     }
+    // A rate inside its declared range that the modelled storage cannot reach is clamped to
+    // the fastest it can, with a note (a run of it would otherwise fail to start).
+    if q.idle_scan_pages_per_s > 0.0 {
+        let fastest = midpoint_core::sim::rates::idle_scan_rate(&q, 1.0).floor();
+        if q.idle_scan_pages_per_s > fastest {
+            notes.push(format!(
+                "idle_scan_pages_per_s = {}: faster than the modelled storage allows (at most {fastest:.0} pages/s with read_latency_us = {} and page_transfer_us = {}); using {fastest:.0}",
+                q.idle_scan_pages_per_s, q.read_latency_us, q.page_transfer_us
+            ));
+            q.idle_scan_pages_per_s = fastest;
+        }
+    }
+    if let Err(e) = midpoint_core::sim::rates::derived(&q) {
+        notes.push(format!("{e}; using the CPU times instead of the rates"));
+        q.idle_scan_pages_per_s = 0.0;
+        q.idle_lookups_per_s = 0.0;
+    }
     if let Err(e) = q.validate() {
         notes.push(format!("{e}; using the defaults"));
         q = Params::default();
     }
     (q, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scan_rate_past_the_storage_is_clamped_to_it_with_a_note() {
+        let mut p = Params::default();
+        p.set("idle_scan_pages_per_s", "1000000").unwrap();
+        let (q, notes) = page_limits(&p);
+        assert!(q.idle_scan_pages_per_s > 1000.0 && q.idle_scan_pages_per_s < 1_000_000.0);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("idle_scan_pages_per_s = 1000000: faster than")),
+            "{notes:?}"
+        );
+        // The clamped parameters make a run.
+        midpoint_core::sim::rates::derived(&q).unwrap();
+        // A rate the storage reaches is left alone.
+        p.set("idle_scan_pages_per_s", "5000").unwrap();
+        let (q, notes) = page_limits(&p);
+        assert_eq!(q.idle_scan_pages_per_s, 5000.0);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
 }
 
 /// Every parameter as a URL query (no leading `?`), defaults included, in a stable order.

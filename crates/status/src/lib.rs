@@ -273,7 +273,7 @@ enum Section {
     Other,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Snapshot {
     main: BTreeMap<String, Value>,
     instances: Vec<BTreeMap<String, Value>>,
@@ -282,6 +282,8 @@ struct Snapshot {
     title_line: Option<usize>,
     /// The last line read inside the pool section, and whether a later section closed it.
     closed: bool,
+    /// The last line a value of this snapshot came from.
+    last_line: usize,
 }
 
 impl Snapshot {
@@ -290,7 +292,7 @@ impl Snapshot {
     }
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Parser {
     input: usize,
     section: Section,
@@ -306,6 +308,9 @@ struct Parser {
     /// Lines taken so far (values, rows, rate lines that could not be read), so that an input
     /// that gives nothing is said.
     taken: usize,
+    /// A value line that ended an input without a line end, left unread (it may be cut short):
+    /// its input, its line and its text.
+    cut: Option<(usize, usize, String)>,
     out: Reading,
 }
 
@@ -324,13 +329,20 @@ impl Parser {
         self.pool_header = None;
         self.in_pool_row_g = false;
         self.pending_var = None;
+        // The input's last line, when no line end follows it, may be cut anywhere, in the
+        // middle of a number ("Buffer pool size   8" of 8192) too: it is read only when it
+        // gives no value.
+        let unended = !text.ends_with('\n');
+        let lines = text.split('\n').count();
         for (i, phys) in text.split('\n').enumerate() {
             let no = i + 1;
+            let last = unended && no == lines;
             // `mysql -B` (and some copies of the tabular output) print the status as one line
             // with `\n` escapes.
             if phys.matches("\\n").nth(2).is_some() {
+                let parts = phys.split("\\n").count();
                 let mut first = true;
-                for part in phys.split("\\n") {
+                for (j, part) in phys.split("\\n").enumerate() {
                     // The first piece holds the row's other cells (`InnoDB<TAB><TAB>`).
                     let part = if first {
                         first = false;
@@ -339,12 +351,49 @@ impl Parser {
                         part
                     };
                     let part = part.replace("\\t", " ");
-                    self.line(&Line { no, raw: &part }, false)?;
+                    // The escaped form ends in its own `\n` (and the cell's closing border or
+                    // quote): only a last piece holding more than that may be cut.
+                    let piece_last = last && j + 1 == parts && !clean(&part).is_empty();
+                    self.line_maybe_cut(&Line { no, raw: &part }, false, piece_last)?;
                 }
             } else {
-                self.line(&Line { no, raw: phys }, true)?;
+                self.line_maybe_cut(&Line { no, raw: phys }, true, last)?;
             }
         }
+        Ok(())
+    }
+
+    /// Reads a line; the input's unended last line only when it gives no value (a section
+    /// title, a header, text the reader passes over). One that would give a value is left
+    /// unread with a warning naming it.
+    fn line_maybe_cut(&mut self, l: &Line, tabular: bool, last: bool) -> Result<(), ReadError> {
+        if !last || clean(l.raw).is_empty() {
+            return self.line(l, tabular);
+        }
+        let mut trial = self.clone();
+        let gives = match trial.line(l, tabular) {
+            // A value, or an instance block's start (its number may be cut too).
+            Ok(()) => {
+                trial.taken > self.taken || trial.cur.instances.len() != self.cur.instances.len()
+            }
+            Err(_) => true,
+        };
+        if !gives {
+            *self = trial;
+            return Ok(());
+        }
+        let text = trunc(&clean(l.raw));
+        let msg = format!(
+            "line {}: '{text}' ends the paste with no line end after it: it may be cut short (a number cut there reads smaller), so its figures are not used",
+            l.no
+        );
+        let msg = if self.input > 0 {
+            format!("input {}, {msg}", self.input + 1)
+        } else {
+            msg
+        };
+        self.out.warn(msg, &[]);
+        self.cut = Some((self.input, l.no, text));
         Ok(())
     }
 
@@ -535,9 +584,28 @@ impl Parser {
                     ),
                 ));
             }
+            if t.is_none() && c != "INNODB MONITOR OUTPUT" {
+                self.out.note(format!(
+                    "line {}: the monitor header's time in '{}' cannot be read (InnoDB prints YYYY-MM-DD HH:MM:SS): with two snapshots, no rates from their difference",
+                    l.no,
+                    trunc(c)
+                ));
+            }
             self.cur.time = t.map(|t| (t, l.no));
             self.section = Section::Other;
             return Ok(());
+        }
+        if let Some(secs) = c
+            .strip_prefix("Per second averages calculated from the last ")
+            .and_then(|r| r.strip_suffix(" seconds"))
+        {
+            if secs.trim().parse::<u64>().map_or(true, |n| n == 0) {
+                self.out.note(format!(
+                    "line {}: '{}': the per-second lines average over no time (the status was printed again at once); the counters' difference between two snapshots gives rates that do",
+                    l.no,
+                    trunc(c)
+                ));
+            }
         }
         if c == "END OF INNODB MONITOR OUTPUT" {
             self.section = Section::Other;
@@ -648,6 +716,7 @@ impl Parser {
             self.start_snapshot();
         }
         let input = self.input;
+        self.cur.last_line = self.cur.last_line.max(l.no);
         let instance = self.section == Section::Instance;
         if instance && self.cur.instances.is_empty() {
             self.cur.instances.push(BTreeMap::new());
@@ -690,10 +759,15 @@ impl Parser {
         if let Some(last) = snaps.last() {
             if !last.main.contains_key("pool_pages") && last.instances.is_empty() {
                 if let Some(t) = last.title_line {
-                    let what = if last.closed {
-                        "has no 'Buffer pool size' line"
-                    } else {
-                        "ends before its 'Buffer pool size' line: the paste looks truncated"
+                    let what = match (&self.cut, last.closed) {
+                        (Some((_, no, text)), _) => format!(
+                            "ends before its 'Buffer pool size' line: the paste looks truncated (its last line, {no}, '{text}', has no line end and may be cut, so it is not read)"
+                        ),
+                        (None, true) => "has no 'Buffer pool size' line".to_string(),
+                        (None, false) => {
+                            "ends before its 'Buffer pool size' line: the paste looks truncated"
+                                .to_string()
+                        }
                     };
                     return Err(ReadError {
                         input: 0,
@@ -758,8 +832,26 @@ impl Parser {
                     .collect();
             }
             check_instances(&mut out, blocks, src);
-            if last.title_line.is_some() && !last.closed && !last.main.contains_key("lru_len") {
-                out.note("the buffer pool section ends before its 'LRU len' line: the paste may be truncated; what it holds is read".into());
+            // A section with no end after it that stops before its last line ('LRU len', in the
+            // totals and in each instance block): the figures after the last line read are
+            // missing, and the paste was cut there.
+            let block_short = last
+                .instances
+                .last()
+                .is_some_and(|b| !b.contains_key("lru_len") && b.len() > 1);
+            let main_short = last.title_line.is_some() && !last.main.contains_key("lru_len");
+            if !last.closed && (main_short || block_short) {
+                let at = if last.last_line > 0 {
+                    format!(" after line {}", last.last_line)
+                } else {
+                    String::new()
+                };
+                out.warn(
+                    format!(
+                        "the buffer pool section has no end (no section or END OF INNODB MONITOR OUTPUT after it) and stops{at} before its 'LRU len' line: the paste looks truncated; the figures after that line are not in it, and those before it are read"
+                    ),
+                    &[],
+                );
             }
         }
         if snaps.len() >= 2 {
@@ -824,6 +916,15 @@ impl Parser {
             out.values.insert(k, v);
         }
         if out.values.is_empty() {
+            if let Some((input, no, text)) = self.cut.take() {
+                return Err(ReadError {
+                    input,
+                    line: Some(no),
+                    message: format!(
+                        "'{text}' ends the paste with no line end after it: it may be cut short (a number cut there reads smaller), and nothing else was read; paste the whole section"
+                    ),
+                });
+            }
             return Err(ReadError {
                 input: 0,
                 line: None,

@@ -116,6 +116,24 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
             r.count("Innodb_buffer_pool_pages_total")
                 .map(|n| (n, "Innodb_buffer_pool_pages_total"))
         });
+    if let Some((n, "pool_pages")) = pages {
+        // Pages the pool cannot hold: one of the two numbers is wrong (cut, mistyped), and a
+        // run of either would answer for another server.
+        for other in [
+            "free_buffers",
+            "database_pages",
+            "old_database_pages",
+            "lru_len",
+        ] {
+            if let Some(v) = r.count(other).filter(|&v| v > n) {
+                return Err(format!(
+                    "{other} = {v} (line {}) is more than the pool's {n} pages (pool_pages, line {}): the paste contradicts itself (a number cut or mistyped?), so no run is started",
+                    r.line(other).unwrap_or(0),
+                    r.line("pool_pages").unwrap_or(0)
+                ));
+            }
+        }
+    }
     let pool_mb: u64 = if let Some((n, name)) = pages {
         if flagged(name) {
             notes.push(format!(
@@ -135,6 +153,21 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
         });
         128
     };
+    if pool_mb > 65_536 {
+        // A pool past 64 GiB is not run at 64 GiB: its answer would be another server's.
+        let (what, line) = match pages {
+            Some((n, name)) => (format!("{name} = {n} pages"), r.line(name)),
+            None => (
+                "innodb_buffer_pool_size".to_string(),
+                r.line("innodb_buffer_pool_size"),
+            ),
+        };
+        return Err(format!(
+            "{what} (line {}) is a pool of {} MiB, beyond the 65,536 MiB (64 GiB) the model runs: no run is started",
+            line.unwrap_or(0),
+            pool_mb
+        ));
+    }
     let clamped_mb = pool_mb.clamp(8, 65_536);
     if clamped_mb != pool_mb {
         notes.push(format!(

@@ -88,6 +88,9 @@ pub(super) const PATTERNS: &[&str] = &[
 /// Beginnings of the lines the patterns read: such a line that matches no pattern is noted as
 /// not understood rather than passed over in silence.
 pub(super) const LABELS: &[&str] = &[
+    "Total large memory allocated",
+    "Total memory allocated",
+    "Dictionary memory allocated",
     "Buffer pool size",
     "Free buffers",
     "Database pages",

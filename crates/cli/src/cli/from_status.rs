@@ -229,7 +229,6 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     };
     let want_risk = a.get_flag("risk");
     let runs = parse_runs(a)?;
-    set_threads(a)?;
     let mut rows: Vec<RunRow> = Vec::new();
     let mut fitted = None;
     if a.get_flag("run") || want_risk {

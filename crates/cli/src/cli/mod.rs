@@ -116,10 +116,17 @@ pub fn threads_arg() -> Arg {
 pub fn set_threads(a: &ArgMatches) -> Result<(), String> {
     if let Ok(Some(_)) = a.try_get_one::<String>("threads") {
         let n = parse_count(a, "threads", 1, 1024)?;
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n as usize)
-            .build_global()
-            .map_err(|e| format!("--threads: {e}"))?;
+        // rayon's global pool can be built once per process: a second call (a subcommand that
+        // sizes it again) finds it built and leaves it.
+        static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+        BUILT
+            .get_or_init(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n as usize)
+                    .build_global()
+                    .map_err(|e| format!("--threads: {e}"))
+            })
+            .clone()?;
     }
     Ok(())
 }
@@ -157,15 +164,25 @@ pub fn write_only_specs() -> Vec<&'static Spec> {
 /// scenarios' (`Params`), then, with `write`, the write-path presets' own (`WriteParams`). A
 /// flag given twice: the last one wins.
 pub fn param_args(write: bool) -> Vec<Arg> {
-    let heading = "Parameters (a preset sets defaults; these override)";
-    let arg = |s: &Spec, help: String| {
+    // Grouped under three headings (a preset sets defaults; these override): the server
+    // variables, the workload and the run, the write path's own.
+    let heading = |s: &Spec, write_only: bool| {
+        if write_only {
+            "Write-path parameters (seed001-*, seed003-rw-*, writeheavy-* presets; override the preset)"
+        } else if s.innodb.is_some() {
+            "InnoDB variables (override the preset)"
+        } else {
+            "Workload and run parameters (override the preset)"
+        }
+    };
+    let arg = |s: &Spec, help: String, write_only: bool| {
         Arg::new(s.name)
             .long(s.name.replace('_', "-"))
             .value_name("VALUE")
             .help(help)
             .allow_hyphen_values(true)
             .action(ArgAction::Append)
-            .help_heading(heading)
+            .help_heading(heading(s, write_only))
     };
     let mut v = Vec::new();
     for s in Params::SPECS {
@@ -177,13 +194,14 @@ pub fn param_args(write: bool) -> Vec<Arg> {
                 None => help.push_str("; read-only presets only"),
             }
         }
-        v.push(arg(s, help));
+        v.push(arg(s, help, false));
     }
     if write {
         for s in write_only_specs() {
             v.push(arg(
                 s,
                 format!("write-path presets only: {}", s.flag_help()),
+                true,
             ));
         }
     }

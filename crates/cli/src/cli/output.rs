@@ -76,6 +76,10 @@ pub fn print_error(msg: &str) {
 /// Prints clap's report of a bad command line, made safe to show like [`print_error`]'s; clap's
 /// own styled output when there was nothing to hide or cut.
 pub fn clap_error(e: &clap::Error) -> std::io::Result<()> {
+    // `--help` and `--version` come this way too: they are the program's own text, whole.
+    if !e.use_stderr() {
+        return e.print();
+    }
     let plain = e.render().to_string();
     let safe = safe_message(&plain);
     if safe == plain {

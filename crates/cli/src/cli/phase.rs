@@ -23,6 +23,30 @@ pub fn command() -> Command {
             .arg(no_limit_arg())
 }
 
+/// The values of a list flag as typed (`--x-values 1,2`), trimmed.
+fn typed_values(a: &ArgMatches, name: &str) -> Vec<String> {
+    a.get_one::<String>(name)
+        .map(|s| s.split(',').map(|v| v.trim().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// An axis value's refusal in the words of the flag typed: `--x-values: '5' is out of range
+/// for --x lru-scan-depth; allowed: ...`, the parameter's own name and its float form left out.
+fn axis_refusal(flag: &str, axis: &str, raw: &str, e: &str) -> String {
+    let param = axis.replace('-', "_");
+    let dashed = axis.replace('_', "-");
+    let why = match e.strip_prefix(&format!("{param} = ")) {
+        // "lru_scan_depth = 5 is out of range; ..." -> "is out of range; ..."
+        Some(rest) => rest.split_once(' ').map_or(rest, |x| x.1).to_string(),
+        None => e.replace(&param, &dashed),
+    };
+    if e.starts_with(&format!("{param} = ")) {
+        format!("{flag}: '{raw}' (for {} {dashed}) {why}", &flag[..3])
+    } else {
+        format!("{flag}: '{raw}' (for {} {dashed}): {why}", &flag[..3])
+    }
+}
+
 /// `phase`: the grid (or, with `--bands`, one setting against seed 000's kept bands).
 pub fn run(a: &ArgMatches) -> Result<(), String> {
     use midpoint_lab::study::{charts, phase};
@@ -64,6 +88,21 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         None => phase::default_values(&y)
             .ok_or_else(|| format!("--y {y}: no default values; give --y-values"))?,
     };
+    // Each axis's values checked alone first, so a refusal names the flag typed and quotes
+    // the value as typed (not the parameter's name, nor the value as a float prints it).
+    if let Some(name) = a.get_one::<String>("preset") {
+        let base = preset(name)?.params;
+        for (flag, axis, vals) in [("--x-values", &x, &xs), ("--y-values", &y, &ys)] {
+            let typed = typed_values(a, &flag[2..]);
+            for (i, &v) in vals.iter().enumerate() {
+                let mut p = base.clone();
+                if let Err(e) = phase::set_axis(&mut p, axis, v) {
+                    let raw = typed.get(i).cloned().unwrap_or_else(|| v.to_string());
+                    return Err(axis_refusal(flag, axis, &raw, &e));
+                }
+            }
+        }
+    }
     let name = a.get_one::<String>("preset").expect("default");
     let mut preset_name = name.clone();
     // Short runs for tests: a preset copy with the phases overridden.

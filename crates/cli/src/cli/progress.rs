@@ -108,6 +108,27 @@ pub fn check(e: &Estimate, what: &str, no_limit: bool) -> Result<(), String> {
     check_words(e, what, what, no_limit)
 }
 
+/// [`check`] for work that is no simulation (a replay): its memory refusal advises `advice`.
+pub fn check_advising(
+    e: &Estimate,
+    what: &str,
+    advice: &str,
+    no_limit: bool,
+) -> Result<(), String> {
+    cost::check_budget(e, what, no_limit)?;
+    if no_limit {
+        return Ok(());
+    }
+    match memory_limit() {
+        Some(limit) => cost::check_memory_advising(e, what, &limit, false, advice),
+        None => Ok(()),
+    }
+}
+
+/// What makes a replay smaller, for its memory refusal.
+pub const REPLAY_ADVICE: &str =
+    "a shorter trace, or fewer distinct pages: a smaller --cache-pages or pool line";
+
 /// [`check`] with the work named one way for its time and another for its memory (where how
 /// many runs go at once matters).
 pub fn check_words(e: &Estimate, time: &str, memory: &str, no_limit: bool) -> Result<(), String> {

@@ -79,23 +79,48 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         max_bytes: limit("max-bytes")?,
         max_line_bytes: usize::try_from(limit("max-line-bytes")?).unwrap_or(usize::MAX),
     };
-    let file = std::fs::File::open(path).map_err(|e| format!("reading {path}: {e}"))?;
-    // The memory of the events read (a regular file's size, else --max-bytes), then, knowing
-    // them and the pool line, of the replay.
+    // `-`: standard input, as `from-status -` reads it.
+    let (input_file, path): (Box<dyn std::io::Read>, &str) = if path == "-" {
+        (Box::new(std::io::stdin()), "standard input")
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("reading {path}: {e}"))?;
+        (Box::new(f), path.as_str())
+    };
+    let regular_len = (path != "standard input")
+        .then(|| std::fs::metadata(a.get_one::<String>("file").expect("required")).ok())
+        .flatten()
+        .filter(|m| m.is_file())
+        .map(|m| m.len().min(limits.max_bytes));
+    // The memory of the events read: a regular file's size checked before reading; a pipe's
+    // as it arrives (the events of the bytes read so far against what this process may use),
+    // never from --max-bytes, which is a limit, not a size.
     let no_limit = a.get_flag("no-limit");
     let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
-    let input = file
-        .metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(limits.max_bytes, |m| m.len().min(limits.max_bytes));
-    crate::cli::progress::check(
-        &midpoint_core::cost::Estimate::memory_only(mib(replay::parse_memory_estimate(input))),
-        &format!("reading {path}"),
-        no_limit || a.get_flag("estimate"),
-    )?;
-    let trace = replay::parse_reader(std::io::BufReader::new(file), limits)
+    if let Some(len) = regular_len {
+        crate::cli::progress::check_advising(
+            &midpoint_core::cost::Estimate::memory_only(mib(replay::parse_memory_estimate(len))),
+            &format!("reading {path}"),
+            crate::cli::progress::REPLAY_ADVICE,
+            no_limit || a.get_flag("estimate"),
+        )?;
+    }
+    let budget = if regular_len.is_none() && !no_limit {
+        crate::cli::progress::memory_limit().map(|l| l.bytes)
+    } else {
+        None
+    };
+    let reader = BudgetReader {
+        inner: input_file,
+        read: 0,
+        budget,
+    };
+    let trace = replay::parse_reader(std::io::BufReader::new(reader), limits)
         .map_err(|e| format!("{path}: {e}"))?;
+    if trace.events.is_empty() {
+        return Err(format!(
+            "{path}: the trace holds a pool line but no events (a file cut after its first line?): nothing to replay"
+        ));
+    }
     for w in &trace.warnings {
         eprintln!("warning: {path}: {w}");
     }
@@ -103,7 +128,12 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     if a.get_flag("estimate") {
         return print_estimate(a, &e);
     }
-    crate::cli::progress::check(&e, "this replay", no_limit)?;
+    crate::cli::progress::check_advising(
+        &e,
+        "this replay",
+        crate::cli::progress::REPLAY_ADVICE,
+        no_limit,
+    )?;
     let r = replay::replay(&trace).map_err(|e| format!("{path}: {e}"))?;
     if a.get_flag("json") {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
@@ -126,4 +156,30 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A piped trace's bytes, refused once the events they hold would need more memory than this
+/// process may use (`budget`, bytes; None: no limit).
+struct BudgetReader {
+    inner: Box<dyn std::io::Read>,
+    read: u64,
+    budget: Option<u64>,
+}
+
+impl std::io::Read for BudgetReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if let Some(b) = self.budget {
+            let need = replay::parse_memory_estimate(self.read);
+            if need > b {
+                return Err(std::io::Error::other(format!(
+                    "the piped trace's events would take more than the {} MiB this process may use after {} bytes; replay a smaller trace, or give --no-limit",
+                    b >> 20,
+                    self.read
+                )));
+            }
+        }
+        Ok(n)
+    }
 }

@@ -32,11 +32,41 @@ pub struct Options {
 /// table or the JSON). Every variable set is restored and the schema dropped (unless `--keep`)
 /// on every path out of the live run: success, error and Ctrl-C.
 pub fn run(o: &Options) -> Result<String, String> {
+    // The last guard: whatever a driver or a parser put in a message, the URL's password is
+    // taken out of it before it is shown.
+    match run_inner(o) {
+        Ok(out) => Ok(o.target.scrub(&out)),
+        Err(e) => Err(o.target.scrub(&e)),
+    }
+}
+
+fn run_inner(o: &Options) -> Result<String, String> {
     let s = &o.settings;
     s.validate()?;
     let mut c = server::connect(&o.target)?;
     let info = server::inspect(&mut c, &o.target)?;
     let plan = plan::plan(s, &info.facts())?;
+    if o.dry_run && o.json {
+        let v = serde_json::json!({
+            "dry_run": true,
+            "server": {
+                "address": info.address,
+                "version": info.version,
+                "engine": if info.mariadb { "mariadb" } else { "mysql" },
+                "pool_pages": info.pool_pages,
+                "pool_bytes": info.pool_bytes,
+                "page_size": info.page_size,
+                "other_schemas": info.other_schemas,
+                "loopback": info.loopback,
+            },
+            "settings": s,
+            "plan": plan,
+            "refused_without_yes": !info.other_schemas.is_empty() && !o.yes,
+        });
+        return serde_json::to_string_pretty(&v)
+            .map_err(|e| e.to_string())
+            .map(|t| t + "\n");
+    }
     if o.dry_run {
         let mut out = format!(
             "dry run: nothing is created or set. {} ({}), {} pool pages of {} bytes\n",

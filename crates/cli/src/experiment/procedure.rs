@@ -21,9 +21,21 @@ use std::time::{Duration, Instant};
 
 /// Set by SIGINT/SIGTERM: the run stops at its next check and restores what it changed.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The signal that set [`INTERRUPTED`], so the message names it.
+static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
-extern "C" fn on_signal(_: libc::c_int) {
+extern "C" fn on_signal(sig: libc::c_int) {
+    SIGNAL.store(sig, Ordering::SeqCst);
     INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// The signal that stopped the run, in words: "Ctrl-C (SIGINT)" or "SIGTERM".
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGINT => "Ctrl-C (SIGINT)",
+        _ => "a signal",
+    }
 }
 
 /// Routes Ctrl-C (and SIGTERM) to [`INTERRUPTED`] instead of ending the process at once.
@@ -38,7 +50,10 @@ pub fn catch_interrupts() {
 
 fn check_interrupt() -> Result<(), String> {
     if INTERRUPTED.load(Ordering::SeqCst) {
-        Err("interrupted (Ctrl-C): stopped, variables restored".into())
+        Err(format!(
+            "interrupted ({}): stopped, variables restored",
+            signal_name(SIGNAL.load(Ordering::SeqCst))
+        ))
     } else {
         Ok(())
     }
@@ -410,6 +425,15 @@ fn leaf_pages(c: &mut Conn, table: &str) -> Result<u64, String> {
         ),
     )
     .map_err(|e| format!("the {table} table's leaf pages: {e}"))
+}
+
+#[cfg(test)]
+mod signal_tests {
+    #[test]
+    fn sigterm_is_named_sigterm_not_ctrl_c() {
+        assert_eq!(super::signal_name(libc::SIGTERM), "SIGTERM");
+        assert_eq!(super::signal_name(libc::SIGINT), "Ctrl-C (SIGINT)");
+    }
 }
 
 #[cfg(test)]

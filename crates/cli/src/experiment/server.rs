@@ -67,10 +67,19 @@ impl Target {
                 if !u.starts_with("mysql://") {
                     return Err(format!(
                         "--url {}: expected mysql://user[:password]@host[:port]",
-                        crate::cli::output::redact_passwords(u)
+                        redact_url(u)
                     ));
                 }
-                Opts::from_url(u).map_err(|e| format!("--url: {e}"))?
+                Opts::from_url(u).map_err(|e| {
+                    let why = match e {
+                        mysql::UrlError::ParseError(p) => p.to_string(),
+                        other => other.to_string(),
+                    };
+                    self.scrub(&format!(
+                        "--url {}: {why} (a password holding '/', '?' or '#' is written percent-encoded: %2F, %3F, %23)",
+                        redact_url(u)
+                    ))
+                })?
             }
             None => Opts::from(OptsBuilder::new().user(Some("root"))),
         };
@@ -108,20 +117,131 @@ impl Target {
     pub fn label(&self) -> String {
         match (&self.url, &self.socket) {
             (_, Some(s)) => format!("socket {s}"),
-            (Some(u), None) => match u.split_once('@') {
-                Some((cred, host)) => {
-                    let user = cred
-                        .trim_start_matches("mysql://")
-                        .split(':')
-                        .next()
-                        .unwrap_or("");
-                    format!("mysql://{user}@{host}")
+            (Some(u), None) => {
+                let p = UrlParts::of(u);
+                match p.user {
+                    Some(user) => format!("mysql://{user}@{}", p.host),
+                    None => format!("mysql://{}", p.host),
                 }
-                None => u.clone(),
-            },
+            }
             (None, None) => "nowhere".into(),
         }
     }
+
+    /// `msg` with the URL's password taken out wherever it appears, as typed and
+    /// percent-decoded (a driver's message, a parser's): the last guard before any output.
+    pub fn scrub(&self, msg: &str) -> String {
+        let Some(pw) = self.url.as_deref().and_then(|u| UrlParts::of(u).password) else {
+            return msg.to_string();
+        };
+        let mut out = msg.to_string();
+        for p in [pw.to_string(), percent_decoded(pw)] {
+            if p.len() >= 3 {
+                out = out.replace(&p, "***");
+            }
+        }
+        out
+    }
+}
+
+/// A `--url` cut into its parts, whatever its form (`mysql://`, another scheme or none): the
+/// credentials run to the last `@`, the user to their first `:`, the password after it.
+#[derive(Debug, PartialEq)]
+pub struct UrlParts<'a> {
+    pub scheme: Option<&'a str>,
+    pub user: Option<&'a str>,
+    pub password: Option<&'a str>,
+    pub host: &'a str,
+}
+
+impl<'a> UrlParts<'a> {
+    pub fn of(u: &'a str) -> UrlParts<'a> {
+        let (scheme, rest) = match u.find("://") {
+            Some(i) => (Some(&u[..i]), &u[i + 3..]),
+            None => (None, u),
+        };
+        match rest.rsplit_once('@') {
+            Some((cred, host)) => {
+                let (user, password) = match cred.split_once(':') {
+                    Some((user, pw)) => (user, Some(pw)),
+                    None => (cred, None),
+                };
+                UrlParts {
+                    scheme,
+                    user: Some(user),
+                    password,
+                    host,
+                }
+            }
+            // No credentials: `host[:port][/...]` (or `[v6]:port`), unless the colons say
+            // otherwise, when what follows the first may be a password typed without its host.
+            None if plain_host(rest) => UrlParts {
+                scheme,
+                user: None,
+                password: None,
+                host: rest,
+            },
+            None => {
+                let (head, tail) = rest.split_once(':').unwrap_or((rest, ""));
+                UrlParts {
+                    scheme,
+                    user: Some(head),
+                    password: Some(tail),
+                    host: "",
+                }
+            }
+        }
+    }
+}
+
+/// `host`, `host:port`, `[v6]` or `[v6]:port`, then at most a path or query without a colon.
+fn plain_host(s: &str) -> bool {
+    let (hp, path) = match s.find(['/', '?']) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let after_host = match hp.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((_, rest)) => rest,
+            None => return false,
+        },
+        None => hp.find(':').map_or("", |i| &hp[i..]),
+    };
+    let port_ok = match after_host.strip_prefix(':') {
+        Some(port) => !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()),
+        None => after_host.is_empty(),
+    };
+    port_ok && !path.contains(':')
+}
+
+/// The URL as typed with its password replaced by `***`, for messages.
+pub fn redact_url(u: &str) -> String {
+    let p = UrlParts::of(u);
+    let scheme = p.scheme.map(|s| format!("{s}://")).unwrap_or_default();
+    match (p.user, p.password) {
+        (Some(user), Some(_)) if p.host.is_empty() => format!("{scheme}{user}:***"),
+        (Some(user), Some(_)) => format!("{scheme}{user}:***@{}", p.host),
+        (Some(user), None) => format!("{scheme}{user}@{}", p.host),
+        (None, _) => format!("{scheme}{}", p.host),
+    }
+}
+
+/// `%41` as `A`; a `%` not followed by two hex digits is kept.
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() && b[i + 1..i + 3].iter().all(u8::is_ascii_hexdigit) {
+            let hex = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+            out.push(hex(b[i + 1]) * 16 + hex(b[i + 2]));
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Opens one connection with the [`Timeouts::CONTROL`] timeouts.
@@ -143,7 +263,31 @@ pub fn explain(e: &mysql::Error, to: Timeouts) -> String {
             "the server did not answer within {} s (the connection's read/write timeout): it accepts connections but is stalled or is not a MySQL/MariaDB server ({io})",
             to.read.as_secs()
         ),
-        None => e.to_string(),
+        None => words(e),
+    }
+}
+
+/// A driver error as readable text: the codec's error (which prints as a Rust structure,
+/// `CodecError { ... }`) by its cause, the others as the driver words them.
+pub fn words(e: &mysql::Error) -> String {
+    let text = match e {
+        mysql::Error::CodecError(c) => match std::error::Error::source(c) {
+            Some(cause) => format!("the server's reply could not be read: {cause}"),
+            None => format!("the server's reply could not be read: {c}"),
+        },
+        other => other.to_string(),
+    };
+    readable(text)
+}
+
+/// A driver's message with a structure dump (`CodecError { IO error: ... }`) unwrapped.
+fn readable(text: String) -> String {
+    match text.find(" {") {
+        Some(i) if text.ends_with('}') => format!(
+            "the connection to the server broke or sent what is not a MySQL reply: {}",
+            text[i + 2..text.len() - 1].trim()
+        ),
+        _ => text,
     }
 }
 
@@ -178,7 +322,7 @@ pub fn timed_out(e: &mysql::Error) -> String {
         Some(io) => format!(
             "the server did not answer within the connection's timeout: it is stalled ({io})"
         ),
-        None => e.to_string(),
+        None => words(e),
     }
 }
 
@@ -346,7 +490,10 @@ pub fn check_privileges(c: &mut Conn, info: &ServerInfo) -> Result<(), String> {
         info.old_blocks_time
     ))
     .map_err(|e| {
-        format!("this account cannot SET GLOBAL (it needs SUPER or SYSTEM_VARIABLES_ADMIN): {e}")
+        format!(
+            "this account cannot SET GLOBAL (it needs SUPER or SYSTEM_VARIABLES_ADMIN): {}",
+            words(&e)
+        )
     })?;
     Ok(())
 }
@@ -374,7 +521,7 @@ impl RestoreGuard {
     pub fn set(&mut self, v: &VarChange) -> Result<(), String> {
         let c = self.conn()?;
         c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.to))
-            .map_err(|e| format!("SET GLOBAL {} = {}: {e}", v.name, v.to))?;
+            .map_err(|e| format!("SET GLOBAL {} = {}: {}", v.name, v.to, words(&e)))?;
         self.set.push(v.clone());
         Ok(())
     }
@@ -399,7 +546,7 @@ impl RestoreGuard {
         for v in set.iter().rev() {
             let r = self.conn().and_then(|c| {
                 c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.from))
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| words(&e))?;
                 scalar_u64(c, &format!("SELECT @@GLOBAL.{}", v.name))
             });
             match r {
@@ -426,7 +573,7 @@ impl RestoreGuard {
     pub fn drop_schema(&mut self) -> Result<(), String> {
         let c = self.conn()?;
         c.query_drop(format!("DROP SCHEMA IF EXISTS {SCHEMA}"))
-            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {e}"))
+            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {}", words(&e)))
     }
 
     /// Kills a running statement of another connection of this run (the scan's last pass).
@@ -472,5 +619,124 @@ mod tests {
             socket: Some("/run/mysqld.sock".into()),
         };
         assert!(sock.is_loopback());
+    }
+
+    #[test]
+    fn a_codec_error_reads_as_words_not_a_structure() {
+        let w = readable("CodecError { IO error: `early eof' }".into());
+        assert!(!w.contains('{') && w.contains("early eof"), "{w}");
+        let plain = "Access denied for user 'u'@'localhost'".to_string();
+        assert_eq!(readable(plain.clone()), plain);
+    }
+
+    #[test]
+    fn the_label_and_the_redaction_keep_the_host_and_drop_the_password() {
+        let t = url("mysql://carol:x@TopSecret@127.0.0.1:3306");
+        assert_eq!(t.label(), "mysql://carol@127.0.0.1:3306");
+        assert_eq!(
+            redact_url("alice:S3cr3tPw@127.0.0.1:3306"),
+            "alice:***@127.0.0.1:3306"
+        );
+        assert_eq!(redact_url("alice:S3cr3tPw"), "alice:***");
+        assert_eq!(redact_url("127.0.0.1:3306"), "127.0.0.1:3306");
+        assert_eq!(redact_url("[::1]:3306"), "[::1]:3306");
+        assert_eq!(
+            url("mysql://root@[::1]:3306").label(),
+            "mysql://root@[::1]:3306"
+        );
+        assert_eq!(percent_decoded("a%40b%2Fc%zz%4"), "a@b/c%zz%4");
+    }
+
+    use proptest::prelude::*;
+
+    /// A password whose every piece starts with `Zq` (no user, host or message holds it), the
+    /// pieces joined by the characters a URL gives a meaning to, raw or percent-encoded.
+    fn password() -> impl Strategy<Value = String> {
+        let piece = "Zq[a-zA-Z0-9]{1,5}";
+        let sep = prop_oneof![
+            Just("@"),
+            Just(":"),
+            Just("/"),
+            Just("%"),
+            Just("%40"),
+            Just("%2F"),
+            Just("%3A"),
+            Just("%25"),
+            Just("@@"),
+        ];
+        (
+            piece,
+            proptest::collection::vec((sep, piece), 0..4),
+            proptest::option::of(prop_oneof![Just("@"), Just(":"), Just("%"), Just("/")]),
+        )
+            .prop_map(|(first, rest, tail)| {
+                let mut p = first;
+                for (s, x) in rest {
+                    p.push_str(s);
+                    p.push_str(&x);
+                }
+                p.push_str(tail.unwrap_or(""));
+                p
+            })
+    }
+
+    fn form() -> impl Strategy<Value = (String, String, String, String)> {
+        (
+            prop_oneof![
+                Just("mysql://"),
+                Just(""),
+                Just("http://"),
+                Just("mysql:/"),
+                Just("MYSQL://")
+            ],
+            "[a-z]{1,6}",
+            password(),
+            prop_oneof![
+                Just("127.0.0.1:3306"),
+                Just("localhost"),
+                Just("[::1]:3307"),
+                Just("db.example.com:3306/test"),
+                Just("127.0.0.1:1?prefer_socket=false"),
+                Just(""),
+            ],
+        )
+            .prop_map(|(scheme, user, pw, host)| {
+                let at = if host.is_empty() { "" } else { "@" };
+                (
+                    format!("{scheme}{user}:{pw}{at}{host}"),
+                    pw,
+                    user,
+                    host.to_string(),
+                )
+            })
+            // Without a host, `user:a@b` is user, password `a` and host `b`: no reader can
+            // tell, so that form is not generated.
+            .prop_filter(
+                "a host-less URL whose password holds '@'",
+                |(_, pw, _, host)| !(host.is_empty() && pw.contains('@')),
+            )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        /// Every message the URL can reach (the label in the JSON and the text, the refusal of
+        /// a form, the parser's error, a driver's error quoting it) holds no piece of the
+        /// password, as typed or percent-decoded.
+        #[test]
+        fn no_form_of_url_shows_its_password((u, pw, _user, _host) in form()) {
+            let t = url(&u);
+            let mut shown = vec![t.label(), redact_url(&u)];
+            if let Err(e) = t.opts_with(Timeouts::CONTROL) {
+                shown.push(crate::cli::output::safe_message(&e));
+            }
+            // Only a mysql:// URL reaches the driver, which reads it as the cut above does.
+            if u.starts_with("mysql://") {
+                shown.push(t.scrub(&format!("driver: access denied, password {pw} / {}", percent_decoded(&pw))));
+            }
+            shown.push(crate::cli::output::safe_message(&format!("cannot connect to {}: refused", t.label())));
+            for s in shown {
+                prop_assert!(!s.contains("Zq"), "{u}: {s}");
+            }
+        }
     }
 }

@@ -132,13 +132,20 @@ impl WriteParams {
 
     /// The memory a run's data takes at most, estimated from the parameters (bytes): per frame the
     /// LRU links, the frame's page, times and free-list slot, and the flush list's LSNs and tree
-    /// entry; per page of each table the page table's entry.
+    /// entry; per page of each table the page table's entry; the warm load's list of pages.
     pub fn memory_estimate(&self) -> u64 {
         let frames = (self.instances as u64).saturating_mul(self.frames_per_instance as u64);
         let pages = self.table_pages as u64 + self.sec_pages as u64 + self.scan_table_pages as u64;
+        // The warm load's list of pages (8 bytes each; a vector grown by doubling, so the next
+        // power of two): every frame's page, or every secondary index page when there are more.
+        let preload = frames
+            .max(self.sec_pages as u64)
+            .next_power_of_two()
+            .saturating_mul(8);
         frames
             .saturating_mul(WRITE_BYTES_PER_FRAME)
             .saturating_add(pages.saturating_mul(WRITE_BYTES_PER_TABLE_PAGE))
+            .saturating_add(preload)
     }
 
     /// Checks every value against its declaration, the rules between values, and the memory
