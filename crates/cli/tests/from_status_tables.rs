@@ -109,7 +109,7 @@ fn an_unknown_table_or_no_residency_exits_2_naming_them() {
     let (code, _, err) = run(&args);
     assert_eq!(code, 2);
     assert!(
-        err.contains("live.nope") && err.contains("live.hot, live.big"),
+        err.contains("live.nope") && err.contains("live.big, live.hot"),
         "{err}"
     );
     let mut args = capture(&["status-2"]);
