@@ -730,12 +730,21 @@ export class StatusRisk {
             wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
         }
     }
-    constructor(text, hot_pages, runs) {
-        const val2 = +hot_pages;
-        const val3 = +runs;
-        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.statusrisk_new(ptr0, len0, val2, val3);
+    constructor(text, hot_pages, hot_tables, runs) {
+        const val3 = +hot_pages;
+        const val4 = +runs;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(hot_tables, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.statusrisk_new(ptr0, len0, val3, ptr1, len1, val4);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }
@@ -1263,19 +1272,28 @@ export function start() {
     wasm.start();
 }
 
-export function status_report(text, hot_pages) {
-    let deferred3_0;
-    let deferred3_1;
+export function status_report(text, hot_pages, hot_tables) {
+    let deferred4_0;
+    let deferred4_1;
     try {
-        const val2 = +hot_pages;
-        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.status_report(ptr0, len0, val2);
-        deferred3_0 = ret[0];
-        deferred3_1 = ret[1];
+        const val3 = +hot_pages;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(hot_tables, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.status_report(ptr0, len0, val3, ptr1, len1);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
         return getStringFromWasm0(ret[0], ret[1]);
     } finally {
-        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
     }
 }
 

@@ -17,6 +17,11 @@
 #   tests/status-fit-live.sh        (MIDPOINT_BIN=path/to/midpoint to skip the build;
 #                                    MIDPOINT_FIT_KEEP=DIR keeps the captures and results there)
 #
+# Then with the per-table residency (sys.innodb_buffer_stats_by_table and the grouped
+# INNODB_BUFFER_PAGE_LRU query, each in the client's formats) and two SHOW GLOBAL STATUS
+# snapshots: each format reads the hot table, and `--hot-table live.hot` pins the hot set to its
+# leaf pages, whose forecast must be within 0.15 of the measured residency too.
+#
 # Race-free: the figures compared come from one server and one clock each (the two snapshots'
 # counters, the residency samples of one window), never two readings compared as if equal.
 # Bounded: about 4 minutes once MariaDB is installed (the captures' 3 minutes of wall clock,
@@ -87,6 +92,20 @@ resident() {
     "${M[@]}" -N -B -e "SELECT COUNT(*) FROM information_schema.INNODB_BUFFER_PAGE WHERE TABLE_NAME = '\`live\`.\`hot\`' AND INDEX_NAME = 'PRIMARY' AND PAGE_TYPE = 'INDEX' AND NUMBER_RECORDS > 0"
 }
 
+# The counters "yours" is exact from, beside each status (SHOW GLOBAL STATUS, with Uptime).
+GLOBAL="SHOW GLOBAL STATUS WHERE Variable_name IN ('Uptime', 'Innodb_pages_read') OR Variable_name LIKE 'Innodb_buffer_pool%'"
+# The per-table residency, as a DBA gets it in one query: the sys view, and the grouped
+# INNODB_BUFFER_PAGE_LRU query (docs/your-server.md; the same text as midpoint_status::tables).
+LRU_QUERY="$(sed -n 's/^pub const LRU_QUERY: &str = "\(.*\)";$/\1/p' crates/status/src/tables.rs)"
+tables() {
+    local name="$1"
+    "${M[@]}" -e "SELECT * FROM sys.innodb_buffer_stats_by_table WHERE object_schema = 'live'\G" >"$OUT/$name-sys-G.txt"
+    "${M[@]}" -t -e "SELECT * FROM sys.innodb_buffer_stats_by_table WHERE object_schema = 'live'" >"$OUT/$name-sys-table.txt"
+    "${M[@]}" -B -e "SELECT * FROM sys.innodb_buffer_stats_by_table WHERE object_schema = 'live'" >"$OUT/$name-sys-B.txt"
+    "${M[@]}" -B -e "$LRU_QUERY" >"$OUT/$name-lru-B.txt"
+    "${M[@]}" -t -e "$LRU_QUERY" >"$OUT/$name-lru-table.txt"
+}
+
 # The lookups done (point selects by key) and the page gets, for the report.
 gstatus() {
     "${M[@]}" -N -B -e "SHOW GLOBAL STATUS WHERE Variable_name IN ('Handler_read_key', 'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads')"
@@ -104,13 +123,16 @@ capture() {
         sleep 2.5
     done
     "${M[@]}" -e "SHOW ENGINE INNODB STATUS\G" >"$OUT/$name-status-1.txt"
+    "${M[@]}" -B -e "$GLOBAL" >"$OUT/$name-global-1.txt"
     gstatus >"$OUT/$name-gstatus-1.txt"
     for i in $(seq 12); do
         sleep 2.5
         resident >>"$OUT/$name-resident.txt"
     done
     "${M[@]}" -e "SHOW ENGINE INNODB STATUS\G" >"$OUT/$name-status-2.txt"
+    "${M[@]}" -B -e "$GLOBAL" >"$OUT/$name-global-2.txt"
     gstatus >"$OUT/$name-gstatus-2.txt"
+    tables "$name"
     "${M[@]}" -e "SHOW GLOBAL VARIABLES WHERE Variable_name LIKE 'innodb%' OR Variable_name LIKE 'version%'\G" >"$OUT/$name-vars.txt"
     echo "$((SECONDS - t0))" >"$OUT/$name-seconds.txt"
 }
@@ -132,6 +154,12 @@ capture noscan 20
 for c in scan noscan; do
     "$BIN" from-status "$OUT/$c-status-1.txt" "$OUT/$c-status-2.txt" "$OUT/$c-vars.txt" --run --json >"$OUT/$c-fit.json"
     "$BIN" from-status "$OUT/$c-status-1.txt" "$OUT/$c-status-2.txt" "$OUT/$c-vars.txt" --run --json --hot-pages "$HOT_LEAVES" >"$OUT/$c-pinned.json"
+    # The hot set from the per-table residency, "yours" exact from the global status pair.
+    "$BIN" from-status "$OUT/$c-status-1.txt" "$OUT/$c-global-1.txt" "$OUT/$c-status-2.txt" "$OUT/$c-global-2.txt" "$OUT/$c-vars.txt" "$OUT/$c-lru-B.txt" --hot-table live.hot --run --json >"$OUT/$c-table.json"
+    # Every client format of both per-table outputs reads the same hot table.
+    for f in sys-G sys-table sys-B lru-B lru-table; do
+        "$BIN" from-status "$OUT/$c-status-2.txt" "$OUT/$c-$f.txt" --json >"$OUT/$c-$f.json"
+    done
 done
 
 python3 - "$OUT" "$HOT_LEAVES" <<'EOF'
@@ -161,6 +189,22 @@ for c in ("scan", "noscan"):
             check(kept is not None and abs(kept - measured) <= 0.15, f"{c}/{kind}: kept {kept} vs residency {measured:.3f} from INNODB_BUFFER_PAGE")
         check(j["result"]["pool_pages"] == j["read"]["pool_pages"], f"{c}/{kind}: the run simulated {j['result']['pool_pages']} pages, {j['read']['pool_pages']} read")
         report.append(f"{c}/{kind}: hit {server:.4f} vs {model:.4f}, reads/s {f['reads_per_s']['server']:.1f} vs {f['reads_per_s']['model']:.1f}, youngs/s {f['youngs_per_s']['server']:.2f} vs {f['youngs_per_s']['model']:.2f}, non-youngs/s {f['non_youngs_per_s']['server']:.1f} vs {f['non_youngs_per_s']['model']:.1f}; hot {f['hot_pages']} (leaves {leaves}), lookups {f['lookups_per_s']:.0f}, scan {f['scan_pages_per_s']:.0f}; kept {kept:.3f} vs residency {measured:.3f}; unmet {f['unmet']}")
+    # The hot set pinned from the per-table residency (the grouped INNODB_BUFFER_PAGE_LRU
+    # query's leaf_pages), "yours" exact from the two SHOW GLOBAL STATUS snapshots.
+    j = json.load(open(f"{out}/{c}-table.json"))
+    f = j["fit"]
+    kept = j["result"]["kept"]
+    check(j["scenario"]["hot_pages"] == leaves, f"{c}/table: hot set {j['scenario']['hot_pages']} from the per-table residency, not the table's {leaves} leaf pages")
+    check("exact" in j and f["hit_rate"]["server"] == j["exact"]["hit_rate"], f"{c}/table: yours is not the global status's exact hit rate")
+    check(abs(f["hit_rate"]["model"] - f["hit_rate"]["server"]) <= 0.005, f"{c}/table: model hit rate {f['hit_rate']['model']:.4f} vs the server's {f['hit_rate']['server']:.4f}")
+    check(kept is not None and abs(kept - measured) <= 0.15, f"{c}/table: kept {kept} vs residency {measured:.3f}")
+    check("live.hot" in (f.get("hot_set_from") or ""), f"{c}/table: the fit does not say the hot set was pinned from live.hot")
+    report.append(f"{c}/table: exact hit {f['hit_rate']['server']:.4f} (the status's {j['read']['hit_rate_per_1000'] / 1000:.3f}) vs {f['hit_rate']['model']:.4f}; hot {j['scenario']['hot_pages']}; kept {kept:.3f} vs residency {measured:.3f}")
+    for fmt in ("sys-G", "sys-table", "sys-B", "lru-B", "lru-table"):
+        t = [x for x in json.load(open(f"{out}/{c}-{fmt}.json")).get("tables", []) if x["table"] == "live.hot"]
+        check(len(t) == 1 and 0 < t[0]["pages"] <= 4056, f"{c}/{fmt}: live.hot not read: {t}")
+        if fmt.startswith("lru") and t:
+            check(t[0].get("leaf_pages") == leaves, f"{c}/{fmt}: leaf_pages {t[0].get('leaf_pages')} vs {leaves}")
 for r in report:
     print("  " + r)
 if fail:

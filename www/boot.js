@@ -19,11 +19,29 @@ async function compile(inline) {
   try {
     return await WebAssembly.compileStreaming(fetch(url));
   } catch {
-    // A server that does not send application/wasm: compile from the bytes.
-    const res = await fetch(url);
-    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    // A server that does not send application/wasm: compile from the bytes. A fetch that
+    // fails here is said as such (the network or the server), not as a browser's shortcoming.
+    let res;
+    try {
+      res = await fetch(url);
+    } catch (e) {
+      throw fetchFailed(url, e?.message ?? String(e));
+    }
+    if (!res.ok) throw fetchFailed(url, `the server answered ${res.status}`);
     return WebAssembly.compile(await res.arrayBuffer());
   }
+}
+
+function fetchFailed(url, why) {
+  const e = new Error(`loading ${url.pathname ?? url} failed (${why})`);
+  e.fetchFailed = true;
+  return e;
+}
+
+/** The sentence a page shows when it could not start: a failed fetch says it failed. */
+export function startFailure(e) {
+  if (e?.fetchFailed) return `The simulator could not start: ${e.message}. Check the connection (or the server) and reload the page.`;
+  return `The simulator could not start: ${e?.message ?? e}. It needs a browser with WebAssembly and ES modules.`;
 }
 
 /** Resolves to { wasm, module, workerModule, bindings, workerUrl, workerType, base, single, core } once

@@ -8,7 +8,7 @@
 // clamping messages. Each element runs its own simulation in its own shadow root; an element
 // off screen pauses its playback and its drawing.
 import * as mp from "../pkg/midpoint.js";
-import { boot } from "./boot.js";
+import { boot, startFailure } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 
 // The figures' styles, then the pages' (the element can show the lab or the presentation).
@@ -31,7 +31,7 @@ class MidpointExplainer extends HTMLElement {
       const p = document.createElement("p");
       p.className = "mp-alert";
       p.setAttribute("role", "alert");
-      p.textContent = `The simulator could not start: ${e?.message ?? e}. It needs a browser with WebAssembly and ES modules.`;
+      p.textContent = startFailure(e);
       this.shadowRoot?.append(p);
     });
   }

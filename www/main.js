@@ -2,7 +2,7 @@
 // the WASM module once, then mount one widget per [data-midpoint] element (figure/mount.js),
 // the "Beyond" figures, the predict-then-reveal boxes and, on the lab's page, the "Your server"
 // panel; the last three's scripts only on a page that has them (an embed has none).
-import { boot } from "./boot.js";
+import { boot, startFailure } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
 import { controlKeeps } from "./figure/widget.js";
 
@@ -151,5 +151,5 @@ try {
   document.documentElement.dataset.midpointReady = "1";
 } catch (e) {
   console.error(e);
-  fail(`The simulator could not start: ${e?.message ?? e}. It needs a browser with WebAssembly and ES modules.`);
+  fail(startFailure(e));
 }

@@ -42,7 +42,7 @@ self.onmessage = async (e) => {
   const t0 = performance.now();
   if (m.type === "read") {
     try {
-      const result = status_report(m.text, m.hot ?? 0);
+      const result = status_report(m.text, m.hot ?? 0, m.tables ?? "");
       self.postMessage({ id: m.id, type: "report", result, ms: performance.now() - t0 });
     } catch (err) {
       self.postMessage({ id: m.id, type: "error", message: String(err?.message ?? err) });
@@ -51,7 +51,7 @@ self.onmessage = async (e) => {
   }
   let r = null;
   try {
-    r = new StatusRisk(m.text, m.hot ?? 0, m.runs ?? 0);
+    r = new StatusRisk(m.text, m.hot ?? 0, m.tables ?? "", m.runs ?? 0);
     // The estimate (or the reason the page will not run it) before any run.
     self.postMessage({ id: m.id, type: "progress", frac: 0, now: r.current(), result: r.result(), mem: mem() });
     let slice = 20_000;

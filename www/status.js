@@ -83,7 +83,9 @@ function render(out, rep) {
 function renderFit(out, res) {
   const t = res.fit_table;
   if (!t) return;
-  const table = el("table", { class: "mp-table mp-status-table mp-risk-table", "data-testid": "status-fit" });
+  // data-hot-pinned: the hot set came from the tables marked hot (the per-table residency).
+  const pinned = res.fit?.hot_set_from ? { "data-hot-pinned": "1", "data-hot-pages": String(res.fit.hot_pages) } : {};
+  const table = el("table", { class: "mp-table mp-status-table mp-risk-table", "data-testid": "status-fit", ...pinned });
   table.append(el("caption", { text: "Fitted to your counters: yours beside the model's" }));
   const head = el("tr");
   for (const h of t.head) head.append(el("th", { scope: "col", text: h }));
@@ -123,6 +125,10 @@ function renderRisk(out, res, running) {
   table.append(body);
   out.append(el("div", { class: "mp-status-scroll", tabindex: "0", role: "region", "aria-label": "Leak risk" }, table));
   if (!running && res.done) out.append(el("p", { class: "mp-status-advice", "data-testid": "status-advice", text: res.advice }));
+  // Without a measured hot set: the forecast's range over the hot sets the counters allow.
+  if (res.kept_range) out.append(el("p", { class: "mp-status-advice", "data-testid": "status-kept-range", text: res.kept_range.words }));
+  // A hot set that flips: both outcomes, with how often each came up.
+  if (res.outcomes?.bistable) out.append(el("p", { class: "mp-status-advice", "data-testid": "status-outcomes", text: res.outcomes.words }));
   const notes = [
     res.runs_note,
     "Kept: the hot set's mean residency over the scan; leak: scan pages turned young. The leak is not in youngs/s: a page the boundary's slide turns young counts nowhere, so your youngs/s can stay low while the scan takes the pool.",
@@ -147,6 +153,11 @@ export async function mountStatusPanel(panel) {
   const riskMsg = panel.querySelector("[data-testid=status-risk-message]");
   const riskCancel = panel.querySelector("[data-testid=status-risk-cancel]");
   const headline = panel.querySelector("[data-testid=status-risk-headline]");
+  const tablesBox = panel.querySelector("[data-testid=status-tables]");
+  const tablesList = panel.querySelector("[data-testid=status-tables-list]");
+  // The tables the user marked hot (db.table), sent with each read and run.
+  const marked = new Set();
+  const markedText = () => [...marked].join("\n");
   const mib = (b) => `${Math.round(b / 1048576)} MiB`;
   let module;
   try {
@@ -234,7 +245,7 @@ export async function mountStatusPanel(panel) {
       progress.remove();
       riskCancel.hidden = true;
       renderRisk(table, res, false);
-      headline.textContent = `Your pool as read, ${pool}, fitted to your counters: ${res.advice}`;
+      headline.textContent = `Your pool as read, ${pool}, fitted to your counters: ${res.kept_range ? `${res.kept_range.words} ` : ""}${res.advice}`;
       riskMsg.textContent = `Leak risk: ${res.rows.length} rows, ${res.runs} run${res.runs === 1 ? "" : "s"} each, in ${(m.ms / 1000).toFixed(1)} s (WebAssembly memory ${mib(m.mem)}).`;
       panel.dataset.risk = "done";
     };
@@ -242,7 +253,7 @@ export async function mountStatusPanel(panel) {
       e.preventDefault();
       if (worker === w) stopRisk(`The leak risk could not run: ${e.message || "worker error"}`);
     };
-    w.postMessage({ id, text: pasted.text, hot: pasted.hot, runs: 0 });
+    w.postMessage({ id, text: pasted.text, hot: pasted.hot, tables: pasted.tables, runs: 0 });
   };
   // The reader: one worker for the panel's life, so that reading a long paste never holds the
   // tab; the latest Read wins (an older answer is dropped). `panel.dataset.read` is "reading"
@@ -271,17 +282,35 @@ export async function mountStatusPanel(panel) {
     msg.textContent = `The reader failed: ${e.message || "worker error"}`;
     panel.dataset.read = "done";
   };
+  // The per-table residency pasted: a checkbox a table, ticked for the tables marked hot.
+  const showTables = (rep) => {
+    const tables = rep.tables ?? [];
+    tablesBox.hidden = tables.length === 0;
+    tablesList.replaceChildren();
+    for (const t of tables) {
+      const box = el("input", { type: "checkbox", "data-testid": "status-hot-table", "data-table": t.table });
+      box.checked = marked.has(t.table);
+      box.addEventListener("change", () => {
+        if (box.checked) marked.add(t.table);
+        else marked.delete(t.table);
+        read();
+      });
+      const what = `${t.table}: ${t.pages.toLocaleString("en-US")} pages in the pool${t.leaf_pages != null ? ` of its ${t.leaf_pages.toLocaleString("en-US")} leaf pages` : ""} (line ${t.line})`;
+      tablesList.append(el("label", {}, box, " ", what));
+    }
+  };
   const shown = (rep, text, h) => {
     if (rep.error) {
       msg.textContent = rep.error;
       out.replaceChildren();
       return;
     }
+    showTables(rep);
     const n = Object.keys(rep.read).length;
     msg.textContent = `Read ${n} value${n === 1 ? "" : "s"}; ${rep.assumed.length} assumed; ${rep.warnings.length} warning${rep.warnings.length === 1 ? "" : "s"}.`;
     render(out, rep);
     query = rep.query;
-    pasted = { text, hot: h };
+    pasted = { text, hot: h, tables: markedText() };
     runBtn.disabled = false;
     riskBtn.disabled = false;
   };
@@ -327,7 +356,7 @@ export async function mountStatusPanel(panel) {
     reading = { id: ++readId, text: t, h: hh };
     panel.dataset.read = "reading";
     msg.textContent = t.length > BIG ? `Reading ${(t.length / 1048576).toFixed(1)} MB…` : "Reading…";
-    reader.postMessage({ id: readId, type: "read", text: t, hot: hh });
+    reader.postMessage({ id: readId, type: "read", text: t, hot: hh, tables: markedText() });
   };
   readBtn.addEventListener("click", read);
   riskBtn.addEventListener("click", startRisk);
@@ -335,6 +364,8 @@ export async function mountStatusPanel(panel) {
   for (const input of [paste, hot]) {
     input.addEventListener("input", (e) => {
       // Text put in the box another way (dropped, or set by a script) that is too long to show.
+      // Another paste: the tables marked hot were the last one's.
+      if (input === paste) marked.clear();
       if (input === paste && e.isTrusted && paste.value.length > BIG) keep(paste.value);
       else if (input === paste && e.isTrusted && whole !== null) {
         whole = null;

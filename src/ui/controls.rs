@@ -41,8 +41,9 @@ pub struct Control {
 
 /// The group of the server variables and workload knobs.
 pub const GROUP_SETTINGS: &str = "InnoDB and the workload";
-/// The group of the rates a DBA measures on their own server.
-pub const GROUP_YOUR_SERVER: &str = "Your server";
+/// The group of the rates a DBA measures on their own server (not headed "Your server": that is
+/// the lab's one section where a server's own output is read, the paste panel).
+pub const GROUP_YOUR_SERVER: &str = "Measured rates";
 /// How a "your server" rate of 0 reads: the CPU times of the experiment's machine are used.
 pub const FROM_THE_EXPERIMENT: &str = "from the experiment's machine";
 

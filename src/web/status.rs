@@ -4,10 +4,10 @@
 use wasm_bindgen::prelude::*;
 
 /// The report of `text` (what a server printed), or `{"error": "..."}`; `hot_pages` 0 lets the
-/// reader suggest the hot set.
+/// reader suggest the hot set; `hot_tables` the tables marked hot (`db.t`, one a line).
 #[wasm_bindgen]
-pub fn status_report(text: &str, hot_pages: u32) -> String {
-    midpoint_status::report::page_report(text, hot_pages).to_string()
+pub fn status_report(text: &str, hot_pages: u32, hot_tables: &str) -> String {
+    midpoint_status::report::page_report_tables(text, hot_pages, hot_tables).to_string()
 }
 
 /// The panel's leak risk, run in the page's status worker (`www/status-worker.js`) a slice at a
@@ -19,10 +19,16 @@ pub struct StatusRisk {
 
 #[wasm_bindgen]
 impl StatusRisk {
-    /// The runs for `text` (`hot_pages` 0: the suggestion; `runs` 0: as many as the page allows).
+    /// The runs for `text` (`hot_pages` 0: the suggestion; `hot_tables` the tables marked hot,
+    /// one a line; `runs` 0: as many as the page allows).
     #[wasm_bindgen(constructor)]
-    pub fn new(text: &str, hot_pages: u32, runs: u32) -> Result<StatusRisk, JsValue> {
-        midpoint_status::page_risk::PageRisk::new(text, hot_pages, runs)
+    pub fn new(
+        text: &str,
+        hot_pages: u32,
+        hot_tables: &str,
+        runs: u32,
+    ) -> Result<StatusRisk, JsValue> {
+        midpoint_status::page_risk::PageRisk::with_tables(text, hot_pages, hot_tables, runs)
             .map(|risk| StatusRisk { risk })
             .map_err(|e| JsValue::from_str(&e))
     }

@@ -244,7 +244,7 @@ test("the teacher's guide is linked from the article's and the lab's footers", a
   for (const path of ["/www/index.html", "/www/lab.html"]) {
     const { page, errors } = await openPage(shared.browser, path, { viewport: { width: 1280, height: 900 } });
     try {
-      const href = await page.locator("footer a[href$='docs/classroom.md']").getAttribute("href");
+      const href = await page.locator("footer a[href$='docs/classroom.html']").getAttribute("href");
       const res = await page.request.get(new URL(href, page.url()).href);
       assert.equal(res.status(), 200, `${path}: ${href}`);
       assert.deepEqual(errors, []);

@@ -43,7 +43,7 @@ export class EmbedDialog {
     this.select = d.querySelector("select");
     this.iframe = d.querySelector(`#${id}-iframe`);
     this.element = d.querySelector(`#${id}-el`);
-    d.querySelector(".mp-howto").href = new URL("../docs/embedding.md", w.base).href;
+    d.querySelector(".mp-howto").href = new URL("../docs/embedding.html", w.base).href;
     this.select?.addEventListener("change", () => this.fill());
     d.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-dlg]");

@@ -70,21 +70,24 @@ pub struct Targets {
     pub non_youngs_per_s: Option<f64>,
 }
 
-/// The server's figures in a reading: the rates over two snapshots' interval when pasted, else
-/// the status's per-second lines; the hit rate from the last status.
+/// The server's figures in a reading: the exact deltas of two `SHOW GLOBAL STATUS` snapshots
+/// when pasted ([`crate::exact`]), else the rates over two status snapshots' interval, else the
+/// status's per-second lines; the hit rate likewise exact, else the last status's.
 pub fn targets(r: &Reading) -> Targets {
     let rate = |k: &str| {
-        r.interval
+        r.exact
             .as_ref()
-            .and_then(|i| i.rates.get(k).copied())
+            .and_then(|e| e.rates.get(k).copied())
+            .or_else(|| r.interval.as_ref().and_then(|i| i.rates.get(k).copied()))
             .or_else(|| r.num(k))
             .filter(|x| x.is_finite() && *x >= 0.0)
     };
     Targets {
-        hit_rate: r
-            .num("hit_rate_per_1000")
-            .filter(|x| (0.0..=1000.0).contains(x))
-            .map(|x| x / 1000.0),
+        hit_rate: r.exact.as_ref().and_then(|e| e.hit_rate).or_else(|| {
+            r.num("hit_rate_per_1000")
+                .filter(|x| (0.0..=1000.0).contains(x))
+                .map(|x| x / 1000.0)
+        }),
         reads_per_s: rate("reads_per_s"),
         youngs_per_s: rate("youngs_per_s"),
         non_youngs_per_s: rate("non_youngs_per_s"),
@@ -92,9 +95,11 @@ pub fn targets(r: &Reading) -> Targets {
 }
 
 /// What the user pinned: the fit chooses only the rest.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Pins {
     pub hot_pages: Option<u32>,
+    /// Where a pinned hot set came from, when not typed (the tables marked hot).
+    pub hot_from: Option<String>,
     pub lookups_per_s: Option<f64>,
     pub scan_pages_per_s: Option<f64>,
 }
@@ -325,6 +330,13 @@ pub struct Fit {
     pub pool_pages: u64,
     /// Why each unmet figure is not met, and what the fit could not use.
     pub notes: Vec<String>,
+    /// Where the pinned hot set came from: the tables marked hot, with their pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_set_from: Option<String>,
+    /// The hot sets the counters allow ([`Fitter::hot_range`]): `[low, high]` pages, when the
+    /// hot set was not pinned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hot_pages_range: Option<[u32; 2]>,
 }
 
 impl Fit {
@@ -796,6 +808,30 @@ impl Fitter {
         }
     }
 
+    /// The hot sets the server's counters allow, when the hot set was not pinned: the fit's
+    /// bracket on `youngs/s` (the largest hot set it ran that gave too few, the smallest that
+    /// gave too many), each side the search did not close a factor of 4 (its own step) from
+    /// its choice. `None` when pinned: the hot set is then one number.
+    pub fn hot_range(&self) -> Option<(u32, u32)> {
+        if self.pins.hot_pages.is_some() {
+            return None;
+        }
+        let h = self.fitted().hot_pages as f64;
+        let mut lo = self.lo.map_or((h / 4.0).max(1.0), |(l, _)| l.min(h));
+        let mut hi = self
+            .hi
+            .map_or((h * 4.0).min(self.max_hot), |(x, _)| x.max(h))
+            .max(h);
+        let best = self.best().map(|s| s.5).unwrap_or_default();
+        if self.fits_hot() && !self.met(&best)[2] {
+            // No hot set gave the server's youngs/s: they do not fix it, and the range is
+            // wider (a factor of 4 below the choice, up to the most the pool holds).
+            lo = lo.min((h / 4.0).max(1.0));
+            hi = self.max_hot.max(h);
+        }
+        Some((lo.round().max(1.0) as u32, hi.round() as u32))
+    }
+
     /// Simulations so far.
     pub fn steps(&self) -> usize {
         self.steps.len()
@@ -890,6 +926,8 @@ impl Fitter {
             steps: self.steps.len(),
             pool_pages: share.frames_per_instance() as u64,
             notes,
+            hot_set_from: self.pins.hot_from.clone(),
+            hot_pages_range: self.hot_range().map(|(l, h)| [l, h]),
         }
     }
 
@@ -929,6 +967,9 @@ pub struct Table {
     /// What the fit chose and what it could not reach.
     pub lines: Vec<String>,
 }
+
+/// The measurement that narrows a forecast over a range of hot sets to one.
+pub const NARROW: &str = "The measurement that narrows it to one: the per-table residency (SELECT * FROM sys.innodb_buffer_stats_by_table, or the grouped INNODB_BUFFER_PAGE_LRU query of docs/your-server.md) pasted with the status, and the tables your lookups keep hot marked (--hot-table db.table, or the panel's checkboxes).";
 
 /// The columns of [`Table`].
 pub const COLUMNS: [&str; 5] = ["figure", "yours", "model", "apart", "met"];
@@ -985,6 +1026,8 @@ pub fn table(f: &Fit) -> Table {
     .map(|(k, words)| {
         if f.fitted.iter().any(|x| x == k) {
             format!("{words}, fitted")
+        } else if k == "hot_pages" && f.hot_set_from.is_some() {
+            format!("{words}, pinned from the per-table residency")
         } else {
             format!("{words}, not fitted")
         }
@@ -1025,6 +1068,13 @@ pub fn table(f: &Fit) -> Table {
                 .map(|u| u.replace("_per_s", "/s").replace('_', " "))
                 .collect::<Vec<_>>()
                 .join(", ")
+        ));
+    }
+    if let Some(from) = &f.hot_set_from {
+        lines.push(format!("The hot set is pinned: {from}."));
+    } else if let Some([lo, hi]) = f.hot_pages_range {
+        lines.push(format!(
+            "Your counters allow a hot set from {lo} to {hi} pages (the fit's bracket): the forecast is a range over them. {NARROW}"
         ));
     }
     lines.extend(f.notes.iter().cloned());

@@ -17,11 +17,14 @@
 //! may use `midpoint-core`, `midpoint-lab`, serde and serde_json; no face, no clap, no web crate.
 
 mod check;
+pub mod exact;
 pub mod fit;
+pub mod outcomes;
 pub mod page_risk;
 pub mod report;
 pub mod risk;
 pub mod scenario;
+pub mod tables;
 mod text;
 
 use check::*;
@@ -82,7 +85,7 @@ pub struct Origin {
     pub text: String,
 }
 
-fn is_zero(n: &usize) -> bool {
+pub(crate) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
@@ -151,6 +154,11 @@ pub struct Reading {
     pub unreadable: BTreeMap<String, usize>,
     /// Rows of INNODB_BUFFER_POOL_STATS read.
     pub pool_stats_rows: usize,
+    /// The per-table residency pasted (`sys.innodb_buffer_stats_by_table` or the grouped
+    /// `INNODB_BUFFER_PAGE_LRU` query; [`tables`]).
+    pub tables: Vec<tables::TableResidency>,
+    /// With two `SHOW GLOBAL STATUS` snapshots: their exact figures ([`exact`]).
+    pub exact: Option<exact::Exact>,
 }
 
 /// Input the reader cannot use: one line, naming the line when there is one.
@@ -237,15 +245,31 @@ pub fn read_inputs(inputs: &[&str]) -> Result<Reading, ReadError> {
     }
     let mut p = Parser::default();
     let mut empty = Vec::new();
+    let mut per_table = Vec::new();
     for (i, t) in inputs.iter().enumerate() {
         p.input = i;
         let before = p.taken;
         p.feed(t)?;
-        if p.taken == before {
+        let rows = tables::read(t, i).map_err(|(line, message)| ReadError {
+            input: i,
+            line: Some(line),
+            message,
+        })?;
+        if p.taken == before && rows.is_empty() {
             empty.push(i);
         }
+        per_table.extend(rows);
     }
-    let mut r = p.finish()?;
+    let mut r = match p.finish() {
+        Err(e) if e.line.is_none() && !per_table.is_empty() => {
+            return Err(ReadError {
+                message: "a per-table residency alone is not enough: paste it with SHOW ENGINE INNODB STATUS (or INNODB_BUFFER_POOL_STATS), which says the pool's size".into(),
+                ..e
+            })
+        }
+        x => x?,
+    };
+    r.tables = per_table;
     if inputs.len() > 1 {
         for i in empty {
             r.warn(
@@ -301,6 +325,8 @@ struct Parser {
     cur: Snapshot,
     vars: BTreeMap<String, Value>,
     gstatus: BTreeMap<String, Value>,
+    /// The first value of each global status counter pasted more than once (two snapshots).
+    gstatus_first: BTreeMap<String, Value>,
     pool_rows: Vec<BTreeMap<String, Value>>,
     pool_header: Option<Vec<String>>,
     in_pool_row_g: bool,
@@ -544,7 +570,15 @@ impl Parser {
             value,
             from: origin(self.input, l.no, l.raw),
         };
-        let map = if name.starts_with("Innodb_") {
+        let global = name.starts_with("Innodb_") || name == "Uptime";
+        if global {
+            if let Some(prev) = self.gstatus.get(name) {
+                if !self.gstatus_first.contains_key(name) {
+                    self.gstatus_first.insert(name.to_string(), prev.clone());
+                }
+            }
+        }
+        let map = if global {
             &mut self.gstatus
         } else {
             &mut self.vars
@@ -911,6 +945,7 @@ impl Parser {
             out.sources.insert(k.clone(), Source::Variables);
             out.values.insert(k, v);
         }
+        exact::global_interval(&mut out, &self.gstatus_first, &self.gstatus);
         for (k, v) in std::mem::take(&mut self.gstatus) {
             out.sources.insert(k.clone(), Source::GlobalStatus);
             out.values.insert(k, v);

@@ -110,17 +110,35 @@ pub struct PageRisk {
     /// The share shown so far: the rows' estimate is made again for the fitted scenario, and
     /// progress never goes back.
     shown: f64,
+    /// The plan's rows that are the table's (those after it are the as-read row at the ends of
+    /// the hot sets the counters allow).
+    table_rows: usize,
+    /// The as-read row's outcomes (both, when the hot set flips).
+    outcomes: Option<crate::outcomes::Outcomes>,
 }
 
 impl PageRisk {
     /// The fit and runs for `text` (`hot_pages` 0: fitted), `runs` of each row (0: as many as
     /// [`risk::page_runs`] allows, at most [`midpoint_lab::ensemble::MAX_RUNS`]).
     pub fn new(text: &str, hot_pages: u32, runs: u32) -> Result<PageRisk, String> {
-        let (r, s) = super::report::page_scenario(text, hot_pages)?;
+        PageRisk::with_tables(text, hot_pages, "", runs)
+    }
+
+    /// [`PageRisk::new`] with the tables marked hot (`report::hot_table_names`): their hot set
+    /// is pinned.
+    pub fn with_tables(
+        text: &str,
+        hot_pages: u32,
+        hot_tables: &str,
+        runs: u32,
+    ) -> Result<PageRisk, String> {
+        let (r, s, inputs) = super::report::page_scenario_tables(text, hot_pages, hot_tables)?;
         let pins = fit::Pins {
-            hot_pages: (hot_pages > 0).then_some(s.params.hot_pages),
+            hot_pages: inputs.hot_pages.map(|_| s.params.hot_pages),
+            hot_from: inputs.hot_from.clone(),
             ..fit::Pins::default()
         };
+        let hot_pages = inputs.hot_pages.unwrap_or(0);
         let fitter = Fitter::new(&s.params, fit::targets(&r), pins);
         let start = fitter.params();
         let plan = risk::plan(&start);
@@ -136,10 +154,15 @@ impl PageRisk {
             }
         };
         let fit_s = fitter.estimate().wall_s;
-        let row_s: Vec<f64> = plan
+        let mut row_s: Vec<f64> = plan
             .iter()
             .map(|(_, _, q)| midpoint_core::cost::estimate(q).wall_s)
             .collect();
+        if inputs.hot_pages.is_none() {
+            // The as-read row at the two ends of the hot sets the counters allow.
+            let first = row_s.first().copied().unwrap_or(0.0);
+            row_s.extend([first, first]);
+        }
         let work = fit_s + row_s.iter().sum::<f64>() * runs as f64;
         let refused = page_refusal(&start, work);
         let mut notes = Vec::new();
@@ -171,6 +194,8 @@ impl PageRisk {
             reports: Vec::new(),
             rows: Vec::new(),
             shown: 0.0,
+            table_rows: usize::MAX,
+            outcomes: None,
         })
     }
 
@@ -235,6 +260,23 @@ impl PageRisk {
                             fit::apply(&mut self.scenario, &f, fitted);
                             self.fit = Some(f);
                             self.plan = risk::plan(&self.scenario.params);
+                            self.table_rows = self.plan.len();
+                            // Without a measured hot set, the as-read row again at the ends of
+                            // the hot sets the counters allow: the forecast is their range.
+                            if let Some([lo, hi]) =
+                                self.fit.as_ref().and_then(|f| f.hot_pages_range)
+                            {
+                                let base = self.scenario.params.clone();
+                                for h in [lo, hi] {
+                                    if h != base.hot_pages {
+                                        self.plan.push((
+                                            format!("a hot set of {h} pages"),
+                                            None,
+                                            crate::outcomes::with_hot(&base, h),
+                                        ));
+                                    }
+                                }
+                            }
                             self.row_s = self
                                 .plan
                                 .iter()
@@ -276,6 +318,9 @@ impl PageRisk {
             self.reports.push(s.report());
             *sim = None;
             if self.reports.len() >= self.runs as usize {
+                if self.job == 0 {
+                    self.outcomes = crate::outcomes::of(&self.reports);
+                }
                 let (label, change, _) = &self.plan[self.job];
                 self.rows
                     .push(risk::row(label, change.clone(), &self.reports));
@@ -322,10 +367,29 @@ impl PageRisk {
     /// `your_non_youngs_per_s`, and `done` (whether every row is in).
     pub fn result(&self) -> Json {
         let p = &self.scenario.params;
+        let n = self.rows.len().min(self.table_rows);
+        let (rows, ends) = self.rows.split_at(n);
+        let kept_range = match (
+            self.fit.as_ref().and_then(|f| f.hot_pages_range),
+            rows.first(),
+        ) {
+            (Some(b), Some(first)) if matches!(self.phase, Phase::Done) => {
+                let k = |r: &RunRow| r.kept_median.or(r.kept).unwrap_or(f64::NAN);
+                let mut at = vec![(p.hot_pages, k(first))];
+                for (r, (_, _, q)) in ends.iter().zip(self.plan.iter().skip(n)) {
+                    at.push((q.hot_pages, k(r)));
+                }
+                at.sort_by_key(|x| x.0);
+                crate::outcomes::range(b, at)
+            }
+            _ => None,
+        };
         json!({
-            "rows": self.rows,
-            "table": risk::table(&self.rows, self.pasted),
-            "advice": if self.refused.is_some() { String::new() } else { risk::advice_fitted(&self.rows, self.fit.as_ref()) },
+            "rows": rows,
+            "table": risk::table(rows, self.pasted),
+            "kept_range": kept_range,
+            "outcomes": self.outcomes,
+            "advice": if self.refused.is_some() { String::new() } else { risk::advice_fitted(rows, self.fit.as_ref()) },
             "fit": self.fit,
             "fit_table": self.fit.as_ref().map(fit::table),
             "runs": self.runs,

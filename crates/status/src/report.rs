@@ -38,6 +38,12 @@ pub fn to_json_fit(
     if let Some(i) = &r.interval {
         o.insert("interval".into(), json!(i));
     }
+    if let Some(e) = &r.exact {
+        o.insert("exact".into(), json!(e));
+    }
+    if !r.tables.is_empty() {
+        o.insert("tables".into(), json!(r.tables));
+    }
     if !r.instance_pool_pages.is_empty() {
         o.insert("instance_pool_pages".into(), json!(r.instance_pool_pages));
     }
@@ -68,22 +74,47 @@ pub fn to_json_fit(
     Json::Object(o)
 }
 
+/// The tables the page's checkboxes marked hot: `db.t` names, one a line or comma-separated.
+pub fn hot_table_names(list: &str) -> Vec<String> {
+    list.split([',', '\n'])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The page's reading and scenario of a paste (`hot_pages` 0: not given; `hot_tables` the
+/// tables marked hot, see [`hot_table_names`]), with the inputs resolved, or the message.
+pub fn page_scenario_tables(
+    text: &str,
+    hot_pages: u32,
+    hot_tables: &str,
+) -> Result<(Reading, Scenario, Inputs), String> {
+    let r = super::read(text).map_err(|e| e.to_string())?;
+    let mut inputs = Inputs {
+        hot_pages: (hot_pages > 0).then_some(hot_pages.min(4_194_304)),
+        hot_tables: hot_table_names(hot_tables),
+        ..Inputs::default()
+    };
+    inputs.resolve(&r)?;
+    let s = scenario(&r, &inputs).map_err(|e| format!("the values read make no scenario: {e}"))?;
+    Ok((r, s, inputs))
+}
+
 /// The page's reading and scenario of a paste (`hot_pages` 0: not given), or the message.
 pub fn page_scenario(text: &str, hot_pages: u32) -> Result<(Reading, Scenario), String> {
-    let r = super::read(text).map_err(|e| e.to_string())?;
-    let inputs = Inputs {
-        hot_pages: (hot_pages > 0).then_some(hot_pages.min(4_194_304)),
-        lookups_per_s: None,
-        scan_pages_per_s: None,
-    };
-    let s = scenario(&r, &inputs).map_err(|e| format!("the values read make no scenario: {e}"))?;
-    Ok((r, s))
+    page_scenario_tables(text, hot_pages, "").map(|(r, s, _)| (r, s))
 }
 
 /// The page's panel: the report of a paste, with `query` (the lab's URL query for the scenario),
 /// or `{"error": "..."}`. `hot_pages` 0: not given.
 pub fn page_report(text: &str, hot_pages: u32) -> Json {
-    let (r, s) = match page_scenario(text, hot_pages) {
+    page_report_tables(text, hot_pages, "")
+}
+
+/// [`page_report`] with the tables marked hot ([`hot_table_names`]).
+pub fn page_report_tables(text: &str, hot_pages: u32, hot_tables: &str) -> Json {
+    let (r, s, _) = match page_scenario_tables(text, hot_pages, hot_tables) {
         Ok(x) => x,
         Err(e) => return json!({ "error": e }),
     };

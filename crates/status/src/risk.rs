@@ -325,7 +325,13 @@ pub fn page_runs(p: &Params, jobs: usize) -> (u32, String) {
 
 /// The pasted `youngs/s` and `non-youngs/s` (the interval's when two snapshots were pasted).
 pub fn pasted_rates(r: &Reading) -> (Option<f64>, Option<f64>) {
-    let from_interval = |k: &str| r.interval.as_ref().and_then(|i| i.rates.get(k).copied());
+    // The exact deltas of two SHOW GLOBAL STATUS snapshots first, then two statuses'.
+    let from_interval = |k: &str| {
+        r.exact
+            .as_ref()
+            .and_then(|e| e.rates.get(k).copied())
+            .or_else(|| r.interval.as_ref().and_then(|i| i.rates.get(k).copied()))
+    };
     (
         from_interval("youngs_per_s").or_else(|| r.num("youngs_per_s")),
         from_interval("non_youngs_per_s").or_else(|| r.num("non_youngs_per_s")),

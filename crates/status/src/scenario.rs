@@ -18,12 +18,30 @@ pub struct Inputs {
     pub lookups_per_s: Option<f64>,
     /// Pages per second the scan reads on an idle server (uncached pages).
     pub scan_pages_per_s: Option<f64>,
+    /// The tables the user marked hot (`db.t`): the hot set is theirs, from the per-table
+    /// residency pasted ([`crate::tables`]), unless `hot_pages` is given.
+    pub hot_tables: Vec<String>,
+    /// Set by [`Inputs::resolve`]: how the marked tables gave the hot set.
+    pub hot_from: Option<String>,
 }
 
 impl Inputs {
+    /// Takes the hot set from the tables marked hot (when `hot_pages` was not typed), or says
+    /// why it cannot.
+    pub fn resolve(&mut self, r: &Reading) -> Result<(), String> {
+        if self.hot_tables.is_empty() || self.hot_pages.is_some() {
+            return Ok(());
+        }
+        let h = crate::tables::hot_set(&r.tables, &self.hot_tables)?;
+        self.hot_pages = Some(h.pages);
+        self.hot_from = Some(h.words);
+        Ok(())
+    }
+
     /// The unknowns these inputs pin, for the fit.
     pub fn pins(&self) -> crate::fit::Pins {
         crate::fit::Pins {
+            hot_from: self.hot_from.clone(),
             hot_pages: self.hot_pages,
             lookups_per_s: self.lookups_per_s,
             scan_pages_per_s: self.scan_pages_per_s,
@@ -257,6 +275,9 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
         .unwrap_or(frames / 4)
         .clamp(1, (frames / 2).max(1))
         .min(4_194_304) as u32;
+    if let (Some(h), Some(from)) = (inp.hot_pages, &inp.hot_from) {
+        notes.push(format!("the hot set is {h} pages: {from}"));
+    }
     let hot = match inp.hot_pages {
         Some(h) => h,
         None => {
@@ -295,14 +316,25 @@ pub fn scenario(r: &Reading, inp: &Inputs) -> Result<Scenario, String> {
 
     // The scan's rate: the read rate (over the interval between two snapshots, when pasted).
     let rate = r
-        .interval
+        .exact
         .as_ref()
-        .and_then(|i| i.rates.get("reads_per_s").copied())
+        .and_then(|e| e.rates.get("reads_per_s").copied())
         .map(|x| {
             (
                 x,
-                "your reads/s over the two snapshots' interval (their pages_read difference)",
+                "your reads/s over the two SHOW GLOBAL STATUS snapshots (their exact difference over Uptime's)",
             )
+        })
+        .or_else(|| {
+            r.interval
+                .as_ref()
+                .and_then(|i| i.rates.get("reads_per_s").copied())
+                .map(|x| {
+                    (
+                        x,
+                        "your reads/s over the two snapshots' interval (their pages_read difference)",
+                    )
+                })
         })
         .or_else(|| r.num("reads_per_s").map(|x| (x, "your reads/s")));
     let default_rate = "the model's scan (15 µs of CPU per page)";

@@ -398,6 +398,7 @@ pub(super) fn is_var_name(s: &str) -> bool {
     (s.starts_with("innodb_")
         || s.starts_with("Innodb_")
         || s == "version"
-        || s == "version_comment")
+        || s == "version_comment"
+        || s == "Uptime")
         && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }

@@ -5,6 +5,7 @@
 
 use super::*;
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint_status::outcomes::{self, KeptRange, Outcomes};
 use midpoint_status::risk::{self, RunRow};
 use midpoint_status::scenario::{scenario, Inputs, Scenario};
 use midpoint_status::{self as status, fit, Reading};
@@ -28,6 +29,13 @@ pub fn command() -> Command {
                 .long("hot-pages")
                 .value_name("N")
                 .help("pages of your hot set (a status cannot tell it; default: with --run/--risk fitted to your youngs/s, else the young sublist's length, at most half the pool)"),
+        )
+        .arg(
+            Arg::new("hot-table")
+                .long("hot-table")
+                .value_name("DB.TABLE")
+                .action(ArgAction::Append)
+                .help("a table your lookups keep hot (repeatable): the hot set is its pages, from the per-table residency pasted with the status (sys.innodb_buffer_stats_by_table, or the grouped INNODB_BUFFER_PAGE_LRU query in docs/your-server.md); --hot-pages wins over it"),
         )
         .arg(
             Arg::new("lookups-per-s")
@@ -80,8 +88,9 @@ fn read_file(path: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The reading and the scenario, or the one-line reason why not.
-pub fn read_and_map(files: &[String], inputs: &Inputs) -> Result<(Reading, Scenario), String> {
+/// The reading and the scenario, or the one-line reason why not; the tables marked hot are
+/// resolved into the hot set (`inputs` updated).
+pub fn read_and_map(files: &[String], inputs: &mut Inputs) -> Result<(Reading, Scenario), String> {
     let texts = files
         .iter()
         .map(|f| read_file(f))
@@ -96,6 +105,7 @@ pub fn read_and_map(files: &[String], inputs: &Inputs) -> Result<(Reading, Scena
             e.to_string()
         }
     })?;
+    inputs.resolve(&r)?;
     let s = scenario(&r, inputs).map_err(|e| format!("the values read make no scenario: {e}"))?;
     Ok((r, s))
 }
@@ -130,12 +140,25 @@ fn inputs(a: &ArgMatches) -> Inputs {
         hot_pages,
         lookups_per_s,
         scan_pages_per_s,
+        hot_tables: a
+            .get_many::<String>("hot-table")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        hot_from: None,
     }
+}
+
+/// What the runs found beside the rows: the range over the hot sets the counters allow (when
+/// no measurement pinned it) and the as-read row's outcomes (both, when the hot set flips).
+struct Extra {
+    range: Option<KeptRange>,
+    outcomes: Option<Outcomes>,
 }
 
 /// The fit and the rows' runs: the estimate of them all first (refused over the budget unless
 /// `--no-limit`, said on stderr when it is long), then the fit's simulations and the rows',
-/// counted on stderr.
+/// counted on stderr; without a pinned hot set, the as-read row again at the ends of the hot
+/// sets the counters allow.
 fn fit_and_run(
     r: &Reading,
     s: &mut Scenario,
@@ -144,7 +167,7 @@ fn fit_and_run(
     runs: u32,
     no_limit: bool,
     quiet: bool,
-) -> Result<(fit::Fit, Vec<RunRow>), String> {
+) -> Result<(fit::Fit, Vec<RunRow>, Extra), String> {
     let fitter = fit::Fitter::new(&s.params, fit::targets(r), inp.pins());
     let fit_e = fitter.estimate();
     // The rows run the fitted scenario, whose rates are not known yet: estimated at the
@@ -154,10 +177,13 @@ fn fit_and_run(
     if !want_risk {
         plan.truncate(1);
     }
+    // Without a pinned hot set, the as-read row runs twice more (the bracket's ends).
+    let ends = if inp.pins().hot_pages.is_none() { 2 } else { 0 };
     let rows_e: f64 = plan
         .iter()
         .map(|(_, _, q)| midpoint_core::cost::estimate(q).wall_s * runs as f64)
-        .sum();
+        .sum::<f64>()
+        + ends as f64 * midpoint_core::cost::estimate(&plan[0].2).wall_s * runs as f64;
     let total = midpoint_core::cost::Estimate {
         wall_s: fit_e.wall_s + rows_e,
         ..fit_e
@@ -194,13 +220,42 @@ fn fit_and_run(
         plan.truncate(1);
     }
     let mut rows = Vec::new();
+    let mut extra = Extra {
+        range: None,
+        outcomes: None,
+    };
+    let base = s.params.clone();
     let n = plan.len();
     for (i, (label, change, q)) in plan.into_iter().enumerate() {
-        rows.push(risk::row(&label, change, &run_rows(&q, runs, no_limit)?));
+        let reports = run_rows(&q, runs, no_limit)?;
+        if i == 0 {
+            extra.outcomes = outcomes::of(&reports);
+        }
+        rows.push(risk::row(&label, change, &reports));
         counter.tick(i + 1, n);
     }
     counter.finish();
-    Ok((f, rows))
+    if let (Some([lo, hi]), Some(first)) = (f.hot_pages_range, rows.first()) {
+        let mut at = Vec::new();
+        for h in [lo, hi] {
+            if h == base.hot_pages {
+                continue;
+            }
+            let row = risk::row(
+                "",
+                None,
+                &run_rows(&outcomes::with_hot(&base, h), runs, no_limit)?,
+            );
+            at.push((h, row.kept_median.or(row.kept).unwrap_or(f64::NAN)));
+        }
+        at.push((
+            base.hot_pages,
+            first.kept_median.or(first.kept).unwrap_or(f64::NAN),
+        ));
+        at.sort_by_key(|x| x.0);
+        extra.range = outcomes::range([lo, hi], at);
+    }
+    Ok((f, rows, extra))
 }
 
 /// "16382 MiB (1,048,448 pages) in 8 instances".
@@ -222,8 +277,8 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         .get_many::<String>("files")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();
-    let inp = inputs(a);
-    let (r, mut s) = match read_and_map(&files, &inp) {
+    let mut inp = inputs(a);
+    let (r, mut s) = match read_and_map(&files, &mut inp) {
         Ok(x) => x,
         Err(e) => refuse(&e),
     };
@@ -231,22 +286,36 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let runs = parse_runs(a)?;
     let mut rows: Vec<RunRow> = Vec::new();
     let mut fitted = None;
+    let mut extra = Extra {
+        range: None,
+        outcomes: None,
+    };
     if a.get_flag("run") || want_risk {
         let no_limit = a.get_flag("no-limit");
-        let (f, rs) = fit_and_run(&r, &mut s, &inp, want_risk, runs, no_limit, false)?;
+        let (f, rs, x) = fit_and_run(&r, &mut s, &inp, want_risk, runs, no_limit, false)?;
         fitted = Some(f);
         rows = rs;
+        extra = x;
     }
     if a.get_flag("json") {
-        print_json(&status::report::to_json_fit(
-            &r,
-            &s,
-            &rows,
-            want_risk,
-            fitted.as_ref(),
-        ))
+        let mut j = status::report::to_json_fit(&r, &s, &rows, want_risk, fitted.as_ref());
+        if let Some(serde_json::Value::Object(m)) = j.get_mut("result") {
+            if let Some(k) = &extra.range {
+                m.insert("kept_range".into(), serde_json::json!(k));
+            }
+            if let Some(o) = &extra.outcomes {
+                m.insert("outcomes".into(), serde_json::json!(o));
+            }
+        }
+        print_json(&j)
     } else {
         print_text(&r, &s, &rows, want_risk, fitted.as_ref());
+        if let Some(o) = extra.outcomes.as_ref().filter(|o| o.bistable) {
+            println!("{}", o.words);
+        }
+        if let Some(k) = &extra.range {
+            println!("{}", k.words);
+        }
         Ok(())
     }
 }
@@ -302,6 +371,18 @@ fn print_text(
             i.seconds, i.from_line, i.to_line
         );
         for (k, x) in &i.rates {
+            println!("  {k:<36} {x:>22.2}");
+        }
+    }
+    if let Some(e) = &r.exact {
+        println!(
+            "exactly, over the {:.0} s between the two SHOW GLOBAL STATUS snapshots (Uptime, lines {} and {}):",
+            e.seconds, e.from_line, e.to_line
+        );
+        if let Some(h) = e.hit_rate {
+            println!("  {:<36} {:>22.4}", "hit_rate", h);
+        }
+        for (k, x) in &e.rates {
             println!("  {k:<36} {x:>22.2}");
         }
     }
