@@ -161,7 +161,6 @@ export class Residency extends PlotFigure {
       const now = performance.now();
       if (now - last < 120 && e.type === "pointermove") return;
       last = now;
-      w.pendingAt = null;
       w.ex.pause();
       w.ex.seek_time(Math.max(t, 0.001));
       w.dirtyResidency = true;

@@ -58,7 +58,6 @@ export class Strip {
       this.scrub.addEventListener("input", () => {
         if (w.dead) return;
         w.wake();
-        w.pendingAt = null;
         w.ex.scrub_drain(Number(this.scrub.value));
         w.updateStatus();
       });
