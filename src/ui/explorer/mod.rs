@@ -153,6 +153,8 @@ pub struct Explorer {
     /// once found, the events just before it and whether it is one (false: the run's end).
     seek_sim: Option<midpoint_core::sim::Simulation>,
     batch_at: Option<(u64, bool)>,
+    /// Set while a seek is far from its target: no anchors are left there.
+    anchor_hold: bool,
     speed: usize,
     playhead: Micros,
     last_ms: Option<f64>,
@@ -239,6 +241,7 @@ impl Explorer {
             after_seek: None,
             seek_sim: None,
             batch_at: None,
+            anchor_hold: false,
             speed: 4,
             playhead: 0,
             last_ms: None,

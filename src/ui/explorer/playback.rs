@@ -242,6 +242,9 @@ impl Explorer {
 
     /// Leaves an anchor here if the last is `anchor_every` events back or more.
     fn keep_anchor(&mut self) {
+        if self.anchor_hold {
+            return;
+        }
         let ev = self.cur.events();
         let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
         if ev >= last + self.anchor_every {
@@ -486,14 +489,43 @@ impl Explorer {
     /// that keep per-event state (an LRU batch, the one that reaches the target) are stepped,
     /// the rest run in the core's quiet runs (`Cursor::run_quiet`). Returns as `seek_chunk`.
     pub(super) fn fast_to(&mut self, target: Seek, deadline: f64) -> Option<bool> {
+        let r = self.fast_to_inner(target, deadline);
+        self.anchor_hold = false;
+        r
+    }
+
+    fn fast_to_inner(&mut self, target: Seek, deadline: f64) -> Option<bool> {
         loop {
-            let (before, want) = match target {
+            let (mut before, mut want) = match target {
                 Seek::Event(e) if self.cur.events() >= e => return Some(true),
                 Seek::Time(t) if self.cur.sim.now() >= t => return Some(true),
                 Seek::Event(e) => (Micros::MAX, e - self.cur.events() - 1),
                 Seek::Time(t) => (t, u64::MAX),
                 Seek::Batch => return Some(true),
             };
+            // Anchors (for stepping back) only near the target: far from it a seek takes no
+            // copies of the run, which would cost it more than the run itself. The quiet run
+            // stops where the near stretch begins.
+            let far = match target {
+                Seek::Event(e) => {
+                    let near = e.saturating_sub(2 * self.anchor_every);
+                    let far = self.cur.events() < near;
+                    if far {
+                        want = want.min(near - self.cur.events());
+                    }
+                    far
+                }
+                Seek::Time(t) => {
+                    let near = t.saturating_sub(2 * SEC);
+                    let far = self.cur.sim.now() < near;
+                    if far {
+                        before = near;
+                    }
+                    far
+                }
+                Seek::Batch => false,
+            };
+            self.anchor_hold = far;
             let max = want.min(QUIET_CHUNK);
             let ran = if max > 0 {
                 self.cur.run_quiet(before, max)
