@@ -43,7 +43,7 @@ function playAnswer(box, root, said, you, apps) {
     if (!app || app.dead) return void requestAnimationFrame(tick);
     if (!started) {
       // Its opening moment first (at=batch: just after the batch).
-      if (app.pendingAt || st?.mode !== "paused") return void requestAnimationFrame(tick);
+      if (st?.mode !== "paused") return void requestAnimationFrame(tick);
       started = true;
       app.act("watch");
       return void requestAnimationFrame(tick);

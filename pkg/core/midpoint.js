@@ -116,6 +116,11 @@ export class Explorer {
     next_batch() {
         wasm.explorer_next_batch(this.__wbg_ptr);
     }
+    open_at(at) {
+        const ptr0 = passStringToWasm0(at, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.explorer_open_at(this.__wbg_ptr, ptr0, len0);
+    }
     pause() {
         wasm.explorer_pause(this.__wbg_ptr);
     }

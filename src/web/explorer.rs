@@ -221,6 +221,11 @@ impl Explorer {
         self.inner.seek_event(n)
     }
 
+    /// Opens at a figure's moment (a link's `at=`: `scan`, `batch` or `watch`), at once.
+    pub fn open_at(&mut self, at: &str) {
+        self.inner.open_at(at)
+    }
+
     /// Seeks to `t` seconds since the warm-up started (after a parameter change).
     pub fn seek_time(&mut self, t_s: f64) {
         self.inner.seek_time(t_s)

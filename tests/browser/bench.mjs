@@ -16,7 +16,10 @@
 // innodb_old_blocks_time slider, from its input event to the page's midpoint-ensemble event: the
 // 5-run band complete, in the page's own workers, the page idle), and sweep40_s (the page's
 // 40-point sweep at one run per point; null when it would not finish inside what is left of
-// --budget-s seconds, counted from this script's start).
+// --budget-s seconds, counted from this script's start), seek_cold_ms (the slowest of 10 seeks to
+// moments spread over the full run, 10 % to 100 %, each in a fresh figure with nothing prepared,
+// from the request to the frame drawn there), then the lines `seek_cold_ms N` and
+// `seek_cold_each_ms N…`.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,6 +132,34 @@ if (args.includes("--json")) {
       }
       return { first, full, ensemble };
     });
+    // A seek, cold: 10 moments spread over the full run (the lab's default, experiment 000's
+    // 210 s), each in a fresh figure (a new explorer: no snapshots, no scout), from the request
+    // to the frame drawn there.
+    const seeks = await page.evaluate(async () => {
+      const app = window.__midpoint.apps[0];
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const out = [];
+      for (let i = 1; i <= 10; i++) {
+        app.newExplorer(0);
+        app.ex.set_scouting(false);
+        app.wake();
+        await frame();
+        await frame();
+        const end = app.ex.status().end_s;
+        const target = (end * i) / 10;
+        app.status = null;
+        const t0 = performance.now();
+        app.ex.seek_time(target);
+        app.wake();
+        for (;;) {
+          await frame();
+          const s = app.status;
+          if (s && s.mode === "paused" && s.t_s >= Math.min(target, end) - 1e-6) break;
+        }
+        out.push(performance.now() - t0);
+      }
+      return out;
+    });
     const workers = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
     const wasmMs = median(wasm.warm);
     const left = budgetMs - (Date.now() - started);
@@ -147,8 +178,12 @@ if (args.includes("--json")) {
         ensemble5_ms: round(median(slider.ensemble)),
         workers,
         sweep40_s: sweepMs === null ? null : round(sweepMs / 1000, 2),
+        seek_cold_ms: round(Math.max(...seeks)),
       }),
     );
+    // The slowest cold seek, and each of them (10 % to 100 % of the run).
+    console.log(`seek_cold_ms ${Math.round(Math.max(...seeks))}`);
+    console.log(`seek_cold_each_ms ${seeks.map((x) => Math.round(x)).join(" ")}`);
   } finally {
     await browser.close();
   }

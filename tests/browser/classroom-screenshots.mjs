@@ -34,7 +34,6 @@ try {
     [1920, 1080],
   ]) {
     const page = await open(browser, w, h);
-    await page.waitForFunction((s) => document.querySelector(s).dataset.beatsReady === "6", widget, { timeout: 120_000 });
     for (let beat = 1; beat <= 6; beat++) {
       if (beat > 1) await page.keyboard.press("ArrowRight");
       if (![1, 3, 6].includes(beat)) continue;

@@ -45,7 +45,7 @@ test("the scan finds a component's write to a widget's field, and not a read or 
 test("no JS module but widget.js assigns a field of a Widget", async () => {
   const own = await readFile(path.join(www, "figure/widget.js"), "utf8");
   const owned = [...new Set([...stripComments(own).matchAll(/\bthis\.([A-Za-z_$][\w$]*)\s*(?:=(?![=>])|\?\?=)/g)].map((m) => m[1]))].sort();
-  assert.ok(owned.includes("pendingAt") && owned.includes("ex"), `widget.js's own fields: ${owned.join(", ")}`);
+  assert.ok(owned.includes("resumeAfterSeek") && owned.includes("ex"), `widget.js's own fields: ${owned.join(", ")}`);
   const found = [];
   for (const [dir, receivers] of [
     ["figure", ["w", "this.w", "widget", "this.widget", "app", "this.app"]],

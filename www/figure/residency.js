@@ -174,7 +174,6 @@ export class Residency extends PlotFigure {
       const now = performance.now();
       if (now - last < 120 && e.type === "pointermove") return;
       last = now;
-      w.takeOver();
       w.ex.pause();
       w.ex.seek_time(Math.max(t, 0.001));
       this.dirty = true;

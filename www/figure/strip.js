@@ -77,7 +77,6 @@ export class Strip {
             return;
           }
         }
-        w.takeOver();
         w.ex.scrub_drain(v);
         w.updateStatus();
       });

@@ -1,19 +1,12 @@
 // The guided tour (the lab's "Tell me the story", and the classroom's presentation,
 // view=present): six beats of the story, each a preset and a moment (src/ui/tour.rs).
 //
-// In the presentation every beat arrives at once: after load, in the page's spare time, a
-// second explorer that nobody sees runs each beat's preset to its moment and keeps it
-// (`Explorer::moment`, a few MB each); a beat then restores its moment instead of replaying
-// the run. Until its moment is ready a beat seeks as the lab's tour does. The widget carries
+// A beat is a preset and a moment; the explorer seeks there at full speed (a run of the core,
+// then the view rebuilt from the pool), so nothing is prepared ahead. The widget carries
 // `data-tour` (the beat) and, from the key to the first frame drawn at the beat's moment,
 // `data-seeking="1"`.
 import * as mp from "../../pkg/midpoint.js";
 import { el, fmt, setText } from "../util.js";
-
-// Wall time one slice of the beats' preparation may take, ms, and the pause between slices
-// while the figure animates (the animation keeps its frames).
-const PREP_SLICE_MS = 12;
-const PREP_BUSY_WAIT_MS = 200;
 
 export class Tour {
   constructor(w) {
@@ -45,12 +38,7 @@ export class Tour {
     this.nav = $(".mp-tour-nav");
     this.back = $('[data-act="tour-back"]');
     this.next = $('[data-act="tour-next"]');
-    // The beats' moments (null until prepared; beats 3 and 4 share one).
-    this.moments = this.steps.map(() => null);
-    if (this.present) {
-      this.counts.hidden = false;
-      this.bindPresent();
-    }
+    if (this.present) this.counts.hidden = false;
   }
 
   act(name) {
@@ -72,7 +60,6 @@ export class Tour {
     w.root.dataset.tour = String(i + 1);
     w.root.dataset.seeking = "1";
     w.page.set_tour(i + 1);
-    w.takeOver();
     const before = JSON.stringify(w.params);
     if (!w.page.pick_preset(step.preset)) w.page.apply_query(`preset=${step.preset}`);
     const same = this.present && w.ex && JSON.stringify(w.page.params()) === before;
@@ -80,10 +67,7 @@ export class Tour {
     if (same) w.viewChanged();
     else w.refresh(false);
     w.ex.pause();
-    const m = this.moments[i];
-    if (m && w.ex.restore_moment(m)) {
-      if (step.action === "watch") w.ex.watch();
-    } else if (step.action === "time") w.ex.seek_time(step.t_s);
+    if (step.action === "time") w.ex.seek_time(step.t_s);
     else if (step.action === "batch") w.ex.next_batch();
     else if (step.action === "watch") w.ex.watch();
     this.el.hidden = false;
@@ -120,78 +104,6 @@ export class Tour {
     setText(this.counts, `Pages made young ${fmt.format(s.made_young)} · not made young ${fmt.format(s.not_made_young)} · hot set cached ${fmt.format(s.hot_resident)} of ${fmt.format(s.hot_pages)} (${pct} %)`);
   }
 
-  // ---- the presentation ---------------------------------------------------------------------
-
-  /** The presentation's keys are the widget's (widget.js, keyAct: →/PageDown and ←/PageUp
-   *  reach act("tour-next"/"tour-back") here, whatever has focus); the beats' moments are
-   *  prepared from load. */
-  bindPresent() {
-    this.prepare();
-  }
-
-  /**
-   * Prepares every beat's moment in the page's spare time: a hidden explorer per preset runs
-   * to each beat's moment in slices of PREP_SLICE_MS, yielding between them (and waiting
-   * while the figure animates). Beats of one preset are prepared in one pass when nothing
-   * between them changes what a fresh run would reach (a "next batch" beat is reached from the
-   * start only if no refill ran before it).
-   */
-  prepare() {
-    const w = this.w;
-    let i = 0;
-    let hx = null;
-    let preset = null;
-    let started = false;
-    const done = () => {
-      hx?.free();
-      hx = null;
-      w.root.dataset.beatsReady = String(this.moments.filter(Boolean).length);
-    };
-    const slice = () => {
-      if (w.dead) return done();
-      if (i >= this.steps.length) return done();
-      const busy = w.status && (w.status.mode === "playing" || w.status.mode === "watching" || w.status.mode === "seeking");
-      if (busy && !document.hidden) return setTimeout(slice, PREP_BUSY_WAIT_MS);
-      const t0 = performance.now();
-      try {
-        while (performance.now() - t0 < PREP_SLICE_MS && i < this.steps.length) {
-          const step = this.steps[i];
-          // Beat 4 watches the batch beat 3 waits at: the same moment.
-          if (step.action === "watch" && i > 0 && this.steps[i - 1].action === "batch" && this.steps[i - 1].preset === step.preset && this.moments[i - 1]) {
-            this.moments[i] = this.moments[i - 1];
-            i++;
-            continue;
-          }
-          if (!hx || preset !== step.preset || (step.action !== "time" && hx.status().refills > 0) || (step.action === "time" && hx.t_s() > step.t_s)) {
-            hx?.free();
-            const page = new mp.Page(`preset=${step.preset}`);
-            hx = new mp.Explorer(page.params());
-            page.free();
-            hx.set_view_budget("present");
-            preset = step.preset;
-            started = false;
-          }
-          if (!started) {
-            if (step.action === "time") hx.seek_time(step.t_s);
-            else hx.next_batch();
-            started = true;
-          }
-          hx.frame(performance.now());
-          if (hx.status().mode === "paused") {
-            this.moments[i] = hx.moment() ?? null;
-            w.root.dataset.beatsReady = String(this.moments.filter(Boolean).length);
-            i++;
-            started = false;
-          }
-        }
-      } catch (e) {
-        // A beat that cannot be prepared seeks when it is shown, as the lab's tour does.
-        console.warn(`midpoint: could not prepare beat ${i + 1}: ${e?.message ?? e}`);
-        i++;
-        started = false;
-      }
-      setTimeout(slice, 0);
-    };
-    setTimeout(slice, 0);
-  }
+  // The presentation's keys are the widget's (widget.js, keyAct: →/PageDown and ←/PageUp reach
+  // act("tour-next"/"tour-back") here, whatever has focus); a beat is a seek (go).
 }

@@ -73,7 +73,6 @@ export class Widget {
     this.dead = false;
     this.status = null;
     this.lastSeq = -1;
-    this.pendingAt = null;
     this.resumeAfterSeek = false;
     this.dpr = screenDpr();
     // Set by place().
@@ -156,7 +155,9 @@ export class Widget {
     const o = this.page.opening(this.motionQuery.matches);
     if (o.tour !== undefined && o.tour !== null && this.tour) this.tour.go(o.tour, false);
     else if (o.ev !== undefined && o.ev !== null) this.ex.seek_event(o.ev);
-    else if (o.at) this.startAt(o.at);
+    // A figure's opening moment (the scan's start, its first LRU batch, watching it): one
+    // request, run at full speed in Rust.
+    else if (o.at) this.ex.open_at(o.at);
     else if (o.play) {
       if (o.speed !== undefined && o.speed !== null) this.ex.set_speed(o.speed);
       this.ex.play();
@@ -276,13 +277,13 @@ export class Widget {
   /** The event count to write (paused, moved, not in the tour), or 0. */
   momentEv() {
     const s = this.status;
-    return s && s.mode === "paused" && s.events > 0 && !this.pendingAt && this.tour?.index == null ? s.events : 0;
+    return s && s.mode === "paused" && s.events > 0 && this.tour?.index == null ? s.events : 0;
   }
 
   /** Whether the figure is still on its way to its opening moment (`at=` stays in links). */
   keepAt() {
     const s = this.status;
-    return !!this.view.view.at && !(s && s.mode === "paused" && s.events > 0 && !this.pendingAt);
+    return !!this.view.view.at && !(s && s.mode === "paused" && s.events > 0);
   }
 
   writeUrl() {
@@ -382,7 +383,7 @@ export class Widget {
       // A beat of the tour is drawn at its moment: no longer seeking.
       if (ds.seeking && painted && st.mode !== "seeking") delete ds.seeking;
       // Nothing moved or was drawn, and nothing will until the reader or a worker acts.
-      quiet = flags === 0 && !painted && st.mode === "paused" && !this.pendingAt && (held || this.ex.scouted());
+      quiet = flags === 0 && !painted && st.mode === "paused" && (held || this.ex.scouted());
     } catch (e) {
       this.fatal(e?.message ?? String(e));
     }
@@ -415,20 +416,6 @@ export class Widget {
     requestAnimationFrame(this.loop);
   }
 
-  /** Opens a figure at its moment: the scan's start, just after its first LRU batch, or
-   *  watching it. */
-  startAt(at) {
-    this.ex.seek_time(this.view.warmup_s + 0.001);
-    if (at === "scan") return;
-    this.pendingAt = at;
-    this.pendingAtStage = "time";
-  }
-
-  /** The reader takes over: the figure no longer heads for its opening moment. */
-  takeOver() {
-    this.pendingAt = null;
-  }
-
   updateStatus() {
     const prev = this.status;
     const s = this.ex.status();
@@ -436,20 +423,6 @@ export class Widget {
     this.root.dataset.mode = s.mode;
     this.runs.statusChanged(s);
     this.emit("status", s, prev);
-    // A figure's start moment, in two steps: the scan's start, then its first LRU batch.
-    if (this.pendingAt && s.mode === "paused" && (!prev || prev.mode !== "paused" || this.pendingAtFresh)) {
-      this.pendingAtFresh = false;
-      const at = this.pendingAt;
-      if (this.pendingAtStage === "time") {
-        this.pendingAtStage = "batch";
-        this.ex.next_batch();
-      } else {
-        this.pendingAt = null;
-        if (at === "watch") this.ex.watch();
-        // at=batch opens just after the batch: the free list full, the boundary moved.
-        else if (at === "batch" && s.at_batch) this.ex.step();
-      }
-    }
     if (prev && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
       this.resumeAfterSeek = false;
       this.ex.play();
@@ -467,9 +440,6 @@ export class Widget {
     const ex = this.ex;
     if (this.dead) return;
     this.wake();
-    // The reader takes over: the figure no longer heads for its opening moment.
-    const moves = ["play", "step", "back", "batch", "step-boundary", "step-drain-end", "watch", "reset"];
-    if (moves.includes(name) && this.pendingAt && this.status?.mode === "paused") this.pendingAt = null;
     switch (name) {
       case "play":
         if (this.status?.mode === "paused") ex.play();

@@ -534,3 +534,157 @@ fn runs_with_and_without_the_pools_shortcuts_agree() {
         assert_eq!(slow.pool.pages_read_in_runs(), 0);
     }
 }
+
+/// A small random scenario for the seek's fast paths: both engines, three cadences, the three
+/// starts and, now and then, the CPU model.
+#[allow(clippy::too_many_arguments)]
+fn seek_params(
+    pool_mb: u32,
+    depth: u32,
+    pct: u32,
+    obt: u32,
+    pause: u32,
+    start: u8,
+    mariadb: bool,
+    cadence: u8,
+    cpus: u32,
+    seed: u64,
+) -> Params {
+    Params {
+        pool_mb,
+        hot_pages: 200,
+        hot_table_pages: 400,
+        lookup_threads: 2,
+        scan_table_mb: 30,
+        lru_scan_depth: depth,
+        old_blocks_pct: pct,
+        old_blocks_time: obt,
+        scan_pause_ms: pause,
+        start: match start {
+            0 => Start::Warm,
+            1 => Start::Cold,
+            _ => Start::Restart,
+        },
+        engine: if mariadb {
+            Engine::Mariadb1011
+        } else {
+            Engine::Mysql84
+        },
+        cleaner: match cadence {
+            0 => Cadence::EverySecond,
+            1 => Cadence::Never,
+            _ => Cadence::AfterActivity {
+                mean_interval_ms: 1500,
+            },
+        },
+        cpus,
+        warmup_s: 2,
+        scan_s: 3,
+        kept_window_s: 2,
+        sample_ms: 500,
+        seed,
+        ..Params::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// `run_quiet` is so many plain steps, and stops only before a step it must leave to its
+    /// caller: a page-cleaner round, the demand cleaner's, one at `before` or later, the end.
+    #[test]
+    fn quiet_runs_equal_stepping_and_stop_where_they_say(
+        pool_mb in 8u32..16,
+        depth in 100u32..700,
+        pct in 5u32..=95,
+        obt in prop_oneof![Just(0u32), Just(1000u32)],
+        pause in prop_oneof![Just(0u32), 0u32..800],
+        start in 0u8..3,
+        mariadb in any::<bool>(),
+        cadence in 0u8..3,
+        cpus in prop_oneof![4 => Just(0u32), 1 => 1u32..3],
+        seed in 0u64..(1 << 53),
+        gaps in proptest::collection::vec((1u64..400_000, 1u64..50_000), 1..40),
+    ) {
+        let p = seek_params(pool_mb, depth, pct, obt, pause, start, mariadb, cadence, cpus, seed);
+        let mut fast = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        for &(gap, max) in gaps.iter().cycle().take(400) {
+            if fast.finished() {
+                break;
+            }
+            let before = fast.now() + gap;
+            let n = fast.run_quiet(before, max);
+            for _ in 0..n {
+                let ev = check.step();
+                prop_assert!(ev != Event::End, "run_quiet ran into the end");
+                // Never a round: the caller keeps what a batch does (with no CPU model).
+                if cpus == 0 {
+                    prop_assert!(!matches!(ev, Event::LruBatch(_) | Event::CleanerIdle), "run_quiet ran {:?}", ev);
+                }
+            }
+            prop_assert_eq!((fast.now(), fast.events()), (check.now(), check.events()));
+            // The step it left: the caller's.
+            let ev = check.step();
+            let ev2 = fast.step();
+            prop_assert_eq!(&ev, &ev2);
+            if n < max && cpus == 0 && !mariadb {
+                let kept = matches!(ev, Event::LruBatch(_) | Event::CleanerIdle | Event::End)
+                    || check.now() >= before;
+                prop_assert!(kept, "run_quiet stopped before {:?} at {} (before {})", ev, check.now(), before);
+            }
+        }
+        fast.run_to_end();
+        while check.step() != Event::End {}
+        prop_assert!(report_json(&fast) == report_json(&check), "run_quiet's run differs from stepping");
+    }
+
+    /// `run_to_next_refill` stops where stepping to the next refill, then one step back, does.
+    #[test]
+    fn runs_to_the_next_refill_stop_just_before_it(
+        pool_mb in 8u32..16,
+        depth in 100u32..700,
+        pct in 5u32..=95,
+        pause in prop_oneof![Just(0u32), 0u32..800],
+        start in 0u8..3,
+        mariadb in any::<bool>(),
+        cadence in 0u8..3,
+        cpus in prop_oneof![4 => Just(0u32), 1 => 1u32..3],
+        seed in 0u64..(1 << 53),
+        max in prop_oneof![Just(u64::MAX), 1000u64..200_000],
+    ) {
+        let p = seek_params(pool_mb, depth, pct, 1000, pause, start, mariadb, cadence, cpus, seed);
+        let mut fast = Simulation::new(&p).unwrap();
+        let mut check = Simulation::new(&p).unwrap();
+        loop {
+            let got = fast.run_to_next_refill(max);
+            // Stepping: until a step refills (or the end), then the state one step before.
+            let b0 = check.batches().len();
+            let mut steps = 0u64;
+            let mut found = None;
+            while steps < max {
+                let prev = check.clone();
+                let ev = check.step();
+                if ev == Event::End {
+                    check = prev;
+                    found = Some(false);
+                    break;
+                }
+                steps += 1;
+                if check.batches().len() > b0 {
+                    check = prev;
+                    found = Some(true);
+                    break;
+                }
+            }
+            prop_assert_eq!(got, found);
+            prop_assert_eq!((fast.now(), fast.events()), (check.now(), check.events()));
+            prop_assert!(report_json(&fast) == report_json(&check));
+            if got == Some(false) {
+                break;
+            }
+            // On past the refill (or the slice).
+            prop_assert_eq!(fast.step(), check.step());
+        }
+    }
+}

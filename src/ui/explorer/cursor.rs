@@ -3,6 +3,7 @@
 
 use crate::ui::{code, grid, narrate};
 use midpoint_core::clock::Micros;
+use midpoint_core::pool::lru::ListNote;
 use midpoint_core::pool::PageId;
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::{Event, Simulation, HOT_SPACE, SCAN_SPACE};
@@ -86,7 +87,7 @@ impl Cursor {
     }
 
     /// One event; `fresh` collects frames marked by it.
-    pub(super) fn step(&mut self, mut fresh: Option<&mut Vec<u32>>) -> Stepped {
+    pub(super) fn step(&mut self, fresh: Option<&mut Vec<u32>>) -> Stepped {
         let (len0, old0) = {
             let l = &self.sim.pool.instances[0].lru;
             (l.len(), l.old_len())
@@ -115,8 +116,8 @@ impl Cursor {
                 made_young: st1.made_young - st0.made_young,
                 not_made_young: st1.not_made_young - st0.not_made_young,
                 young_to_head: st1.young_moved_to_head - st0.young_moved_to_head,
-                turned_young: log.iter().filter(|e| !e.1).count() as u64,
-                turned_old: log.iter().filter(|e| e.1).count() as u64,
+                turned_young: log.iter().filter(|e| e.1 == ListNote::TurnedYoung).count() as u64,
+                turned_old: log.iter().filter(|e| e.1 == ListNote::TurnedOld).count() as u64,
                 touched,
                 clock_was_zero: clock0 == 0,
             };
@@ -138,7 +139,11 @@ impl Cursor {
                 self.mark[f as usize] = grid::MARK_FREED;
                 self.mark_page[f as usize] = u64::MAX;
             }
-            let demoted_frames: Vec<u32> = log.iter().filter(|e| e.1).map(|e| e.0).collect();
+            let demoted_frames: Vec<u32> = log
+                .iter()
+                .filter(|e| e.1 == ListNote::TurnedOld)
+                .map(|e| e.0)
+                .collect();
             let hot_pages = self.sim.params().hot_pages;
             let demoted_hot: Vec<(u32, u64)> = demoted_frames
                 .iter()
@@ -170,22 +175,50 @@ impl Cursor {
                 ev: self.sim.events(),
             });
         }
-        if !log.is_empty() {
-            let inst = &self.sim.pool.instances[0];
-            for (f, turned_old) in log {
-                let i = f as usize;
-                self.mark[i] = if turned_old {
-                    grid::MARK_OLD
-                } else {
-                    grid::MARK_YOUNG
-                };
-                self.mark_page[i] = pack(inst.page(f));
-                if let Some(v) = fresh.as_deref_mut() {
-                    v.push(f);
+        self.apply_log(&log, fresh);
+        Stepped { ev, refill }
+    }
+
+    /// Marks the frames the boundary passed, in the order it passed them (`fresh` collects
+    /// them); a frame that takes a new page loses its mark (it was its old page's).
+    fn apply_log(&mut self, log: &[(u32, ListNote)], mut fresh: Option<&mut Vec<u32>>) {
+        if log.is_empty() {
+            return;
+        }
+        let inst = &self.sim.pool.instances[0];
+        for &(f, note) in log {
+            let i = f as usize;
+            self.mark[i] = match note {
+                ListNote::TurnedOld => grid::MARK_OLD,
+                ListNote::TurnedYoung => grid::MARK_YOUNG,
+                ListNote::NewPage => {
+                    self.mark[i] = 0;
+                    self.mark_page[i] = u64::MAX;
+                    continue;
                 }
+            };
+            self.mark_page[i] = pack(inst.page(f));
+            if let Some(v) = fresh.as_deref_mut() {
+                v.push(f);
             }
         }
-        Stepped { ev, refill }
+    }
+
+    /// Runs whole events at full speed (`Simulation::run_quiet`: none is a page-cleaner round,
+    /// none starts at `before` or later, at most `max`), then marks what the boundary passed
+    /// meanwhile, as stepping them one at a time does (no refill among them, so the marks of the
+    /// cycle go on). The code panel keeps the last stepped event's lines: a caller steps the
+    /// event it stops at. Returns the events run.
+    pub(super) fn run_quiet(&mut self, before: Micros, max: u64) -> u64 {
+        let n = self.sim.run_quiet(before, max);
+        let log = self.sim.pool.instances[0]
+            .lru
+            .slide_log
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default();
+        self.apply_log(&log, None);
+        n
     }
 
     /// The last refill's numbers as every part of the page prints them: pages it evicted, pages

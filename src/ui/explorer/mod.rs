@@ -42,8 +42,11 @@ use std::collections::VecDeque;
 
 /// Wall-clock budget of one animation frame's simulation work, ms.
 const BUDGET_MS: f64 = 9.0;
-/// Events between two looks at the clock while seeking.
-const CHUNK: u32 = 8192;
+/// Events of one quiet run of the core between two looks at the clock while seeking.
+const QUIET_CHUNK: u64 = 1 << 20;
+/// Wall-clock budget of one animation frame's seeking, ms: a seek runs at full speed, and most
+/// are over within one frame.
+const SEEK_BUDGET_MS: f64 = 200.0;
 /// Frames a freshly marked cell stays highlighted.
 const FLASH_FRAMES: u8 = 75;
 /// Speeds: virtual seconds per wall second.
@@ -69,8 +72,6 @@ const DRAIN_FAST_MAX: f64 = 900.0;
 const DRAIN_SLOWEST_GAP_MS: f64 = 250.0;
 /// Wall time of the pause before a watched batch, ms.
 const HOLD_MS: f64 = 1100.0;
-/// Events a step back replays at once (more are replayed over frames, as a seek).
-const BACK_REPLAY_CAP: u32 = 400_000;
 /// A follower this many events behind or fewer replays them with highlights and narration.
 const FOLLOW_NEAR: u64 = 20_000;
 /// Bytes of snapshots the full lab keeps for stepping back.
@@ -148,11 +149,12 @@ pub struct Explorer {
     max_recent: usize,
     mode: Mode,
     after_seek: Option<Watch>,
-    /// While running to the next batch: the position it looks ahead from, how often that is
-    /// renewed (events), and, once the batch is found, the event it is at.
-    seek_snap: Option<Cursor>,
-    snap_every: u64,
-    batch_at: Option<u64>,
+    /// While running to the next batch: a copy of the simulation that looks ahead for it, and,
+    /// once found, the events just before it and whether it is one (false: the run's end).
+    seek_sim: Option<midpoint_core::sim::Simulation>,
+    batch_at: Option<(u64, bool)>,
+    /// Set while a seek is far from its target: no anchors are left there.
+    anchor_hold: bool,
     speed: usize,
     playhead: Micros,
     last_ms: Option<f64>,
@@ -237,9 +239,9 @@ impl Explorer {
             max_recent,
             mode: Mode::Paused,
             after_seek: None,
-            seek_snap: None,
-            snap_every: (size / 32).clamp(16_384, 2_000_000),
+            seek_sim: None,
             batch_at: None,
+            anchor_hold: false,
             speed: 4,
             playhead: 0,
             last_ms: None,
@@ -407,16 +409,10 @@ impl Explorer {
         }
         self.clear_seek();
         self.restore_before(ev - 1);
-        // Replay to the event before at once, up to a cap: a replay spread over frames would
-        // show the run jumping back to the saved position and running forward again, the
-        // clock far earlier than the counters a moment before.
-        let mut k = 0;
-        while self.cur.events() < ev - 1 && k < BACK_REPLAY_CAP {
-            if self.fwd(false).ev == Event::End {
-                break;
-            }
-            k += 1;
-        }
+        // Replay to the event before at once (at full speed, within a seek's budget): a replay
+        // spread over frames would show the run jumping back to the saved position and running
+        // forward again, the clock far earlier than the counters a moment before.
+        self.fast_to(Seek::Event(ev - 1), (self.clock)() + SEEK_BUDGET_MS);
         if self.cur.events() == ev - 1 {
             self.mode = Mode::Paused;
             let t = format!(
@@ -509,6 +505,35 @@ impl Explorer {
         }
         self.seek_from = self.cur.events();
         self.start_seek(Seek::Time(t), None);
+    }
+
+    /// Opens at a figure's moment (a link's `at=`), at once: `scan` the scan's start; `batch`
+    /// just after the first LRU batch that refills the free list from there (the free list
+    /// full, the boundary moved); `watch` paused just before it, then watching it; anything
+    /// else just before it.
+    pub fn open_at(&mut self, at: &str) {
+        self.seek_time(self.params.warmup_s as f64 + 0.001);
+        self.finish_seek();
+        if at == "scan" {
+            return;
+        }
+        self.next_batch();
+        self.finish_seek();
+        match at {
+            "batch" if self.at_batch => self.step(),
+            "watch" => self.watch(),
+            _ => {}
+        }
+    }
+
+    /// Runs a seek under way to its end now.
+    fn finish_seek(&mut self) {
+        while let Mode::Seeking(target) = self.mode {
+            if let Some(found) = self.seek_chunk(target, f64::INFINITY) {
+                let now = self.last_ms.unwrap_or(0.0);
+                self.seek_done(target, found, now);
+            }
+        }
     }
 
     /// Back to the start of the warm-up.

@@ -5,7 +5,7 @@
 use super::cursor::{Cursor, Stepped};
 use super::*;
 use crate::ui::code;
-use midpoint_core::clock::to_secs;
+use midpoint_core::clock::{to_secs, Micros};
 
 impl Explorer {
     /// Advances the current mode by one animation frame at wall time `now_ms`; returns
@@ -41,6 +41,7 @@ impl Explorer {
                 flags |= F_STATUS;
             }
             Mode::Seeking(target) => {
+                let deadline = (self.clock)() + SEEK_BUDGET_MS;
                 if let Some(found) = self.seek_chunk(target, deadline) {
                     self.seek_done(target, found, now_ms);
                 }
@@ -50,6 +51,7 @@ impl Explorer {
                 flags |= F_STATUS;
                 match w {
                     Watch::Seeking => {
+                        let deadline = (self.clock)() + SEEK_BUDGET_MS;
                         if let Some(found) = self.seek_chunk(Seek::Batch, deadline) {
                             self.after_seek = Some(Watch::Seeking);
                             self.seek_done(Seek::Batch, found, now_ms);
@@ -233,6 +235,16 @@ impl Explorer {
                 }
             }
         }
+        self.keep_anchor();
+        self.dirty = true;
+        s
+    }
+
+    /// Leaves an anchor here if the last is `anchor_every` events back or more.
+    fn keep_anchor(&mut self) {
+        if self.anchor_hold {
+            return;
+        }
         let ev = self.cur.events();
         let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
         if ev >= last + self.anchor_every {
@@ -241,8 +253,6 @@ impl Explorer {
                 self.thin_anchors();
             }
         }
-        self.dirty = true;
-        s
     }
 
     /// Drops every other anchor and doubles the spacing of the next ones.
@@ -406,80 +416,20 @@ impl Explorer {
         false
     }
 
-    /// Seeks in chunks. Returns Some(found) when done (false: the run ended first).
+    /// Seeks, at full speed, until `deadline` (wall ms). Returns Some(found) when done (false:
+    /// the run ended first), None when the deadline came first (the seek goes on next frame).
     pub(super) fn seek_chunk(&mut self, target: Seek, deadline: f64) -> Option<bool> {
-        loop {
-            match target {
-                Seek::Event(e) => {
-                    if self.cur.events() > e {
-                        self.restore_before(e);
-                    }
-                    let mut k = 0;
-                    while self.cur.events() < e && k < CHUNK {
-                        if self.fwd(false).ev == Event::End {
-                            return Some(false);
-                        }
-                        k += 1;
-                    }
-                    if self.cur.events() >= e {
-                        return Some(true);
-                    }
+        let r = match target {
+            Seek::Event(e) => {
+                if self.cur.events() > e {
+                    self.restore_before(e);
                 }
-                Seek::Time(t) => {
-                    let mut k = 0;
-                    while self.cur.sim.now() < t && k < CHUNK {
-                        if self.fwd(false).ev == Event::End {
-                            return Some(false);
-                        }
-                        k += 1;
-                    }
-                    if self.cur.sim.now() >= t {
-                        return Some(true);
-                    }
-                }
-                Seek::Batch => {
-                    if let Some(j) = self.batch_at {
-                        // Found: replaying from the snapshot to just before the batch.
-                        let mut k = 0;
-                        while self.cur.events() + 1 < j && k < CHUNK {
-                            self.fwd(false);
-                            k += 1;
-                        }
-                        if self.cur.events() + 1 >= j {
-                            self.clear_seek();
-                            return Some(true);
-                        }
-                    } else {
-                        // Look ahead from a snapshot (the batch is only known once it ran).
-                        let stale = self
-                            .seek_snap
-                            .as_ref()
-                            .is_none_or(|s| self.cur.events() >= s.events() + self.snap_every);
-                        if stale {
-                            self.seek_snap = Some(self.cur.clone());
-                        }
-                        for _ in 0..CHUNK {
-                            let s = self.fwd(false);
-                            if s.ev == Event::End {
-                                self.clear_seek();
-                                return Some(false);
-                            }
-                            if s.refill {
-                                let j = self.cur.events();
-                                match self.seek_snap.take() {
-                                    Some(snap) => {
-                                        self.cur = snap;
-                                        self.batch_at = Some(j);
-                                        self.clear_flash();
-                                    }
-                                    None => return Some(true),
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
+                self.fast_to(target, deadline)
             }
+            Seek::Time(_) => self.fast_to(target, deadline),
+            Seek::Batch => self.batch_chunk(deadline),
+        };
+        if r.is_none() {
             self.busy = match target {
                 Seek::Batch => format!(
                     "Running to the next LRU batch… t = {:.1} s",
@@ -496,14 +446,113 @@ impl Explorer {
                     100.0 * self.cur.events() as f64 / e.max(1) as f64
                 ),
             };
+        }
+        r
+    }
+
+    /// The run to just before the next LRU batch that evicts pages: a copy of the simulation
+    /// runs ahead to find it (`Simulation::run_to_next_refill`), then the view runs to the
+    /// event before it.
+    fn batch_chunk(&mut self, deadline: f64) -> Option<bool> {
+        loop {
+            if let Some((j, found)) = self.batch_at {
+                let r = self.fast_to(Seek::Event(j), deadline)?;
+                if !r {
+                    self.clear_seek();
+                    return Some(false);
+                }
+                if !found {
+                    // No refill before the end: the run steps into its end, as stepping does.
+                    self.fwd(false);
+                }
+                self.clear_seek();
+                return Some(found);
+            }
+            let probe = self.seek_sim.get_or_insert_with(|| {
+                let mut s = self.cur.sim.clone();
+                s.pool.instances[0].lru.slide_log = None;
+                s
+            });
+            match probe.run_to_next_refill(QUIET_CHUNK) {
+                Some(found) => {
+                    self.batch_at = Some((probe.events(), found));
+                    self.seek_sim = None;
+                }
+                None if (self.clock)() > deadline => return None,
+                None => {}
+            }
+        }
+    }
+
+    /// Runs the view to event `e` or time `t` (`Seek::Event`, `Seek::Time`; a batch is not a
+    /// target here) at full speed, as stepping one event at a time would leave it: the events
+    /// that keep per-event state (an LRU batch, the one that reaches the target) are stepped,
+    /// the rest run in the core's quiet runs (`Cursor::run_quiet`). Returns as `seek_chunk`.
+    pub(super) fn fast_to(&mut self, target: Seek, deadline: f64) -> Option<bool> {
+        let r = self.fast_to_inner(target, deadline);
+        self.anchor_hold = false;
+        r
+    }
+
+    fn fast_to_inner(&mut self, target: Seek, deadline: f64) -> Option<bool> {
+        loop {
+            let (mut before, mut want) = match target {
+                Seek::Event(e) if self.cur.events() >= e => return Some(true),
+                Seek::Time(t) if self.cur.sim.now() >= t => return Some(true),
+                Seek::Event(e) => (Micros::MAX, e - self.cur.events() - 1),
+                Seek::Time(t) => (t, u64::MAX),
+                Seek::Batch => return Some(true),
+            };
+            // Anchors (for stepping back) only near the target: far from it a seek takes no
+            // copies of the run, which would cost it more than the run itself. The quiet run
+            // stops where the near stretch begins.
+            let far = match target {
+                Seek::Event(e) => {
+                    let near = e.saturating_sub(2 * self.anchor_every);
+                    let far = self.cur.events() < near;
+                    if far {
+                        want = want.min(near - self.cur.events());
+                    }
+                    far
+                }
+                Seek::Time(t) => {
+                    let near = t.saturating_sub(2 * SEC);
+                    let far = self.cur.sim.now() < near;
+                    if far {
+                        before = near;
+                    }
+                    far
+                }
+                Seek::Batch => false,
+            };
+            self.anchor_hold = far;
+            let max = want.min(QUIET_CHUNK);
+            let ran = if max > 0 {
+                self.cur.run_quiet(before, max)
+            } else {
+                0
+            };
+            if ran > 0 {
+                self.dirty = true;
+                self.keep_anchor();
+            }
+            // Stopped short (a batch, the target's time, the end) or at the event before the
+            // target: the next event is stepped.
+            if (ran < max || ran == want) && self.fwd(false).ev == Event::End {
+                return Some(false);
+            }
             if (self.clock)() > deadline {
-                return None;
+                return match target {
+                    Seek::Event(e) if self.cur.events() >= e => Some(true),
+                    Seek::Time(t) if self.cur.sim.now() >= t => Some(true),
+                    _ => None,
+                };
             }
         }
     }
 
     pub(super) fn clear_seek(&mut self) {
-        self.seek_snap = None;
+        self.seek_sim = None;
         self.batch_at = None;
     }
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ui::query::MAX_SAFE_INTEGER;
+use midpoint_core::clock::to_secs;
 use midpoint_core::scenario::preset;
 
 /// The clock the explorer reads to bound each frame's work.
@@ -602,11 +603,14 @@ fn a_figures_snapshot_budget_keeps_fewer_snapshots_and_back_still_lands_exactly(
     let mut lab = Explorer::new(&p, clock).unwrap();
     let mut fig = Explorer::new(&p, clock).unwrap();
     fig.set_snapshot_budget(snapshot_budget("strip"));
+    // A seek leaves anchors near where it lands: nine of them, 10 s apart.
     for ex in [&mut lab, &mut fig] {
-        ex.seek_time(90.0);
         let mut t = 0.0;
-        if ex.status().mode != "paused" {
-            until_paused(ex, &mut t);
+        for s in (10..=90).step_by(10) {
+            ex.seek_time(s as f64);
+            if ex.status().mode != "paused" {
+                until_paused(ex, &mut t);
+            }
         }
     }
     assert_eq!(lab.events(), fig.events());
@@ -1064,4 +1068,139 @@ fn at_the_slowest_speed_a_watched_drain_takes_one_read_at_a_time_after_the_last_
     t += 16.0;
     ex.strip_update(t);
     assert!(!ex.strip.moving());
+}
+
+impl Explorer {
+    /// The reference of a seek: one event at a time, each with the view's bookkeeping, to
+    /// where a seek to `target` lands (a batch: the event before the next step that refills,
+    /// found by stepping a copy of the simulation), then paused there as a seek leaves it.
+    fn seek_by_steps(&mut self, target: Seek) {
+        self.clear_seek();
+        self.at_batch = false;
+        let found = match target {
+            Seek::Event(e) => loop {
+                if self.cur.events() >= e {
+                    break true;
+                }
+                if self.fwd(false).ev == Event::End {
+                    break false;
+                }
+            },
+            Seek::Time(t) => loop {
+                if self.cur.sim.now() >= t {
+                    break true;
+                }
+                if self.fwd(false).ev == Event::End {
+                    break false;
+                }
+            },
+            Seek::Batch => {
+                let mut sim = self.cur.sim.clone();
+                let b0 = sim.batches().len();
+                let (j, found) = loop {
+                    let e = sim.events();
+                    if sim.step() == Event::End {
+                        break (e, false);
+                    }
+                    if sim.batches().len() > b0 {
+                        break (e, true);
+                    }
+                };
+                while self.cur.events() < j {
+                    self.fwd(false);
+                }
+                if !found {
+                    self.fwd(false);
+                }
+                found
+            }
+        };
+        self.mode = Mode::Seeking(target);
+        self.seek_done(target, found, 0.0);
+    }
+}
+
+/// What a figure publishes at a moment: the status (without how the last seek got there),
+/// the code panel and the cells, as JSON.
+fn published(ex: &mut Explorer) -> (String, String, Vec<u8>) {
+    ex.settle();
+    let mut st = serde_json::to_value(ex.status()).unwrap();
+    for how in ["seek", "seek_replayed", "scouted_s"] {
+        st.as_object_mut().unwrap().remove(how);
+    }
+    (
+        st.to_string(),
+        serde_json::to_string(&ex.code_state()).unwrap(),
+        ex.cells().to_vec(),
+    )
+}
+
+/// A preset of the page, shortened so that stepping through it one event at a time is quick.
+fn short_preset(i: usize) -> Params {
+    let all = crate::ui::presets::page_presets();
+    let p = &all[i % all.len()].params;
+    Params {
+        warmup_s: p.warmup_s.min(4),
+        scan_s: p.scan_s.min(8),
+        kept_window_s: p.kept_window_s.min(4),
+        ..p.clone()
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// A seek (by event, by time, to the next batch; twice, the second from where the first
+    /// landed) at full speed publishes what stepping there one event at a time does, field
+    /// for field: the status, the narration, the code panel and the cells.
+    #[test]
+    fn a_fast_seek_equals_stepping_there(
+        preset in 0usize..64,
+        first in 0u8..3,
+        second in 0u8..3,
+        a in 0.001f64..1.0,
+        b in 0.001f64..1.0,
+    ) {
+        let p = short_preset(preset);
+        let mut fast = Explorer::new(&p, clock).unwrap();
+        let mut slow = Explorer::new(&p, clock).unwrap();
+        // Highlights fade over frames, which the reference does not run: off in both.
+        fast.set_reduced_motion(true);
+        slow.set_reduced_motion(true);
+        let (total, end) = {
+            let mut s = midpoint_core::sim::Simulation::new(fast.params()).unwrap();
+            s.run_to_end();
+            (s.events(), s.end())
+        };
+        let mut t = 0.0;
+        for (kind, x) in [(first, a), (second, b)] {
+            // Forward of where it stands, up to a little past the end.
+            let (ev, now) = (fast.cur.events(), fast.cur.sim.now());
+            let target = match kind {
+                0 => Seek::Event(ev + (x * 1.05 * total.saturating_sub(ev) as f64) as u64),
+                1 => Seek::Time(now + 1 + (x * 1.05 * end.saturating_sub(now) as f64) as Micros),
+                _ => Seek::Batch,
+            };
+            match target {
+                Seek::Event(e) => fast.seek_event(e as f64),
+                Seek::Time(tt) => fast.seek_time(to_secs(tt) - to_secs(EPOCH)),
+                Seek::Batch => fast.next_batch(),
+            }
+            until_paused(&mut fast, &mut t);
+            if target == Seek::Batch && slow.at_batch {
+                // Paused just before a batch, the next one is past it.
+                slow.fwd(false);
+            }
+            // seek_time takes seconds: the reference stops where the fast one aimed.
+            let target = match target {
+                Seek::Time(tt) => Seek::Time(EPOCH + ((to_secs(tt) - to_secs(EPOCH)) * SEC as f64) as Micros),
+                other => other,
+            };
+            slow.seek_by_steps(target);
+            let (f, s) = (published(&mut fast), published(&mut slow));
+            proptest::prop_assert_eq!(&f.0, &s.0, "status after {:?}", target);
+            proptest::prop_assert_eq!(&f.1, &s.1, "code after {:?}", target);
+            proptest::prop_assert!(f.2 == s.2, "cells after {:?}", target);
+        }
+    }
 }

@@ -80,11 +80,23 @@ pub struct Lru {
     max_len: u32,
     /// Set while `add_block` adjusts the boundary after an insert past `max_len`.
     growing: bool,
-    /// When set, every frame whose old flag the boundary changes is appended here
-    /// (for the animation); the owner drains it.
-    pub slide_log: Option<Vec<(u32, bool)>>,
+    /// When set, every frame whose old flag the boundary changes is appended here, and every
+    /// frame that takes a new page (for the animation and the marks of the page's views); the
+    /// owner drains it.
+    pub slide_log: Option<Vec<(u32, ListNote)>>,
     /// What-if rules of the boundary (all off in stock InnoDB).
     pub adjust: AdjustWhatIfs,
+}
+
+/// An entry of [`Lru::slide_log`]: what happened to a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListNote {
+    /// The boundary turned its page young (a shrink step of `buf_LRU_old_adjust_len`).
+    TurnedYoung,
+    /// The boundary turned its page old (a grow step, or a batch's bulk demotion).
+    TurnedOld,
+    /// The frame took a new page (a read or a create into it).
+    NewPage,
 }
 
 /// What-if changes to the boundary rule (see [`super::what_if`]); all off by default.
@@ -226,6 +238,9 @@ impl Lru {
     #[inline]
     pub fn set_tag(&mut self, f: u32, tag: u8) {
         self.tag[f as usize] = tag;
+        if let Some(log) = self.slide_log.as_mut() {
+            log.push((f, ListNote::NewPage));
+        }
     }
     /// Sets the tag and resets the stamp of frames about to be inserted by reads
     /// (`buf_page_init_for_read`: a fresh read's stamp is 0).
@@ -235,6 +250,9 @@ impl Lru {
         for &f in frames {
             tags[f as usize] = tag;
             stamps[f as usize] = 0;
+        }
+        if let Some(log) = self.slide_log.as_mut() {
+            log.extend(frames.iter().map(|&f| (f, ListNote::NewPage)));
         }
     }
     /// Resets the stamp of a frame about to be inserted (`buf_page_init`: 0 for a fresh read).
@@ -301,7 +319,12 @@ impl Lru {
             }
         }
         if let Some(log) = self.slide_log.as_mut() {
-            log.push((f, turned_old));
+            let note = if turned_old {
+                ListNote::TurnedOld
+            } else {
+                ListNote::TurnedYoung
+            };
+            log.push((f, note));
         }
     }
 
