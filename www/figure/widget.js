@@ -608,11 +608,19 @@ export class Widget {
     let young = 0;
     let old = 0;
     let ringedYoung = 0;
+    // The rings drawn on the pool's cells, counted by ring, table and age: "pink hot old" (a
+    // hot-set page the last batch turned old, old now), "black scan young", ….
+    const rings = {};
+    const tables = ["free", "hot", "rest", "scan", "filler"];
     for (const b of cells) {
       if ((b & c.kind_mask) === 0) continue;
       if (b & c.old_bit) old++;
       else young++;
-      if ((b & c.mark_mask) === c.mark_young) ringedYoung++;
+      const mark = b & c.mark_mask;
+      if (mark === c.mark_young) ringedYoung++;
+      if (mark !== c.mark_young && mark !== c.mark_old) continue;
+      const k = `${mark === c.mark_young ? "black" : "pink"} ${tables[b & c.kind_mask] ?? "?"} ${b & c.old_bit ? "old" : "young"}`;
+      rings[k] = (rings[k] ?? 0) + 1;
     }
     return {
       ...s,
@@ -620,6 +628,7 @@ export class Widget {
       young,
       oldCells: old,
       ringedYoung,
+      rings,
       hasRun: !!this.runs.first,
       sweepMs: this.sweepFigure?.lastMs ?? null,
       ensembleMs: this.runs.ens?.ms || null,
