@@ -184,8 +184,8 @@ export class Widget {
       return;
     }
     this.ex.set_view_budget(this.viewName);
-    // A view with a residency plot to scrub keeps snapshots over the whole run.
-    this.ex.set_scouting(this.viewName === "lab" || this.viewName === "residency");
+    // A view with a residency plot to scrub (the lab's) keeps snapshots over the whole run.
+    this.ex.set_scouting(this.viewName === "lab");
     this.scoutHeld = undefined;
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
@@ -407,9 +407,14 @@ export class Widget {
     const ex = this.ex;
     if (this.dead) return;
     this.wake();
-    // The reader takes over: the figure no longer heads for its opening moment.
+    // The reader takes over: the figure no longer heads for its opening moment nor plays on
+    // after a recompute. A move pressed while the explorer seeks (its opening moment, a slider's
+    // recompute) is kept by the explorer and acts once the seek has landed.
     const moves = ["play", "step", "back", "batch", "step-boundary", "step-drain-end", "watch", "reset"];
-    if (moves.includes(name) && this.pendingAt && this.status?.mode === "paused") this.pendingAt = null;
+    if (moves.includes(name)) {
+      this.pendingAt = null;
+      this.resumeAfterSeek = false;
+    }
     switch (name) {
       case "play":
         if (this.status?.mode === "paused") ex.play();
@@ -634,6 +639,8 @@ export class Widget {
       ensembleMs: this.runs.ens?.ms || null,
       runs: this.view.runs,
       idle: this.idleTimer !== 0,
+      // Workers computing runs or a sweep (the frame loop is not idle meanwhile).
+      workersBusy: this.workers.busy(),
       idleMisses: this.idleMisses,
     };
   }

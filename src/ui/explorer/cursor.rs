@@ -174,10 +174,12 @@ impl Cursor {
             let inst = &self.sim.pool.instances[0];
             for (f, turned_old) in log {
                 let i = f as usize;
-                self.mark[i] = if turned_old {
-                    grid::MARK_OLD
-                } else {
-                    grid::MARK_YOUNG
+                // The pink ring is the batch's bulk demotion: a page the boundary turns old
+                // later (a read evicting from the tail, a promotion) loses its ring instead.
+                self.mark[i] = match (turned_old, refill) {
+                    (false, _) => grid::MARK_YOUNG,
+                    (true, true) => grid::MARK_OLD,
+                    (true, false) => 0,
                 };
                 self.mark_page[i] = pack(inst.page(f));
                 if let Some(v) = fresh.as_deref_mut() {
