@@ -13,7 +13,7 @@ import { openPage, pageReady, useBrowser } from "./helpers.mjs";
 const shared = useBrowser();
 const SEED = Number(process.env.MIDPOINT_RANDOM_SEED ?? 20251206);
 const BURSTS = 4;
-const PER_BURST = 50;
+const PER_BURST = 40;
 
 /** A small seeded PRNG (mulberry32): the same seed, the same actions. */
 function prng(seed) {
