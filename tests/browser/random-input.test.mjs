@@ -48,7 +48,7 @@ function targets(page, sel) {
     const r = document.querySelector(s);
     // Keys (End, Space on the page) may have scrolled an article's figure away: back on screen.
     const rb = r.getBoundingClientRect();
-    if (rb.top < 0 || rb.bottom > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center" });
+    if (rb.top < 0 || rb.bottom > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
     const box = (e) => {
       const b = e.getBoundingClientRect();
       return b.width > 0 && b.height > 0 && b.bottom > 0 && b.top < innerHeight ? { x: b.x, y: b.y, w: b.width, h: b.height } : null;
@@ -83,21 +83,35 @@ async function settle(page, sel) {
   await page.evaluate((s) => {
     const r = document.querySelector(s);
     const rb = r.getBoundingClientRect();
-    if (rb.top < 0 || rb.bottom > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center" });
+    if (rb.top < 0 || rb.bottom > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
     document.querySelector("dialog[open]")?.close();
     const a = window.__midpoint.apps.find((x) => x.root === r);
     if (r.dataset.mode !== "paused") a.act("play");
   }, sel);
-  await page.waitForFunction(
-    (s) => {
+  try {
+    await page.waitForFunction(
+      (s) => {
+        const r = document.querySelector(s);
+        // A key's smooth scroll (End, Space on the page) may still be carrying the page away.
+        const rb = r.getBoundingClientRect();
+        if (rb.bottom < 0 || rb.top > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
+        const a = window.__midpoint.apps.find((x) => x.root === r);
+        const d = a.debug();
+        return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
+      },
+      sel,
+      { timeout: 60_000, polling: 100 },
+    );
+  } catch (e) {
+    // Where it stuck: the widget's published state.
+    const where = await page.evaluate((s) => {
       const r = document.querySelector(s);
-      const a = window.__midpoint.apps.find((x) => x.root === r);
-      const d = a.debug();
-      return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
-    },
-    sel,
-    { timeout: 60_000, polling: 100 },
-  );
+      const d = window.__midpoint.apps.find((x) => x.root === r).debug();
+      return { data: { ...r.dataset }, mode: d.mode, busy: d.busy, idle: d.idle, workersBusy: d.workersBusy, idleMisses: d.idleMisses, t: d.t_s, narration: d.narration.slice(0, 160) };
+    }, sel);
+    e.message = `${e.message}\nthe figure did not come to rest: ${JSON.stringify(where)}`;
+    throw e;
+  }
 }
 
 /** What disagrees, in the figure at rest, with the state the explorer reports now. */
