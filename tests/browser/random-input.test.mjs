@@ -183,13 +183,16 @@ async function answers(page, sel) {
     await page.waitForFunction(([s, v]) => document.querySelector(s).querySelector('input[type="range"]').value !== v, [sel, before]);
     return;
   }
-  if (await step.isDisabled()) {
+  const reset = async () => {
     await root.locator('.mp-toolbar [data-act="reset"]').click();
     await page.waitForFunction((s) => document.querySelector(s).dataset.event === "0", sel);
-  }
+  };
+  if (await step.isDisabled()) await reset();
   const ev = await root.getAttribute("data-event");
   await step.click();
   await page.waitForFunction(([s, e]) => document.querySelector(s).dataset.event !== e && document.querySelector(s).dataset.mode === "paused", [sel, ev], { timeout: 60_000 });
+  // That step may have been the run's last event.
+  if (await root.locator('.mp-toolbar [data-act="play"]').isDisabled()) await reset();
   await root.locator('.mp-toolbar [data-act="play"]').click();
   await page.waitForFunction((s) => document.querySelector(s).dataset.mode === "playing", sel);
   await root.locator('.mp-toolbar [data-act="play"]').click();
