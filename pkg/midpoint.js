@@ -75,8 +75,8 @@ export class Explorer {
         }
         return ret[0];
     }
-    draw_residency(canvas, dpr, dark) {
-        const ret = wasm.explorer_draw_residency(this.__wbg_ptr, canvas, dpr, dark);
+    draw_residency(canvas, dpr, dark, cursor) {
+        const ret = wasm.explorer_draw_residency(this.__wbg_ptr, canvas, dpr, dark, cursor);
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }

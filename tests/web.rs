@@ -107,18 +107,18 @@ fn residency_chart_draws_and_moves_its_cursor() {
         t += 16.0;
         ex.frame(t);
     }
-    ex.draw_residency(&c, 1.0, false).unwrap();
+    ex.draw_residency(&c, 1.0, false, true).unwrap();
     let a = pixels(&c, &ctx);
     assert!(inked(&a) > 2_000, "axes, labels and lines are drawn");
     ex.step();
     for _ in 0..20_000 {
         ex.step();
     }
-    ex.draw_residency(&c, 1.0, false).unwrap();
+    ex.draw_residency(&c, 1.0, false, true).unwrap();
     let b = pixels(&c, &ctx);
     assert!(changed(&a, &b) > 50, "the cursor moved");
     // Dark theme paints the background.
-    ex.draw_residency(&c, 1.0, true).unwrap();
+    ex.draw_residency(&c, 1.0, true, true).unwrap();
     let d = pixels(&c, &ctx);
     assert!(changed(&b, &d) > 100_000);
 }
@@ -213,10 +213,10 @@ fn live_runs_stream_and_the_plot_keeps_the_previous_curve() {
     old.set_run(first).unwrap();
     assert_eq!(old.residency_info()[0], 0.0, "final");
     let mut ex = Explorer::new(js(&paused)).unwrap();
-    ex.draw_residency(&c, 1.0, false).unwrap();
+    ex.draw_residency(&c, 1.0, false, true).unwrap();
     let blank = pixels(&c, &ctx);
     ex.keep_curve_of(&old);
-    ex.draw_residency(&c, 1.0, false).unwrap();
+    ex.draw_residency(&c, 1.0, false, true).unwrap();
     let ghost = pixels(&c, &ctx);
     assert!(changed(&blank, &ghost) > 500, "the previous curve is drawn");
     assert!(
@@ -230,7 +230,7 @@ fn live_runs_stream_and_the_plot_keeps_the_previous_curve() {
         (1.0, 10.0),
         "partial, ten streamed samples"
     );
-    ex.draw_residency(&c, 1.0, false).unwrap();
+    ex.draw_residency(&c, 1.0, false, true).unwrap();
     assert!(
         changed(&ghost, &pixels(&c, &ctx)) > 50,
         "the new curve grows over it"

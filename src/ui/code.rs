@@ -104,6 +104,7 @@ pub struct Delta {
 
 /// Which lines an event with this effect ran.
 pub fn lines_of(d: &Delta) -> CodeAt {
+    use super::narrate::pages;
     let mut c = CodeAt::default();
     let mut what = Vec::new();
     if d.batch_ran {
@@ -111,8 +112,8 @@ pub fn lines_of(d: &Delta) -> CodeAt {
             c.lines.push((BATCH, 2));
             c.lines.push((BATCH, 3));
             what.push(format!(
-                "the LRU batch evicted {} tail pages",
-                d.evicted_by_batch
+                "the LRU batch evicted {} from the tail",
+                pages(d.evicted_by_batch)
             ));
         } else {
             c.lines.push((BATCH, 1));
@@ -125,13 +126,13 @@ pub fn lines_of(d: &Delta) -> CodeAt {
     }
     if d.turned_old > 0 {
         c.lines.push((ADJUST_LEN, 4));
-        what.push(format!("the boundary turned {} pages old", d.turned_old));
+        what.push(format!("the boundary turned {} old", pages(d.turned_old)));
     }
     if d.turned_young > 0 {
         c.lines.push((ADJUST_LEN, 6));
         what.push(format!(
-            "the boundary turned {} pages young",
-            d.turned_young
+            "the boundary turned {} young",
+            pages(d.turned_young)
         ));
     } else if d.inserted {
         c.lines.push((ADJUST_LEN, 7));

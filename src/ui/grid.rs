@@ -24,7 +24,7 @@ pub const K_FILLER: u8 = 4;
 pub const OLD: u8 = 0x08;
 /// The boundary turned this page young since the last LRU batch.
 pub const MARK_YOUNG: u8 = 0x10;
-/// The boundary turned this page old since the last LRU batch.
+/// A hot-set page the last LRU batch's bulk demotion turned old (and old still).
 pub const MARK_OLD: u8 = 0x20;
 /// The last LRU batch freed this frame.
 pub const MARK_FREED: u8 = 0x30;

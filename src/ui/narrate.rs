@@ -41,10 +41,15 @@ pub fn n(x: impl Into<u64>) -> String {
 
 /// "1 page" / "2 pages".
 pub fn pages(x: u64) -> String {
+    count(x, "page", "pages")
+}
+
+/// `x` and the noun that agrees with it: "1 frame", "1,024 frames".
+pub fn count(x: u64, one: &str, many: &str) -> String {
     if x == 1 {
-        "1 page".into()
+        format!("1 {one}")
     } else {
-        format!("{} pages", n(x))
+        format!("{} {many}", n(x))
     }
 }
 
@@ -243,9 +248,9 @@ pub fn describe(ev: &Event, b: &Counters, a: &Counters, sim: &Simulation) -> Str
         }
         Event::ScanPage { page, hit } => {
             let mut s = format!(
-                "{at}: the scan read page {} of the scanned table ({} touches)",
+                "{at}: the scan read page {} of the scanned table ({})",
                 n(page.page_no),
-                p.scan_touches_per_page
+                count(p.scan_touches_per_page as u64, "touch", "touches")
             );
             if *hit {
                 let young = sim

@@ -30,13 +30,14 @@ pub fn last_font_px() -> f64 {
 
 /// Draws an explorer's residency plot: hot-set residency and the scanned table's young pages
 /// against time (the full run, or the samples so far over the previous run's curve, dimmed),
-/// with a cursor at the explorer's time and the seed's measurements of that run; over an
-/// ensemble, the runs' median curve and band.
+/// with a cursor at the explorer's time (if `cursor`: a figure that shows that moment too) and
+/// the seed's measurements of that run; over an ensemble, the runs' median curve and band.
 pub fn residency(
     canvas: &HtmlCanvasElement,
     dpr: f64,
     ex: &Explorer,
     dark: bool,
+    cursor: bool,
 ) -> Result<(), String> {
     let root = backend(canvas, dpr)?.into_drawing_area();
     let p = ex.params();
@@ -62,7 +63,7 @@ pub fn residency(
         p.frames_per_instance() * p.buffer_pool_instances.max(1),
         p.warmup_s as f64,
         (p.warmup_s + p.scan_s) as f64,
-        Some(ex.t_s()),
+        cursor.then(|| ex.t_s()),
         if dark { DARK } else { LIGHT }.bare(),
     )
 }

@@ -342,8 +342,9 @@ impl Explorer {
         canvas: &HtmlCanvasElement,
         dpr: f64,
         dark: bool,
+        cursor: bool,
     ) -> Result<(), JsValue> {
-        charts::residency(canvas, dpr, &self.inner, dark).map_err(err)
+        charts::residency(canvas, dpr, &self.inner, dark, cursor).map_err(err)
     }
 
     /// The residency plot's key (`[{label, kind, colour}]`), for what it draws now.

@@ -160,9 +160,11 @@ pub fn strip_constants() -> Result<JsValue, JsValue> {
         kind_mask: u8,
         old_bit: u8,
         flash_bit: u8,
-        /// The mark bits, and the mark of a page the boundary turned young.
+        /// The mark bits, the mark of a page the boundary turned young and that of a hot-set
+        /// page the last batch turned old (a pink ring).
         mark_mask: u8,
         mark_young: u8,
+        mark_old: u8,
     }
     use crate::ui::grid;
     to_js(&C {
@@ -182,5 +184,6 @@ pub fn strip_constants() -> Result<JsValue, JsValue> {
         flash_bit: grid::FLASH,
         mark_mask: grid::MARK_MASK,
         mark_young: grid::MARK_YOUNG,
+        mark_old: grid::MARK_OLD,
     })
 }

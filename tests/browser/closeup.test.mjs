@@ -222,8 +222,8 @@ describe("views and embeds", () => {
     });
   }
 
-  test("a click on the residency plot seeks the animation to that time", async () => {
-    const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=residency&preset=small-demo&autoplay=0", { viewport: { width: 800, height: 700 } });
+  test("in the lab, a click on the residency plot seeks the animation to that time", async () => {
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?preset=small-demo&autoplay=0", { viewport: { width: 800, height: 700 } });
     try {
       await pageReady(page);
       const plot = page.locator('[data-testid="residency-plot"]');

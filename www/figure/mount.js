@@ -14,7 +14,7 @@
 // The close-up's components are imported here; the others (the pool, the plots, the settings,
 // the tour, the policies, the write path) only by the views that show them, so that an embedded
 // close-up fetches none of the lab's scripts (ARCHITECTURE.md, "The page's modules").
-import { el, KEYS_HELP } from "../util.js";
+import { el, fmt, KEYS_HELP, setText } from "../util.js";
 import { EmbedButton } from "./embed-button.js";
 import { CellKey, Counters } from "./keys.js";
 import { EMBED_HEIGHT } from "./sizes.js";
@@ -69,6 +69,23 @@ export async function mountWidget(root, env, opts) {
   return w;
 }
 
+/** The numbers an article figure's caption gives of its settings (`<span
+ *  data-caption-param="lru_scan_depth">` in the figcaption): the figure's parameters now, so the
+ *  caption follows its sliders. */
+class CaptionParams {
+  constructor(w) {
+    this.w = w;
+    const cap = w.root.closest("figure")?.querySelector(":scope > figcaption");
+    this.spans = cap ? [...cap.querySelectorAll("[data-caption-param]")] : [];
+  }
+  paramsChanged() {
+    for (const s of this.spans) {
+      const v = this.w.params[s.dataset.captionParam];
+      if (typeof v === "number") setText(s, fmt.format(v));
+    }
+  }
+}
+
 /** "Open the full explainer ↗", in an embedded figure: the full page at this state. */
 class FullLink {
   constructor(w) {
@@ -88,6 +105,7 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
   const root = w.root;
   const embed = w.add(new EmbedButton(w, [view]));
   const link = w.add(new FullLink(w));
+  w.add(new CaptionParams(w));
   const card = el("section", { class: "mp-card mp-figure", "aria-label": "Figure" });
   let flex;
   if (view === "strip" || view === "grid") {
@@ -104,7 +122,7 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
       card.append(flex.el, w.add(new CellKey(w, "grid")).el);
     }
   } else if (view === "residency") {
-    flex = w.add(new Residency(w, { exports: false, table: false }));
+    flex = w.add(new Residency(w, { exports: false, table: false, cursor: false }));
     flex.addAction(embed.el);
     if (w.embedView) flex.addAction(link.el);
     card.append(flex.el);

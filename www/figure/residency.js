@@ -9,12 +9,16 @@ import { PlotKey } from "./keys.js";
 import * as mp from "../../pkg/midpoint.js";
 
 export class Residency extends PlotFigure {
-  constructor(w, { exports = true, table = true } = {}) {
+  /** `cursor`: the plot shows the simulation's moment and a click or drag moves it there; only
+   *  where a close-up or the pool shows that moment too (the lab), since a cursor over a figure
+   *  that shows no moment would move nothing the reader can see. */
+  constructor(w, { exports = true, table = true, cursor = true } = {}) {
     super();
     this.w = w;
     this.kind = "residency";
     // Whether the plot must be drawn again (new runs, a new explorer, a new size or colours).
     this.dirty = true;
+    this.cursor = cursor;
     this.el = el("figure", { class: "mp-plot mp-plot-residency" });
     this.el.innerHTML = `
       <div class="mp-plotbox"><canvas class="mp-residency" data-testid="residency-plot" role="img" aria-label="Plot: hot-set residency and the scanned table's young pages over the run, with a cursor at the current time"></canvas></div>
@@ -33,7 +37,8 @@ export class Residency extends PlotFigure {
     this.last = { t: -1, at: 0 };
     this.fillBox = this.box;
     this.table?.addEventListener("toggle", () => this.table.open && this.fillTable());
-    this.bindSeek();
+    if (cursor) this.bindSeek();
+    else this.canvas.setAttribute("aria-label", "Plot: hot-set residency and the scanned table's young pages over the run");
   }
 
   layout() {
@@ -61,7 +66,7 @@ export class Residency extends PlotFigure {
     const s = w.status;
     if (!s) return false;
     const now = performance.now();
-    const cursor = s.t_s;
+    const cursor = this.cursor ? s.t_s : 0;
     const moved = Math.abs(cursor - this.last.t) > (s.end_s || 1) / 400;
     if (!(this.dirty || (moved && now - this.last.at > 120))) return false;
     this.draw();
@@ -74,7 +79,7 @@ export class Residency extends PlotFigure {
     const w = this.w;
     if (this.canvas.offsetParent === null) return;
     try {
-      w.ex.draw_residency(this.canvas, this.scale, w.darkQuery.matches);
+      w.ex.draw_residency(this.canvas, this.scale, w.darkQuery.matches, this.cursor);
       markFont(this.canvas, mp.last_font_px() / w.dpr);
       this.key.show(w.ex.residency_key(w.darkQuery.matches));
       const [partial, samples] = w.ex.residency_info();

@@ -32,7 +32,7 @@ export class Transport {
         </div>
         <div class="mp-group mp-group-end">
           <label class="mp-speed">Speed <select data-ctl="speed" aria-keyshortcuts="+ -" title="The speed (+ −)"></select></label>
-          ${compact ? "" : `<button type="button" data-act="reset"${resetAttr}>Reset</button>`}
+          <button type="button" data-act="reset"${resetAttr}${compact ? " hidden" : ""}>Reset</button>
           <span class="mp-figacts">${document.fullscreenEnabled && !compact ? `<button type="button" class="mp-small" data-act="fullscreen" title="Full screen (F)">Full screen</button>` : ""}</span>
         </div>
       </div>
@@ -47,7 +47,9 @@ export class Transport {
       boundary: $('[data-act="step-boundary"]'),
       drainEnd: $('[data-act="step-drain-end"]'),
       watch: $('[data-act="watch"]'),
+      reset: $('[data-act="reset"]'),
     };
+    this.compact = compact;
     this.speed = $('[data-ctl="speed"]');
     this.figacts = $(".mp-figacts");
     this.clock = $(".mp-clock");
@@ -98,6 +100,12 @@ export class Transport {
     this.b.boundary.disabled = s.ended;
     this.b.drainEnd.disabled = s.ended;
     this.b.watch.disabled = s.ended;
+    // A figure's toolbar has no room for Reset until the run is over, when it is the one way on
+    // (the narration says so): shown then, and Play, which cannot run, hidden.
+    if (this.compact) {
+      this.b.reset.hidden = !s.ended;
+      this.b.play.hidden = s.ended;
+    }
     if (Number(this.speed.value) !== s.speed_index) this.speed.value = s.speed_index;
   }
 }

@@ -237,8 +237,8 @@ export class Widget {
       return;
     }
     this.ex.set_view_budget(this.viewName);
-    // A view with a residency plot to scrub keeps snapshots over the whole run.
-    this.ex.set_scouting(this.viewName === "lab" || this.viewName === "residency");
+    // A view with a residency plot to scrub (the lab's) keeps snapshots over the whole run.
+    this.ex.set_scouting(this.viewName === "lab");
     this.scoutHeld = undefined;
     this.ex.set_dark(this.darkQuery.matches);
     this.ex.set_reduced_motion(this.motionQuery.matches);
@@ -440,6 +440,11 @@ export class Widget {
     const ex = this.ex;
     if (this.dead) return;
     this.wake();
+    // The reader takes over: the figure no longer plays on after a recompute. A move pressed while
+    // the explorer seeks (its opening moment, a slider's recompute) is kept by the explorer and
+    // acts once the seek has landed.
+    const moves = ["play", "step", "back", "batch", "step-boundary", "step-drain-end", "watch", "reset"];
+    if (moves.includes(name)) this.resumeAfterSeek = false;
     switch (name) {
       case "play":
         if (this.status?.mode === "paused") ex.play();
@@ -652,11 +657,19 @@ export class Widget {
     let young = 0;
     let old = 0;
     let ringedYoung = 0;
+    // The rings drawn on the pool's cells, counted by ring, table and age: "pink hot old" (a
+    // hot-set page the last batch turned old, old now), "black scan young", ….
+    const rings = {};
+    const tables = ["free", "hot", "rest", "scan", "filler"];
     for (const b of cells) {
       if ((b & c.kind_mask) === 0) continue;
       if (b & c.old_bit) old++;
       else young++;
-      if ((b & c.mark_mask) === c.mark_young) ringedYoung++;
+      const mark = b & c.mark_mask;
+      if (mark === c.mark_young) ringedYoung++;
+      if (mark !== c.mark_young && mark !== c.mark_old) continue;
+      const k = `${mark === c.mark_young ? "black" : "pink"} ${tables[b & c.kind_mask] ?? "?"} ${b & c.old_bit ? "old" : "young"}`;
+      rings[k] = (rings[k] ?? 0) + 1;
     }
     return {
       ...s,
@@ -664,11 +677,14 @@ export class Widget {
       young,
       oldCells: old,
       ringedYoung,
+      rings,
       hasRun: !!this.runs.first,
       sweepMs: this.sweepFigure?.lastMs ?? null,
       ensembleMs: this.runs.ens?.ms || null,
       runs: this.view.runs,
       idle: this.idleTimer !== 0,
+      // Workers computing runs or a sweep (the frame loop is not idle meanwhile).
+      workersBusy: this.workers.busy(),
       idleMisses: this.idleMisses,
     };
   }

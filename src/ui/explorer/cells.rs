@@ -82,6 +82,14 @@ impl Explorer {
                     }
                 }
             }
+            // A ring says what the pool holds now, whatever happened since it was marked: black,
+            // a page the boundary turned young that is young still; pink, a hot-set page the
+            // last batch turned old that is old still (the key's words).
+            mark = match mark {
+                grid::MARK_YOUNG if !old => mark,
+                grid::MARK_OLD if old && k == grid::K_HOT => mark,
+                _ => 0,
+            };
             if old && boundary.is_none() {
                 boundary = Some(i as u32);
             }
@@ -272,7 +280,7 @@ impl Explorer {
             grid::MARK_YOUNG => {
                 s.push_str("; turned young by the boundary since the last LRU batch")
             }
-            grid::MARK_OLD => s.push_str("; turned old by the boundary since the last LRU batch"),
+            grid::MARK_OLD => s.push_str("; a hot-set page the last LRU batch turned old"),
             _ => {}
         }
         s

@@ -175,13 +175,20 @@ impl Cursor {
                 ev: self.sim.events(),
             });
         }
-        self.apply_log(&log, fresh);
+        self.apply_log(&log, refill, fresh);
         Stepped { ev, refill }
     }
 
     /// Marks the frames the boundary passed, in the order it passed them (`fresh` collects
-    /// them); a frame that takes a new page loses its mark (it was its old page's).
-    fn apply_log(&mut self, log: &[(u32, ListNote)], mut fresh: Option<&mut Vec<u32>>) {
+    /// them); a frame that takes a new page loses its mark (it was its old page's). The pink
+    /// ring is a refill's bulk demotion: a page the boundary turns old in any other event (a
+    /// read evicting from the tail, a promotion) loses its ring instead.
+    fn apply_log(
+        &mut self,
+        log: &[(u32, ListNote)],
+        refill: bool,
+        mut fresh: Option<&mut Vec<u32>>,
+    ) {
         if log.is_empty() {
             return;
         }
@@ -189,7 +196,8 @@ impl Cursor {
         for &(f, note) in log {
             let i = f as usize;
             self.mark[i] = match note {
-                ListNote::TurnedOld => grid::MARK_OLD,
+                ListNote::TurnedOld if refill => grid::MARK_OLD,
+                ListNote::TurnedOld => 0,
                 ListNote::TurnedYoung => grid::MARK_YOUNG,
                 ListNote::NewPage => {
                     self.mark[i] = 0;
@@ -217,7 +225,8 @@ impl Cursor {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default();
-        self.apply_log(&log, None);
+        // run_quiet runs no page-cleaner round: no refill among these events.
+        self.apply_log(&log, false, None);
         n
     }
 

@@ -109,6 +109,19 @@ enum Watch {
     Drain,
 }
 
+/// A reader's move that arrived while the run was on its way to a moment (a seek): it is kept,
+/// the latest one, and acts once the seek has landed, so that no input leaves the run half-way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Input {
+    Play,
+    Step,
+    Back,
+    Batch,
+    Boundary,
+    DrainEnd,
+    Watch,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Mode {
     Paused,
@@ -155,6 +168,8 @@ pub struct Explorer {
     batch_at: Option<(u64, bool)>,
     /// Set while a seek is far from its target: no anchors are left there.
     anchor_hold: bool,
+    /// The move to make once the current seek lands.
+    queued: Option<Input>,
     speed: usize,
     playhead: Micros,
     last_ms: Option<f64>,
@@ -240,6 +255,7 @@ impl Explorer {
             mode: Mode::Paused,
             after_seek: None,
             seek_sim: None,
+            queued: None,
             batch_at: None,
             anchor_hold: false,
             speed: 4,
@@ -328,8 +344,40 @@ impl Explorer {
         self.flashing.clear();
     }
 
-    /// Starts playing at the current speed.
+    /// Whether it is on its way to a moment (a seek, or Watch running to its batch).
+    fn seeking(&self) -> bool {
+        matches!(self.mode, Mode::Seeking(_) | Mode::Watching(Watch::Seeking))
+    }
+
+    /// While seeking, keeps `input` for when the seek lands (replacing any kept before) and
+    /// returns true; otherwise false, and the caller acts now.
+    fn defer(&mut self, input: Input) -> bool {
+        if !self.seeking() {
+            return false;
+        }
+        self.queued = Some(input);
+        true
+    }
+
+    /// The move kept during a seek, now that it has landed.
+    pub(super) fn run_queued(&mut self) {
+        match self.queued.take() {
+            Some(Input::Play) => self.play(),
+            Some(Input::Step) => self.step(),
+            Some(Input::Back) => self.step_back(),
+            Some(Input::Batch) => self.next_batch(),
+            Some(Input::Boundary) => self.step_boundary(),
+            Some(Input::DrainEnd) => self.step_drain_end(),
+            Some(Input::Watch) => self.watch(),
+            None => {}
+        }
+    }
+
+    /// Starts playing at the current speed (once there, while seeking).
     pub fn play(&mut self) {
+        if self.defer(Input::Play) {
+            return;
+        }
         if self.cur.sim.finished() {
             return;
         }
@@ -341,8 +389,17 @@ impl Explorer {
         self.busy.clear();
     }
 
-    /// Pauses whatever is running.
+    /// Pauses whatever is running. While seeking, the seek goes on to its moment and stays
+    /// there, paused: the moves kept for it (and a Watch's slow motion) are dropped.
     pub fn pause(&mut self) {
+        if self.seeking() {
+            self.queued = None;
+            self.after_seek = None;
+            if self.mode == Mode::Watching(Watch::Seeking) {
+                self.mode = Mode::Seeking(Seek::Batch);
+            }
+            return;
+        }
         if self.mode != Mode::Paused {
             let draining = self.mode == Mode::Watching(Watch::Drain)
                 && self.cur.batch.as_ref().is_some_and(|b| !b.drain_done);
@@ -362,8 +419,11 @@ impl Explorer {
         }
     }
 
-    /// Processes one event and describes it.
+    /// Processes one event and describes it (once there, while seeking).
     pub fn step(&mut self) {
+        if self.defer(Input::Step) {
+            return;
+        }
         self.mode = Mode::Paused;
         self.busy.clear();
         self.clear_seek();
@@ -401,8 +461,12 @@ impl Explorer {
         self.set_narration(t, true);
     }
 
-    /// Goes back one event (from a saved position, replaying if needed).
+    /// Goes back one event (from a saved position, replaying if needed; once there, while
+    /// seeking).
     pub fn step_back(&mut self) {
+        if self.defer(Input::Back) {
+            return;
+        }
         let ev = self.cur.events();
         if ev == 0 {
             return;
@@ -428,8 +492,12 @@ impl Explorer {
         self.dirty = true;
     }
 
-    /// Runs at full speed to just before the next LRU batch that evicts pages, then pauses.
+    /// Runs at full speed to just before the next LRU batch that evicts pages, then pauses
+    /// (from where a seek under way lands).
     pub fn next_batch(&mut self) {
+        if self.defer(Input::Batch) {
+            return;
+        }
         if self.at_batch {
             self.fwd(self.tracked());
             self.at_batch = false;
@@ -438,8 +506,12 @@ impl Explorer {
     }
 
     /// Runs to the next LRU batch, then shows its evictions and the drain that follows in
-    /// slow motion, and pauses when the free list is empty again.
+    /// slow motion, and pauses when the free list is empty again (from where a seek under way
+    /// lands).
     pub fn watch(&mut self) {
+        if self.defer(Input::Watch) {
+            return;
+        }
         self.clear_seek();
         if self.after_batch() && self.mode == Mode::Paused {
             // Just after a batch (a link's at=batch): its evictions replayed, then the drain.
@@ -471,6 +543,7 @@ impl Explorer {
         } else {
             0
         };
+        self.queued = None;
         self.start_seek(Seek::Event(n), None);
     }
 
@@ -504,6 +577,7 @@ impl Explorer {
             _ => self.seek_kind = "forward",
         }
         self.seek_from = self.cur.events();
+        self.queued = None;
         self.start_seek(Seek::Time(t), None);
     }
 
@@ -540,6 +614,8 @@ impl Explorer {
     pub fn reset(&mut self) {
         self.cur = self.base.clone();
         self.clear_seek();
+        self.queued = None;
+        self.after_seek = None;
         self.mode = Mode::Paused;
         self.busy.clear();
         self.at_batch = false;

@@ -98,8 +98,12 @@ impl Explorer {
             String::new()
         };
         format!(
-            "{t}: {scan}. {lists}{last} So far the boundary turned {} scanned-table pages young.{growth}",
-            n(sim.pool.slid_young_by_tag(SCAN_SPACE as u8))
+            "{t}: {scan}. {lists}{last} So far the boundary turned {} young.{growth}",
+            narrate::count(
+                sim.pool.slid_young_by_tag(SCAN_SPACE as u8),
+                "scanned-table page",
+                "scanned-table pages"
+            )
         )
     }
 
@@ -119,14 +123,18 @@ impl Explorer {
             return None;
         }
         Some(format!(
-            "{}: the growth slide. The pool is still filling: the free list holds {}, and each read takes one and lengthens the LRU list ({} now, past 512). The old sublist's target grows by only {} % of each insert, so buf_LRU_old_adjust_len moves LRU_old toward the tail by the rest, about {:.2} page per insert, turning the newest inserts young: {} so far ({} scanned-table pages), no refill involved.",
+            "{}: the growth slide. The pool is still filling: the free list holds {}, and each read takes one and lengthens the LRU list ({} now, past 512). The old sublist's target grows by only {} % of each insert, so buf_LRU_old_adjust_len moves LRU_old toward the tail by the rest, about {:.2} page per insert, turning the newest inserts young: {} so far ({}), no refill involved.",
             t_label(sim.now()),
             pages(inst.free.len() as u64),
             n(inst.lru.len()),
             self.params.old_blocks_pct,
             1.0 - self.params.old_blocks_pct as f64 / 100.0,
             pages(grown),
-            n(inst.lru.slides.growth_young.get(SCAN_SPACE as usize).copied().unwrap_or(0))
+            narrate::count(
+                inst.lru.slides.growth_young.get(SCAN_SPACE as usize).copied().unwrap_or(0),
+                "scanned-table page",
+                "scanned-table pages"
+            )
         ))
     }
 
@@ -169,9 +177,9 @@ impl Explorer {
             // Reference §11.3: the count is exact only if no old page is promoted meanwhile;
             // each promotion uses up one step of the slide, so it is an upper bound.
             s.push_str(&format!(
-                " As reads drain the free list, each insert after LRU_old lengthens the list; past the 40-page dead band the boundary walks back toward the tail, turning the newest inserts young: at most about {} of the next {} reads (fewer if old pages are promoted meanwhile, since each promotion shortens the old sublist too).",
+                " As reads drain the free list, each insert after LRU_old lengthens the list; past the 40-page dead band the boundary walks back toward the tail, turning the newest inserts young: at most about {} of the next {} (fewer if old pages are promoted meanwhile, since each promotion shortens the old sublist too).",
                 n(b.predicted),
-                n(b.evicted)
+                narrate::count(b.evicted as u64, "read", "reads")
             ));
         } else {
             s.push_str(" This refill is too small to move the boundary past its 40-page dead band: nothing will slide.");
@@ -188,19 +196,23 @@ impl Explorer {
         if done {
             let ms = (self.cur.sim.now() - b.at) as f64 / 1000.0;
             Some(format!(
-                "{}: the free list is empty again. Reads took its {} frames in {:.0} ms, and the boundary turned {} young ({} of them scanned-table pages) without any reuse. Their clock stamp is 0, so the next touch of each moves it to the head (the quarter rule). Each later pass moves it there again, as long as the scan comes back before the page sinks through the young sublist.",
+                "{}: the free list is empty again. Reads took its {} in {:.0} ms, and the boundary turned {} young ({}) without any reuse. Their clock stamp is 0, so the next touch of each moves it to the head (the quarter rule). Each later pass moves it there again, as long as the scan comes back before the page sinks through the young sublist.",
                 t_label(self.cur.sim.now()),
-                n(taken),
+                narrate::count(taken as u64, "frame", "frames"),
                 ms,
                 pages(young),
-                n(scan)
+                if scan == 1 {
+                    "1 of them a scanned-table page".to_string()
+                } else {
+                    format!("{} of them scanned-table pages", n(scan))
+                }
             ))
         } else {
             Some(format!(
-                "{}: draining. Reads have taken {} of {} free frames, and the boundary has turned {} young (ringed). Their clock stamp is 0, so the next touch of each moves it to the head.",
+                "{}: draining. Reads have taken {} of {}, and the boundary has turned {} young (ringed). Their clock stamp is 0, so the next touch of each moves it to the head.",
                 t_label(self.cur.sim.now()),
                 n(taken),
-                n(b.free_before + b.evicted),
+                narrate::count((b.free_before + b.evicted) as u64, "free frame", "free frames"),
                 pages(young)
             ))
         }
@@ -227,13 +239,13 @@ impl Explorer {
                     },
                     if free > 0 && self.params.start == midpoint_core::scenario::Start::Restart {
                         format!(
-                            " The pool is still filling after the restart: {} frames are free, so each read lengthens the LRU list and the boundary slides toward the tail (the growth slide).",
-                            n(free)
+                            " The pool is still filling after the restart: {} free, so each read lengthens the LRU list and the boundary slides toward the tail (the growth slide).",
+                            narrate::count(free as u64, "frame is", "frames are")
                         )
                     } else if free > 0 {
                         format!(
-                            " Its first reads drain the {} free frames left from the warm-up, so the boundary slides at once.",
-                            n(free)
+                            " Its first reads drain the {} left from the warm-up, so the boundary slides at once.",
+                            narrate::count(free as u64, "free frame", "free frames")
                         )
                     } else {
                         String::new()

@@ -618,5 +618,7 @@ impl Explorer {
             }
         }
         self.dirty = true;
+        // A move the reader made on the way acts here, at the moment.
+        self.run_queued();
     }
 }

@@ -67,6 +67,7 @@ impl Explorer {
         self.clear_seek();
         self.mode = Mode::Paused;
         self.after_seek = None;
+        self.queued = None;
         self.busy.clear();
         self.at_batch = m.at_batch;
         self.clear_flash();
@@ -178,6 +179,7 @@ impl Explorer {
         let refills = self.cur.refills;
         self.clear_seek();
         self.after_seek = None;
+        self.queued = None;
         self.busy.clear();
         self.mode = Mode::Paused;
         self.at_batch = false;

@@ -29,13 +29,17 @@ impl Explorer {
     /// during a drain, runs events until the boundary has moved by at least a twentieth of the
     /// refill, the free list is empty, or another batch ran; otherwise runs to the next batch.
     pub fn step_boundary(&mut self) {
-        self.run_beat(false);
+        if !self.defer(Input::Boundary) {
+            self.run_beat(false);
+        }
     }
 
     /// Runs to the end of the current drain (the free list empty), running the batch first if
     /// paused just before one; with no drain under way, to the next batch.
     pub fn step_drain_end(&mut self) {
-        self.run_beat(true);
+        if !self.defer(Input::DrainEnd) {
+            self.run_beat(true);
+        }
     }
 
     fn run_beat(&mut self, to_end: bool) {

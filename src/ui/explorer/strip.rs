@@ -355,6 +355,10 @@ impl Explorer {
                     // The frame holds another page now: the demoted one was evicted.
                     fl &= !(S_DEMOTED_HOT as u8);
                     st.counts.3 += 1;
+                } else if fl & S_DEMOTED_HOT as u8 != 0 && mark != grid::MARK_OLD {
+                    // The same page, no longer old by the batch (touched to the head, or
+                    // another batch ran): its pink ring goes.
+                    fl &= !(S_DEMOTED_HOT as u8);
                 }
                 if fl & S_SLID as u8 != 0 && mark != grid::MARK_YOUNG {
                     fl &= !((S_SLID | S_TO_HEAD) as u8);

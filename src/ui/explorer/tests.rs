@@ -1204,3 +1204,158 @@ proptest::proptest! {
         }
     }
 }
+
+/// The rings of the cells as drawn now, checked against the pool: a black ring on a page that
+/// is young, a pink ring on a hot-set page that is old. Returns the pink rings.
+fn rings_agree_with_the_pool(ex: &Explorer, when: &str) -> u32 {
+    let mut pink = 0;
+    for &b in ex.cells() {
+        let (kind, old) = (b & 7, b & grid::OLD != 0);
+        match b & grid::MARK_MASK {
+            grid::MARK_YOUNG => assert!(!old, "{when}: a black ring on an old page"),
+            grid::MARK_OLD => {
+                assert!(
+                    old && kind == grid::K_HOT,
+                    "{when}: a pink ring on {kind} (old {old})"
+                );
+                pink += 1;
+            }
+            _ => {}
+        }
+    }
+    pink
+}
+
+#[test]
+fn rings_say_what_the_pool_holds_after_boundary_drain_end_and_watch() {
+    // The small pool's figure: boundary steps, drains' ends and watched refills, one after the
+    // other, the rings checked at rest and during every watched refill.
+    let p = preset("small-demo").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    ex.resize(600, 400, 1.0);
+    let mut t = 0.0;
+    let mut pink = 0;
+    for round in 0..6 {
+        ex.step_boundary();
+        until_paused(&mut ex, &mut t);
+        ex.render();
+        pink += rings_agree_with_the_pool(&ex, &format!("round {round}, boundary step"));
+        ex.step_drain_end();
+        until_paused(&mut ex, &mut t);
+        ex.render();
+        rings_agree_with_the_pool(&ex, &format!("round {round}, drain's end"));
+        ex.watch();
+        for i in 0..100_000 {
+            t += 16.0;
+            ex.frame(t);
+            ex.render();
+            pink += rings_agree_with_the_pool(&ex, &format!("round {round}, watch frame {i}"));
+            if ex.status().mode == "paused" {
+                break;
+            }
+        }
+    }
+    assert!(pink > 0, "some batch demoted hot pages");
+}
+
+#[test]
+fn a_move_made_while_seeking_acts_once_the_seek_lands() {
+    // Step while recomputing the way to the scan's start: one event after it, not one event
+    // after wherever the seek had got to.
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    let start = ex.status().scan_start_s;
+    let mut reference = Explorer::new(&small(), clock).unwrap();
+    reference.seek_time(start);
+    let mut t = 0.0;
+    until_paused(&mut reference, &mut t);
+    let there = reference.events();
+    ex.seek_time(start);
+    assert_eq!(ex.status().mode, "seeking");
+    ex.step();
+    ex.step();
+    let mut t = 16.0;
+    until_paused(&mut ex, &mut t);
+    assert_eq!(
+        ex.events(),
+        there + 1.0,
+        "the latest move, once, at the moment"
+    );
+    // Pause while seeking: the seek still lands, paused, and nothing kept runs.
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.seek_time(start);
+    ex.watch();
+    ex.pause();
+    let mut t = 16.0;
+    until_paused(&mut ex, &mut t);
+    assert_eq!(ex.events(), there);
+    // Play while seeking: plays from the moment.
+    let mut ex = Explorer::new(&small(), clock).unwrap();
+    ex.seek_time(start);
+    ex.play();
+    let mut t = 16.0;
+    for _ in 0..1000 {
+        t += 16.0;
+        ex.frame(t);
+        if ex.status().mode == "playing" {
+            break;
+        }
+    }
+    assert_eq!(ex.status().mode, "playing");
+    assert!(ex.t_s() >= start);
+}
+
+/// Whether `s` counts one of something with a plural noun ("1 pages", "1 frames").
+fn one_with_a_plural(s: &str) -> Option<String> {
+    const NOUNS: [&str; 6] = [
+        "pages",
+        "frames",
+        "reads",
+        "touches",
+        "scanned-table pages",
+        "hot pages",
+    ];
+    let b = s.as_bytes();
+    for (i, _) in s.match_indices("1 ") {
+        let before = if i == 0 { b' ' } else { b[i - 1] };
+        if before.is_ascii_digit() || before == b',' || before == b'.' {
+            continue;
+        }
+        let rest = &s[i + 2..];
+        if NOUNS.iter().any(|n| {
+            rest.starts_with(n) && !rest[n.len()..].starts_with(|c: char| c.is_alphanumeric())
+        }) {
+            return Some(s[i.saturating_sub(30)..(i + 30).min(s.len())].to_string());
+        }
+    }
+    None
+}
+
+#[test]
+fn counts_agree_with_their_nouns_in_the_narration_and_the_code_panel() {
+    assert_eq!(
+        one_with_a_plural("turned 1 pages young").as_deref(),
+        Some("turned 1 pages young")
+    );
+    assert_eq!(one_with_a_plural("turned 21 pages young, 1 page old"), None);
+    // After a restart the growth slide turns one page young at a time: step through it (the
+    // article's growth figure).
+    let p = preset("seed000-restart-hot4485-b2b").unwrap().params;
+    let mut ex = Explorer::new(&p, clock).unwrap();
+    let start = ex.status().scan_start_s;
+    ex.seek_time(start);
+    let mut t = 0.0;
+    until_paused(&mut ex, &mut t);
+    let mut ones = 0;
+    for _ in 0..400 {
+        ex.step();
+        let st = ex.status();
+        let code = ex.code_state().at.map(|c| c.what).unwrap_or_default();
+        for s in [&st.narration, &code] {
+            assert_eq!(one_with_a_plural(s), None, "{s}");
+        }
+        if code.contains("turned 1 page young") {
+            ones += 1;
+        }
+    }
+    assert!(ones > 0, "no step turned exactly one page young");
+}
