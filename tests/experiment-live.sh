@@ -51,6 +51,15 @@ grep -q "^tables   hot: " "$work/plan.txt" || fail "the dry run's plan has no ta
 has_schema && fail "the dry run created the schema"
 [[ "$(vars)" == "$before" ]] || fail "the dry run changed a variable: $(vars)"
 
+# 1b. --dry-run --json prints JSON, and a password holding '@' shows nowhere in it.
+sql "CREATE USER 'carol'@'127.0.0.1' IDENTIFIED BY 'x@TopSecret'; GRANT PROCESS ON *.* TO 'carol'@'127.0.0.1'"
+"$bin" experiment --url "mysql://carol:x@TopSecret@127.0.0.1:$MIDPOINT_MARIADB_PORT" --dry-run --json \
+    >"$work/plan.json" 2>"$work/plan.err" || fail "the dry run as carol failed: $(cat "$work/plan.err")"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); assert v["dry_run"] and v["server"]["address"].startswith("mysql://carol@127.0.0.1:"), v["server"]' \
+    "$work/plan.json" || fail "--dry-run --json: $(cat "$work/plan.json")"
+grep -q TopSecret "$work/plan.json" "$work/plan.err" && fail "the password was shown: $(cat "$work/plan.json" "$work/plan.err")"
+sql "DROP USER 'carol'@'127.0.0.1'"
+
 # 2. Another schema on the server: refused without --yes, with the reason.
 sql "CREATE SCHEMA someone_elses"
 if "$bin" experiment --url "$url" --warmup-s 1 --scan-s 1 2>"$work/refused.txt"; then
