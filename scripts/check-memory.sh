@@ -6,7 +6,9 @@
 # innodb and lru), each estimated, then run and its peak RSS measured (wait4's ru_maxrss, this
 # child alone). The estimate is the budget's upper bound: every actual/estimated ratio must lie
 # within 0.25 to 1 (never above the estimate, and not more than 4 times below it); for the
-# write path's secondary index and the text traces, within 0.5 to 1 (2 times).
+# write path's secondary index within 0.5 to 1 (2 times), for the text traces within 0.4 to 1
+# (their per-id tables grow by doubling, which the estimate takes at its worst: 2 million ids
+# measured 0.44-0.48).
 # Prints one line per command with both figures and exits non-zero if any ratio falls outside.
 #
 #   scripts/check-memory.sh [MIDPOINT_BINARY]   (default: $CARGO_TARGET_DIR/release/midpoint, built here)
@@ -50,8 +52,8 @@ configs=(
     "write path|run|--preset seed003-rw-default --set frames_per_instance=262144 --set table_pages=4000000 --set warmup_s=10 --set base_s=30 --json"
     "write path, big index|run|--preset seed003-rw-default --set sec_pages=8000000 --set warmup_s=2 --set base_s=5 --json|0.5"
     "midpoint trace|replay|WORK/pool.trace --json"
-    "text, lru|replay|--format txt WORK/distinct.txt --policy lru --cache-pages 1048576|0.5"
-    "text, innodb|replay|--format txt WORK/distinct.txt --policy innodb --cache-pages 1048576|0.5"
+    "text, lru|replay|--format txt WORK/distinct.txt --policy lru --cache-pages 1048576|0.4"
+    "text, innodb|replay|--format txt WORK/distinct.txt --policy innodb --cache-pages 1048576|0.4"
     "oracle, innodb|replay|--format oracle-general WORK/distinct.oracle --policy innodb --cache-pages 1048576"
     "oracle, lru|replay|--format oracle-general WORK/distinct.oracle --policy lru --cache-pages 1048576"
     "oracle, belady|replay|--format oracle-general WORK/distinct.oracle --policy belady --cache-pages 1048576"
