@@ -1,21 +1,17 @@
 //! `run --estimate --json`: the cost model's figures, printed without running, growing with
 //! what the run's cost grows with (scripts/check-estimates.sh holds them to measured runs).
 
+mod common;
+
 use std::process::Command;
 
 fn estimate(args: &[&str]) -> (f64, f64) {
-    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
-        .arg("run")
-        .args(args)
-        .args(["--estimate", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = common::midpoint_json(
+        ["run"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .chain(["--estimate", "--json"]),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let o = v.as_object().unwrap();
     assert_eq!(o.len(), 2, "{v}");
     (
@@ -105,26 +101,21 @@ fn the_write_path_estimate_counts_its_secondary_index_load() {
 }
 
 fn replay_estimate(format: &str, path: &std::path::Path) -> f64 {
-    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
-        .args([
-            "replay",
-            "--format",
-            format,
-            "--policy",
-            "lru",
-            "--cache-pages",
-            "1000",
-        ])
-        .arg(path)
-        .args(["--estimate", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let args = [
+        "replay",
+        "--format",
+        format,
+        "--policy",
+        "lru",
+        "--cache-pages",
+        "1000",
+    ];
+    let v = common::midpoint_json(
+        args.iter()
+            .map(std::ffi::OsStr::new)
+            .chain([path.as_os_str()])
+            .chain(["--estimate", "--json"].map(std::ffi::OsStr::new)),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     v["estimated_mib"].as_f64().unwrap()
 }
 

@@ -1,25 +1,12 @@
 //! `midpoint from-status`: the JSON interface's names, exit status 2 on input it cannot use, a
 //! run's result.
 
-use std::process::Command;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_midpoint");
-const F: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../status/tests/fixtures/status/"
-);
+const F: &str = common::FIXTURES;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(BIN)
-        .arg("from-status")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    common::midpoint(std::iter::once("from-status").chain(args.iter().copied()))
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

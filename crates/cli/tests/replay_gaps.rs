@@ -3,6 +3,8 @@
 //! InnoDB policy's executed LRU batches are bounded by the number of requests (a count, not a
 //! timer) and every other policy's hits do not depend on the timestamps at all.
 
+mod common;
+
 use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
 use midpoint_lab::policy::{by_name, Policy, NAMES};
 use midpoint_lab::trace::oracle::{write, OracleReader};
@@ -27,18 +29,20 @@ fn a_gap_of_two_to_the_32_seconds_replays_through_innodb_at_once() {
     let mut bytes = record(0, 1, 16384, -1);
     bytes.extend(record(4_294_967_295, 2, 16384, -1));
     std::fs::write(&path, &bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_midpoint"))
-        .args(["replay", "--format", "oracle-general", "--policy", "innodb"])
-        .args(["--cache-pages", "500", "--json"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut args: Vec<std::ffi::OsString> = [
+        "replay",
+        "--format",
+        "oracle-general",
+        "--policy",
+        "innodb",
+        "--cache-pages",
+        "500",
+        "--json",
+    ]
+    .map(Into::into)
+    .to_vec();
+    args.push(path.clone().into());
+    let v = common::midpoint_json(args);
     assert_eq!(v["requests"], 2);
     assert_eq!(v["misses"], 2);
 }
