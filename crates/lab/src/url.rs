@@ -52,6 +52,20 @@ pub fn page_limits(p: &Params) -> (Params, Vec<String>) {
     (q, notes)
 }
 
+/// Every parameter as a URL query (no leading `?`), defaults included, in a stable order.
+pub fn to_query(p: &Params) -> String {
+    pairs_query(p.to_pairs())
+}
+
+/// Pairs as a URL query (no leading `?`), encoded as the browser's URLSearchParams does.
+pub fn pairs_query<K: AsRef<str>, V: AsRef<str>>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,18 +90,4 @@ mod tests {
         assert_eq!(q.idle_scan_pages_per_s, 5000.0);
         assert!(notes.is_empty(), "{notes:?}");
     }
-}
-
-/// Every parameter as a URL query (no leading `?`), defaults included, in a stable order.
-pub fn to_query(p: &Params) -> String {
-    pairs_query(p.to_pairs())
-}
-
-/// Pairs as a URL query (no leading `?`), encoded as the browser's URLSearchParams does.
-pub fn pairs_query<K: AsRef<str>, V: AsRef<str>>(
-    pairs: impl IntoIterator<Item = (K, V)>,
-) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(pairs)
-        .finish()
 }
