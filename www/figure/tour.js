@@ -49,8 +49,24 @@ export class Tour {
     this.moments = this.steps.map(() => null);
     if (this.present) {
       this.counts.hidden = false;
+      // Below the smallest screen the presentation is laid out for, a message instead of a
+      // close-up squeezed to nothing (page.css shows it).
+      this.room = el("p", { class: "mp-pres-room", "data-testid": "present-room", role: "status",
+        text: "The presentation needs more room: a window at least 1,000 × 560 px (full screen, F, or zoom out with Ctrl −)." });
       this.bindPresent();
     }
+  }
+
+  /** The presentation's right-hand column: the beat's text, counters and narration always
+   *  whole; the code that ran below them only if it fits whole (never under the narration, never
+   *  cut mid-line). Called after each status update and when the column's size changes. */
+  fitSide() {
+    const code = this.w.root.querySelector(".mp-pres-side > .mp-code");
+    const side = code?.parentElement;
+    if (!side) return;
+    const room = side.getBoundingClientRect().bottom - code.getBoundingClientRect().top;
+    const cut = code.scrollHeight > room + 1;
+    if (cut !== code.classList.contains("mp-cut")) code.classList.toggle("mp-cut", cut);
   }
 
   act(name) {
@@ -116,6 +132,8 @@ export class Tour {
   /** The counters a beat points at, on one line (the presentation). */
   status(s) {
     if (!this.present) return;
+    // After every listener of this update has written its text.
+    queueMicrotask(() => this.fitSide());
     const pct = s.hot_pages ? Math.round((100 * s.hot_resident) / s.hot_pages) : 0;
     setText(this.counts, `Pages made young ${fmt.format(s.made_young)} · not made young ${fmt.format(s.not_made_young)} · hot set cached ${fmt.format(s.hot_resident)} of ${fmt.format(s.hot_pages)} (${pct} %)`);
   }
