@@ -1,0 +1,56 @@
+// The presentation's beat 4 waits for the class's prediction: → into it shows the question with
+// the figure paused at the batch and no answer ("606") on screen (data-predict="1"); the next →
+// starts the refill and drain and shows the beat's words; the → after that goes to beat 5, which
+// runs at the presentation's own speed, not the drain's slow motion.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { openPage, pageReady, useBrowser } from "./helpers.mjs";
+
+const shared = useBrowser();
+const W = "[data-testid=midpoint-widget]";
+
+function beatDrawn(page, n) {
+  return page.waitForFunction(([s, n]) => {
+    const r = document.querySelector(s);
+    return r.dataset.tour === String(n) && !r.dataset.seeking;
+  }, [W, n], { timeout: 60_000, polling: 50 });
+}
+
+const state = (page) => page.evaluate((s) => {
+  const r = document.querySelector(s);
+  return { mode: r.dataset.mode, predict: r.dataset.predict ?? null, text: r.querySelector(".mp-tour-text").textContent, speed: r.querySelector("[data-ctl=speed]").value, tour: r.dataset.tour };
+}, W);
+
+test("beat 4 asks first, and its drain and its number come on the next key", async () => {
+  const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=present", { viewport: { width: 1366, height: 768 } });
+  try {
+    await pageReady(page);
+    await beatDrawn(page, 1);
+    const speed1 = (await state(page)).speed;
+    for (let beat = 2; beat <= 4; beat++) {
+      await page.keyboard.press("ArrowRight");
+      await beatDrawn(page, beat);
+    }
+    const asked = await state(page);
+    assert.equal(asked.predict, "1", "beat 4 waits for the prediction");
+    assert.equal(asked.mode, "paused", "nothing animates while the class predicts");
+    assert.doesNotMatch(asked.text, /606|600 per/, `the answer is not on screen: ${asked.text}`);
+    assert.match(asked.text, /predict/i);
+    await page.keyboard.press("ArrowRight");
+    const shown = await state(page);
+    assert.equal(shown.tour, "4", "the next key stays on beat 4");
+    assert.equal(shown.predict, null);
+    assert.match(shown.text, /606/);
+    assert.equal(shown.mode, "watching", "the refill and drain start");
+    await page.waitForFunction((s) => document.querySelector(s).dataset.mode === "paused", W, { timeout: 60_000, polling: 50 });
+    await page.keyboard.press("ArrowRight");
+    await beatDrawn(page, 5);
+    assert.equal((await state(page)).speed, speed1, "beat 5 runs at the presentation's speed, not the drain's");
+    await page.keyboard.press("ArrowLeft");
+    await beatDrawn(page, 4);
+    assert.equal((await state(page)).predict, "1", "back into beat 4 asks again");
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
