@@ -35,6 +35,12 @@ async function beat(page, key) {
   return page.evaluate(() => ({ ms: window.__beat.t1 - window.__beat.t0, tour: Number(document.querySelector("[data-testid=midpoint-widget]").dataset.tour) }));
 }
 
+/** → to the next beat; beat 4 first takes a → for the class's prediction (data-predict). */
+async function next(page) {
+  if (await page.evaluate(() => document.querySelector("[data-testid=midpoint-widget]").dataset.predict === "1")) await page.keyboard.press("ArrowRight");
+  return next(page);
+}
+
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width, height } });
@@ -46,7 +52,7 @@ try {
   // A first pass at once: the moments are not ready yet.
   const cold = {};
   for (let b = 2; b <= 6; b++) {
-    const r = await beat(page, "ArrowRight");
+    const r = await next(page);
     cold[r.tour] = round(r.ms);
   }
   await page.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.beatsReady === "6", null, { timeout: 120_000, polling: 100 });
@@ -62,7 +68,7 @@ try {
   for (let i = 0; i < runs; i++) {
     const run = {};
     for (let b = 2; b <= 6; b++) {
-      const r = await beat(page, "ArrowRight");
+      const r = await next(page);
       run[r.tour] = round(r.ms);
     }
     for (let b = 5; b >= 1; b--) {

@@ -65,6 +65,8 @@ describe("the presentation's colour key", () => {
         await pageReady(page);
         const names = { hot: "orange", scan: "blue", "ring-young": scheme === "dark" ? "yellow" : "black", "ring-old": "pink", flash: "yellow" };
         for (let beat = 1; beat <= 6; beat++) {
+          // Beat 4 waits for the class's prediction: a second → starts its drain.
+          if (beat === 5) await page.keyboard.press("ArrowRight");
           if (beat > 1) await page.keyboard.press("ArrowRight");
           await beatDrawn(page, beat);
           checkKey(await readKey(page), `${scheme}, beat ${beat}`, names);

@@ -1,7 +1,8 @@
 // The presentation's beat 4 waits for the class's prediction: → into it shows the question with
 // the figure paused at the batch and no answer ("606") on screen (data-predict="1"); the next →
 // starts the refill and drain and shows the beat's words; the → after that goes to beat 5, which
-// runs at the presentation's own speed, not the drain's slow motion.
+// runs at the presentation's own speed, not the drain's slow motion. When the drain ends
+// paused, no cell keeps flying (data-moving is 0 in the frames that follow).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openPage, pageReady, useBrowser } from "./helpers.mjs";
@@ -43,6 +44,9 @@ test("beat 4 asks first, and its drain and its number come on the next key", asy
     assert.match(shown.text, /606/);
     assert.equal(shown.mode, "watching", "the refill and drain start");
     await page.waitForFunction((s) => document.querySelector(s).dataset.mode === "paused", W, { timeout: 60_000, polling: 50 });
+    // Paused at the drain's end, the cells stop with it: the next frames are at rest.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+    assert.equal(await page.$eval(W, (r) => r.dataset.moving), "0", "no cell still flying once the drain's end says paused");
     await page.keyboard.press("ArrowRight");
     await beatDrawn(page, 5);
     assert.equal((await state(page)).speed, speed1, "beat 5 runs at the presentation's speed, not the drain's");

@@ -166,7 +166,7 @@ function mountPresent(w, { Tour }) {
   const full = t.el.querySelector('[data-act="fullscreen"]');
   const head = el("div", { class: "mp-pres-head" }, el("div", { class: "mp-pres-title" }, tour.count, tour.h), tour.nav, ...(tour.proj ? [tour.proj] : []), ...(full ? [full] : []));
   const left = el("div", { class: "mp-pres-left" }, strip.fig, ...(tour.key ? [tour.key] : []), strip.el.querySelector(".mp-scrub"), t.el.querySelector(".mp-toolbar"));
-  const side = el("div", { class: "mp-pres-side" }, tour.text, tour.counts, t.el.querySelector(".mp-clock"), t.el.querySelector(".mp-narration"), ...(strip.code ? [strip.code] : []));
+  const side = el("div", { class: "mp-pres-side" }, tour.text, ...(tour.kept ? [tour.kept] : []), tour.counts, t.el.querySelector(".mp-clock"), t.el.querySelector(".mp-narration"), ...(strip.code ? [strip.code] : []));
   fig.append(head, left, side, ...(tour.room ? [tour.room] : []));
   w.root.append(fig);
   tour.paintKey?.();

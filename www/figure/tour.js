@@ -45,6 +45,9 @@ export function colourName(c) {
 const PREP_SLICE_MS = 12;
 const PREP_BUSY_WAIT_MS = 200;
 
+// The first beat that shows the hot set's share cached as a large figure (1-based).
+const KEPT_FROM_BEAT = 5;
+
 // The presentation's watched beat (the refill and its drain) first asks the class to predict,
 // the guide's question: its animation and its answer start on the next key.
 const PREDICT = "Predict first: the LRU batch is about to free 1,024 frames, and the scan will read 1,024 pages into them. How many scan pages will be young once the free list is empty: none, about 60, about 600, or all 1,024? Press → to watch.";
@@ -83,6 +86,9 @@ export class Tour {
     this.moments = this.steps.map(() => null);
     if (this.present) {
       this.counts.hidden = false;
+      // From beat 5 on, the share of the hot set cached as a large figure: beats 5 and 6 (26 %
+      // and 95 %) differ at a glance, not only in a counter.
+      this.kept = el("p", { class: "mp-pres-kept", "data-testid": "present-kept", hidden: true });
       // Below the smallest screen the presentation is laid out for, a message instead of a
       // close-up squeezed to nothing (page.css shows it).
       this.room = el("p", { class: "mp-pres-room", "data-testid": "present-room", role: "status",
@@ -143,12 +149,12 @@ export class Tour {
     const sw = (role, style) => `<span class="mp-sw" data-role="${role}" style="${style}"></span>`;
     const hatch = (k, t) => `background: linear-gradient(135deg, ${t} 0 45%, ${k} 45% 55%, ${t} 55%)`;
     const items = [
-      [sw("hot", `background: ${sc.k[1]}`), `${n(sc.k[1])}: hot set`],
-      [sw("scan", `background: ${sc.k[3]}`), `${n(sc.k[3])}: scanned table`],
-      [sw("old", hatch(sc.k[3], sc.t[3])), "pale, struck: old"],
-      [sw("free", `background: ${sc.k[0]}`), "free frame"],
+      [sw("hot", `background: ${sc.dots ? `radial-gradient(circle, ${sc.text} 0 18%, transparent 22%), ` : ""}${sc.k[1]}`), `${n(sc.k[1])}${sc.dots ? ", dotted" : ""}: hot set`],
+      [sw("scan", `background: ${sc.k[3]}`), `${n(sc.k[3])}: scan`],
+      [sw("old", hatch(sc.k[3], sc.t[3])), "pale: old"],
+      [sw("free", `background: ${sc.k[0]}`), "free"],
       [sw("ring-young", `background: ${sc.k[3]}; box-shadow: inset 0 0 0 3px ${sc.ringYoung}`), `${n(sc.ringYoung)} ring: made young by the boundary`],
-      [sw("ring-old", `background: ${sc.t[1]}; box-shadow: inset 0 0 0 3px ${sc.ringOld}`), `${n(sc.ringOld)} ring: hot page made old (×: evicted)`],
+      [sw("ring-old", `background: ${sc.t[1]}; box-shadow: inset 0 0 0 3px ${sc.ringOld}`), `${n(sc.ringOld)} ring: made old (×: evicted)`],
       [sw("flash", `background: linear-gradient(to top, ${sc.flash} 0 30%, ${sc.k[3]} 30%)`), `${n(sc.flash)} bar: just read`],
     ];
     this.key.innerHTML = items.map(([a, b]) => `<li>${a}<span data-words>${b}</span></li>`).join("");
@@ -171,20 +177,25 @@ export class Tour {
     if (name === "tour") this.go(0, true);
     else if (name === "tour-next") {
       if (this.asking) this.reveal();
-      else if (this.index !== null && this.index + 1 < this.steps.length) this.go(this.index + 1, true);
+      else if (this.index !== null && this.index + 1 < this.steps.length) this.go(this.index + 1, true, true);
     } else if (name === "tour-back") {
-      if (this.index) this.go(this.index - 1, true);
+      if (this.index) this.go(this.index - 1, true, true);
     } else if (name === "tour-end") this.end();
   }
 
-  /** Sets the simulation up for step `i` (0-based) and shows its text. */
-  go(i, focus) {
+  /** Sets the simulation up for step `i` (0-based) and shows its text. Reached by the beat keys
+   *  (`byKey`), the presentation's watched beat first asks for the prediction; opened by its
+   *  address (`tour=4`) it plays at once. */
+  go(i, focus, byKey = false) {
     const w = this.w;
     const step = this.steps[i];
     if (!step || w.dead) return;
     this.index = i;
-    // The presentation's watched beat waits for the class's prediction (`data-predict`).
-    const ask = this.present && step.action === "watch";
+    // The first beat that shows the hot set's share cached as a large figure (1-based).
+const KEPT_FROM_BEAT = 5;
+
+// The presentation's watched beat waits for the class's prediction (`data-predict`).
+    const ask = this.present && byKey && step.action === "watch";
     this.asking = ask;
     if (ask) w.root.dataset.predict = "1";
     else delete w.root.dataset.predict;
@@ -266,6 +277,18 @@ export class Tour {
     // After every listener of this update has written its text.
     queueMicrotask(() => this.fitSide());
     const pct = s.hot_pages ? Math.round((100 * s.hot_resident) / s.hot_pages) : 0;
+    if (this.kept) {
+      const show = this.index !== null && this.index + 1 >= KEPT_FROM_BEAT;
+      if (this.kept.hidden === show) this.kept.hidden = !show;
+      if (show) {
+        const t = `${pct} %`;
+        if (this.kept.dataset.pct !== String(pct)) {
+          this.kept.dataset.pct = String(pct);
+          this.kept.innerHTML = `<strong>${t}</strong> <span>of the hot set cached</span>`;
+          this.kept.style.setProperty("--kept", String(pct));
+        }
+      }
+    }
     setText(this.counts, `Pages made young ${fmt.format(s.made_young)} · not made young ${fmt.format(s.not_made_young)} · hot set cached ${fmt.format(s.hot_resident)} of ${fmt.format(s.hot_pages)} (${pct} %)`);
   }
 
