@@ -153,7 +153,7 @@ export class Tour {
       [sw("scan", `background: ${sc.k[3]}`), `${n(sc.k[3])}: scan`],
       [sw("old", hatch(sc.k[3], sc.t[3])), "pale: old"],
       [sw("free", `background: ${sc.k[0]}`), "free"],
-      [sw("ring-young", `background: ${sc.k[3]}; box-shadow: inset 0 0 0 3px ${sc.ringYoung}`), `${n(sc.ringYoung)} ring: made young by the boundary`],
+      [sw("ring-young", `background: ${sc.k[3]}; box-shadow: inset 0 0 0 3px ${sc.ringYoung}`), `${n(sc.ringYoung)} ring: made young`],
       [sw("ring-old", `background: ${sc.t[1]}; box-shadow: inset 0 0 0 3px ${sc.ringOld}`), `${n(sc.ringOld)} ring: made old (×: evicted)`],
       [sw("flash", `background: linear-gradient(to top, ${sc.flash} 0 30%, ${sc.k[3]} 30%)`), `${n(sc.flash)} bar: just read`],
     ];
@@ -179,13 +179,13 @@ export class Tour {
       if (this.asking) this.reveal();
       else if (this.index !== null && this.index + 1 < this.steps.length) this.go(this.index + 1, true, true);
     } else if (name === "tour-back") {
-      if (this.index) this.go(this.index - 1, true, true);
+      if (this.index) this.go(this.index - 1, true);
     } else if (name === "tour-end") this.end();
   }
 
-  /** Sets the simulation up for step `i` (0-based) and shows its text. Reached by the beat keys
-   *  (`byKey`), the presentation's watched beat first asks for the prediction; opened by its
-   *  address (`tour=4`) it plays at once. */
+  /** Sets the simulation up for step `i` (0-based) and shows its text. Reached forward by the beat
+   *  keys (`byKey`), the presentation's watched beat first asks for the prediction; opened by
+   *  its address (`tour=4`) or back from the next beat it plays at once. */
   go(i, focus, byKey = false) {
     const w = this.w;
     const step = this.steps[i];
