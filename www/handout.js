@@ -1,14 +1,21 @@
 // The classroom's printable handout (lab.html?view=handout): the lesson's key figures as still
 // images (docs/handout-*.png, the presentation's close-up at three moments) and the questions
-// of the teacher's guide (docs/classroom.md), without their answers; two A4 pages at most when
-// printed (page.css, @media print). No simulator runs on it; main.js loads this script only for
+// of the teacher's guide (docs/classroom.md), without their answers; two A4 pages when
+// printed, the figures on the first and the questions on the second (page.css, @media print). No simulator runs on it; main.js loads this script only for
 // that address.
 
 
+// The close-up's labels in the images, CSS px at capture (tests/browser/classroom-screenshots.mjs
+// draws them at this size; the handout's print test checks they print at 8 pt or more).
+export const HANDOUT_LABEL_PX = 22;
+
+// The images are captured in projector mode: hot pages dotted and darker orange than the scan's
+// blue is light or dark, so that a black-and-white copy still tells them apart.
 const FIGURES = [
-  ["handout-1-midpoint.png", "1. Midpoint insertion", "The LRU list near its boundary LRU_old: the head row (youngest pages) on top, then a window of the list around LRU_old, the tail row (evicted next) and the free list. A page read from disk goes in right after LRU_old, into the old sublist (hatched), not at the head. Orange: the hot set; blue: the scanned table. Black rings: pages the boundary turned young while the list grew into the free frames left after the warm-up."],
-  ["handout-2-drain.png", "2. After one refill and its drain", "The page cleaner's LRU batch freed 1,024 frames from the tail, the boundary jumped toward the head, and 1,024 frames of scan reads drained the free list. Black rings: scan pages the boundary turned young as it slid back toward the tail, with no time test; those in the head row were touched again since and moved there."],
-  ["handout-3-depth128.png", "3. The same moment with innodb_lru_scan_depth = 128", "200 s into the scan, each refill freeing 128 frames instead of 1,024: the boundary slides over about 41 pages per refill instead of about 600, and 95 % of the hot set is cached (26 % at this moment with 1,024)."],
+  ["handout-1-midpoint.png", "1. Midpoint insertion", "The head row (youngest pages) on top, a window of the list around LRU_old, the tail row (evicted next) and the free list. A page read from disk goes in right after LRU_old, into the old sublist (pale, struck), not at the head. Orange with a dot: the hot set; blue: the scanned table. Black rings: pages the boundary turned young."],
+  ["handout-2-batch.png", "2. Just after the LRU batch", "The page cleaner's batch has freed 1,024 frames from the tail (the free list row is full), and the list is shorter, so LRU_old jumped toward the head: pink rings, hot pages turned old. No read has taken a frame yet."],
+  ["handout-3-drain.png", "3. After the drain", "1,024 frames of scan reads drained the free list. Each went in after LRU_old, and the boundary slid back toward the tail over them, turning scan pages young (black rings) with no time test."],
+  ["handout-4-depth128.png", "4. The same moment with innodb_lru_scan_depth = 128", "200 s into the scan, each refill freeing 128 frames instead of 1,024: about 41 pages slide per refill instead of about 600, and 95 % of the hot set is cached (26 % at this moment with 1,024)."],
 ];
 
 const QUESTIONS = [
@@ -41,7 +48,9 @@ export function showHandout(doc) {
         to the head) only if it comes at least <code>innodb_old_blocks_time</code> (1,000 ms) after the page's
         first access. When the free list is empty, the page cleaner's <b>LRU batch</b> evicts pages from the
         tail until the free list holds <code>innodb_lru_scan_depth</code> (1,024) frames; reads then <b>drain</b> it.</p>
+      <div class="handout-figs">
       ${FIGURES.map(([f, h, cap]) => `<figure class="handout-fig"><img src="${img(f)}" alt="${esc(h)}: ${esc(cap)}"><figcaption><b>${esc(h)}.</b> ${esc(cap)}</figcaption></figure>`).join("\n      ")}
+      </div>
       <section class="handout-qs">
         <h2>Questions</h2>
         <ol>

@@ -124,7 +124,7 @@ test("the handout prints to two A4 pages at most, with its figures and five ques
   const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=handout", { viewport: { width: 1280, height: 900 } });
   try {
     await page.waitForSelector("[data-testid=handout]");
-    await page.waitForFunction(() => document.images.length === 3 && [...document.images].every((i) => i.complete && i.naturalWidth > 0), null, { timeout: 15_000 });
+    await page.waitForFunction(() => document.images.length === 4 && [...document.images].every((i) => i.complete && i.naturalWidth > 0), null, { timeout: 15_000 });
     assert.equal(await page.locator(".handout-qs li").count(), 5);
     assert.equal(await page.locator("[data-testid=midpoint-widget]").count(), 0, "no simulator on the handout");
     const pdf = await page.pdf({ format: "A4" });
@@ -158,7 +158,7 @@ test("a teacher's journey: the beats by key from load, play and pause, the drain
     await beatDrawn(page, 3);
     await page.keyboard.press("ArrowRight");
     await beatDrawn(page, 4);
-    // Beat 4 watches the refill and its drain; the timeline follows it.
+    // Beat 4 watches the refill and its drain, and the timeline follows it.
     await page.waitForFunction(() => Number(document.querySelector("[data-testid=drain-scrubber]").value) > 0, null, { timeout: 60_000 });
     await page.keyboard.press("Space");
     await page.waitForFunction((s) => document.querySelector(s).dataset.mode === "paused", W);

@@ -183,10 +183,16 @@ function mountPresent(w, { Tour }) {
   const strip = w.add(new Strip(w, { scrub: true }));
   const full = t.el.querySelector('[data-act="fullscreen"]');
   const head = el("div", { class: "mp-pres-head" }, el("div", { class: "mp-pres-title" }, tour.count, tour.h), tour.nav, ...(full ? [full] : []));
-  const left = el("div", { class: "mp-pres-left" }, strip.fig, strip.el.querySelector(".mp-scrub"), t.el.querySelector(".mp-toolbar"));
-  const side = el("div", { class: "mp-pres-side" }, tour.text, tour.counts, t.el.querySelector(".mp-clock"), t.el.querySelector(".mp-narration"), ...(strip.code ? [strip.code] : []));
-  fig.append(head, left, side);
+  const left = el("div", { class: "mp-pres-left" }, strip.fig, ...(tour.key ? [tour.key] : []), strip.el.querySelector(".mp-scrub"), t.el.querySelector(".mp-toolbar"));
+  const side = el("div", { class: "mp-pres-side" }, tour.text, ...(tour.kept ? [tour.kept] : []), tour.counts, t.el.querySelector(".mp-clock"), t.el.querySelector(".mp-narration"), ...(strip.code ? [strip.code] : []));
+  fig.append(head, left, side, ...(tour.room ? [tour.room] : []));
   w.root.append(fig);
+  if (tour.proj) left.querySelector(".mp-toolbar")?.append(tour.proj);
+  tour.paintKey?.();
+  if (tour.projector) tour.setProjector(true);
+  new ResizeObserver(() => tour.fitSide?.()).observe(side);
+  const narr = side.querySelector(".mp-narration");
+  if (narr) new ResizeObserver(() => tour.fitSide?.()).observe(narr);
   let last = "";
   new ResizeObserver(() => {
     const size = `${strip.box.clientWidth}x${strip.box.clientHeight}`;

@@ -32,6 +32,8 @@ export function stripColours(root) {
     ringOld: css(root, "--ring-old"),
     flash: css(root, "--flash"),
     focus: css(root, "--focus"),
+    // A mark that tells the hot set from the scan without colour (projector mode, the handout).
+    dots: getComputedStyle(root).getPropertyValue("--hot-dots").trim() === "1",
   };
 }
 
@@ -105,6 +107,12 @@ export function paintStrip(ctx, v, n, m, sc, dpr) {
       ctx.moveTo(x + 1, y + s - 1);
       ctx.lineTo(x + s - 1, y + 1);
       ctx.stroke();
+    }
+    if (sc.dots && kind === 1) {
+      ctx.fillStyle = sc.text;
+      ctx.beginPath();
+      ctx.arc(x + s / 2, y + s / 2, s / 6, 0, 2 * Math.PI);
+      ctx.fill();
     }
     if (fl & c.slid) {
       ctx.strokeStyle = sc.ringYoung;

@@ -137,6 +137,9 @@ impl Explorer {
                         };
                         if stop {
                             self.mode = Mode::Paused;
+                            // The watch ends paused: the cells stop where they are going with
+                            // it, as a pause does (none keeps flying under "paused").
+                            self.strip.settle();
                         } else if since > 5 * SEC {
                             self.mode = Mode::Paused;
                             let t = format!(
