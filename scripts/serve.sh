@@ -69,4 +69,18 @@ fi
 echo
 echo "Serving http://127.0.0.1:$port/www/index.html  (Ctrl-C to stop)"
 echo
-exec python3 -m http.server "$port" --bind 127.0.0.1
+# python3's http.server, with Access-Control-Allow-Origin: * on every answer, so that a page on
+# another origin (a blog post with the <midpoint-explainer> snippet) can load the module and WASM.
+exec python3 - "$port" <<'PY'
+import http.server, sys
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+try:
+    http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+except KeyboardInterrupt:
+    pass
+PY

@@ -37,6 +37,7 @@ export class EmbedDialog {
       <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-iframe">Copy the iframe</button> <span class="mp-copied" role="status"></span></p>
       <label for="${id}-el">A custom element (one script per page; several figures can share it)</label>
       <textarea id="${id}-el" class="mp-snippet" data-testid="embed-element" readonly rows="4" spellcheck="false"></textarea>
+      <p class="mp-dlg-what" data-testid="embed-element-note" hidden></p>
       <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-element">Copy the element</button> <span class="mp-copied" role="status"></span></p>
       <p class="mp-dlgrow"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
     this.dialog = d;
@@ -70,6 +71,22 @@ export class EmbedDialog {
     this.iframe.value = s.iframe;
     this.element.value = s.element;
     this.dialog.dataset.view = view;
+    this.checkCors();
+  }
+
+  /** The element loads its module and WASM from this host: a page on another origin can only
+   *  if this host answers with Access-Control-Allow-Origin. Says so when it does not. */
+  async checkCors() {
+    const note = this.dialog.querySelector("[data-testid=embed-element-note]");
+    this.cors ??= fetch(new URL("embed.js", this.w.base), { method: "HEAD", cache: "no-store" })
+      .then((r) => r.headers.get("access-control-allow-origin") === "*")
+      .catch(() => true);
+    const ok = await this.cors;
+    this.dialog.dataset.elementCors = ok ? "1" : "0";
+    note.hidden = ok;
+    note.textContent = ok
+      ? ""
+      : `This host (${new URL(this.w.base).host}) sends no Access-Control-Allow-Origin header, so the element works only on pages of this same host: a blog elsewhere cannot load its module. Paste the iframe there, or serve these files with that header (see How to paste).`;
   }
 
   async copy(text, out) {
