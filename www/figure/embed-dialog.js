@@ -39,7 +39,7 @@ export class EmbedDialog {
       <textarea id="${id}-el" class="mp-snippet" data-testid="embed-element" readonly rows="4" spellcheck="false"></textarea>
       <p class="mp-dlg-what" data-testid="embed-element-note" hidden></p>
       <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-element">Copy the element</button> <span class="mp-copied" role="status"></span></p>
-      <p class="mp-dlgrow"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
+      <p class="mp-dlgrow mp-dlgclose"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
     this.dialog = d;
     this.select = d.querySelector("select");
     this.iframe = d.querySelector(`#${id}-iframe`);
@@ -50,8 +50,8 @@ export class EmbedDialog {
       const b = e.target.closest("button[data-dlg]");
       if (!b) return;
       if (b.dataset.dlg === "close") d.close();
-      else if (b.dataset.dlg === "copy-iframe") this.copy(this.iframe.value, b.nextElementSibling);
-      else this.copy(this.element.value, b.nextElementSibling);
+      else if (b.dataset.dlg === "copy-iframe") this.copy(this.iframe, b.nextElementSibling);
+      else this.copy(this.element, b.nextElementSibling);
     });
     d.addEventListener("close", () => this.button.focus());
     w.root.append(d);
@@ -89,12 +89,22 @@ export class EmbedDialog {
       : `This host (${new URL(this.w.base).host}) sends no Access-Control-Allow-Origin header, so the element works only on pages of this same host: a blog elsewhere cannot load its module. Paste the iframe there, or serve these files with that header (see How to paste).`;
   }
 
-  async copy(text, out) {
+  /** Copies textarea `area`'s snippet; where the clipboard is refused (an iframe without the
+   *  permission), selects it for the reader's own copy and says so. */
+  async copy(area, out) {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(area.value);
       out.textContent = "Copied.";
+      out.dataset.copy = "clipboard";
     } catch {
-      out.textContent = "Select the text above and copy it (the clipboard is not available here).";
+      area.focus();
+      area.select();
+      let done = false;
+      try {
+        done = document.execCommand("copy");
+      } catch {}
+      out.textContent = done ? "Copied." : "The snippet is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
+      out.dataset.copy = done ? "command" : "selected";
     }
   }
 }

@@ -297,7 +297,10 @@ export class Widget {
    *  host to point them at: the single file). */
   snippets(view, height) {
     if (!this.base) return null;
-    return this.page.snippets(view, this.momentEv(), this.keepAt(), height, new URL("index.html", this.base).href, new URL("embed.js", this.base).href);
+    // While it plays, the snippet still takes the moment shown (the URL waits for a pause).
+    const s = this.status;
+    const ev = s && s.events > 0 && !this.pendingAt && this.tour?.index == null ? s.events : 0;
+    return this.page.snippets(view, ev, ev ? false : this.keepAt(), height, new URL("index.html", this.base).href, new URL("embed.js", this.base).href);
   }
 
   // ---- the frame loop ----------------------------------------------------------------------
