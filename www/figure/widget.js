@@ -453,6 +453,9 @@ export class Widget {
         else if (at === "batch" && s.at_batch) this.ex.step();
       }
     }
+    // data-at-moment="1" (set once): the figure has reached its opening moment (its at=, ev= or
+    // tour beat); an embed's poster of that moment stays until then (main.js).
+    if (!this.pendingAt && s.mode !== "seeking" && !this.root.dataset.atMoment) this.root.dataset.atMoment = "1";
     if (prev && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
       this.resumeAfterSeek = false;
       this.ex.play();
