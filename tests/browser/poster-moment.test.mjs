@@ -64,3 +64,29 @@ describe("posters", () => {
     });
   }
 });
+
+test("watching a refill, the close-up's free-list label and the counters' Free list agree", async () => {
+  const page = await shared.browser.newPage({ viewport: { width: 800, height: 900 } });
+  try {
+    await page.goto(`${baseUrl}/www/lab.html?view=strip&at=watch&embed=1`);
+    // Frames of the eviction animation: the label's number (data-strip-free) is the counter's.
+    const seen = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const out = [];
+          const poll = () => {
+            const root = document.querySelector("[data-midpoint]");
+            const free = root?.querySelector('[data-k="free"]')?.textContent.replaceAll(",", "");
+            if (root?.dataset.mode === "watching" && root.dataset.stripFree !== undefined) out.push([root.dataset.stripFree, free]);
+            if (out.length >= 30) return resolve(out);
+            requestAnimationFrame(poll);
+          };
+          poll();
+        }),
+    );
+    const differ = seen.filter(([a, b]) => a !== b);
+    assert.deepEqual(differ, [], `label vs counter: ${JSON.stringify(seen.slice(0, 5))}`);
+  } finally {
+    await page.close();
+  }
+});
