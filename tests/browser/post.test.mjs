@@ -74,8 +74,8 @@ async function postServer(html) {
 describe("a Markdown post on another origin", () => {
   test("the iframe and the element snippets of the residency and sweep figures run there, workers included", async () => {
     const context = await shared.browser.newContext({ viewport: { width: 900, height: 900 } });
-    const residency = await snippets(context, "view=residency&preset=small-demo");
-    const sweep = await snippets(context, "view=sweep&preset=small-demo&lru_scan_depth=64");
+    const residency = await snippets(context, "embed=1&view=residency&preset=small-demo");
+    const sweep = await snippets(context, "embed=1&view=sweep&preset=small-demo&lru_scan_depth=64");
     assert.match(residency.iframe, /^<iframe /);
     assert.match(sweep.element, /<midpoint-explainer\s/);
     const md = [
@@ -97,6 +97,7 @@ describe("a Markdown post on another origin", () => {
       "",
     ].join("\n");
     const body = marked.parse(md);
+    if (process.env.POST_DEBUG) console.error(md);
     const html = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A post</title></head><body>${body}</body></html>`;
     const { server, url } = await postServer(html);
     const page = await context.newPage();
