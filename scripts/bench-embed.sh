@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a blog post's reader on a phone waits for, as one JSON line:
 #
-#   {"embed_poster_ms", "embed_first_frame_ms", "embed_transfer_kb", "encoding", "runs": [...]}
+#   {"embed_poster_ms", "embed_first_frame_ms", "embed_live_at_moment_ms", "embed_transfer_kb",
+#    "encoding", "runs": [...]}
 #
 # for the close-up embed (lab.html?view=strip&at=batch&embed=1) at 390x844, the CPU slowed 4x and
 # a slow 4G network (150 ms, 1.6 Mbit/s down), median of 3 runs with an empty cache

@@ -1,7 +1,8 @@
 """The page's static server on loopback (scripts/serve.sh runs it): Python's http.server, with a
 request line of up to 1 MiB instead of its 64 KiB, so a page's address that carries a long state
 (a pasted status, every parameter) is served rather than answered 414; a longer one gets a 414
-that says why.
+that says why. Every answer carries Access-Control-Allow-Origin: *, so that a page on another
+origin (a blog post with the <midpoint-explainer> snippet) can load the module and the WASM.
 
     python3 scripts/serve.py PORT   (serves the current directory on 127.0.0.1:PORT)
 """
@@ -12,6 +13,10 @@ MAX_LINE = 1 << 20
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
     def handle_one_request(self):
         # http.server's own handling, with a longer request line.
         try:

@@ -69,4 +69,6 @@ fi
 echo
 echo "Serving http://127.0.0.1:$port/www/index.html  (Ctrl-C to stop)"
 echo
+# scripts/serve.py: http.server with long addresses and Access-Control-Allow-Origin: * (a page on
+# another origin, a blog post with the <midpoint-explainer> snippet, loads the module and WASM).
 exec python3 scripts/serve.py "$port"

@@ -57,9 +57,14 @@ export function boot() {
     // themselves when the page's is the small one.
     const bindings = inline ? undefined : import.meta.resolve("../pkg/midpoint.js");
     const core = !!bindings && new URL(bindings).pathname.endsWith("/pkg/core/midpoint.js");
+    // A page cannot start a Worker from another origin's URL (a blog embedding the element from
+    // this host): there the worker starts from a same-origin blob that imports worker.js.
+    const own = new URL("./worker.js", import.meta.url).href;
     const workerUrl = inline
       ? URL.createObjectURL(new Blob([inline.worker], { type: "text/javascript" }))
-      : new URL("./worker.js", import.meta.url).href;
+      : new URL(own).origin === location.origin
+        ? own
+        : URL.createObjectURL(new Blob([`import ${JSON.stringify(own)};`], { type: "text/javascript" }));
     // Where the full page lives, for embeds' links back to it (none in the single file).
     const base = inline ? null : new URL("./", import.meta.url).href;
     // The inline worker is a classic script: Chromium does not start module workers from the

@@ -78,19 +78,20 @@ for (const cap of document.querySelectorAll(".explain figure > figcaption")) {
 // The widget that reads the address (the lab) comes first in window.__midpoint.apps.
 const roots = [...document.querySelectorAll("[data-midpoint]")].sort((a, b) => (a.dataset.query === undefined ? 0 : 1) - (b.dataset.query === undefined ? 0 : 1));
 
-// An embedded figure's poster (lab.html) stays over its box until the live figure has drawn:
-// a canvas of the figure carries data-min-font-px once drawn (util.js, markFont).
+// An embedded figure's poster (lab.html) stays over its box until the live figure has drawn at
+// the poster's moment: a canvas of the figure carries data-min-font-px once drawn (util.js,
+// markFont), the widget's root data-at-moment once at its opening moment (widget.js).
 function dropPoster(root) {
   const poster = root.querySelector(":scope > .mp-poster");
   if (!poster) return;
-  const drawn = () => root.querySelector("canvas[data-min-font-px]") !== null;
+  const drawn = () => root.dataset.atMoment === "1" && root.querySelector("canvas[data-min-font-px]") !== null;
   if (drawn()) return poster.remove();
   const watch = new MutationObserver(() => {
     if (!drawn()) return;
     watch.disconnect();
     poster.remove();
   });
-  watch.observe(root, { subtree: true, attributes: true, attributeFilter: ["data-min-font-px"] });
+  watch.observe(root, { subtree: true, attributes: true, attributeFilter: ["data-min-font-px", "data-at-moment"] });
 }
 
 function fail(msg, where = roots) {

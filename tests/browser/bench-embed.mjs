@@ -12,6 +12,10 @@
 //                         canvas ([data-testid=boundary-strip], or the canvas inside it) has drawn: it carries
 //                         data-min-font-px (set by each drawing), or, for a build without it,
 //                         the page says it is ready (html[data-midpoint-ready])
+//   embed_live_at_moment_ms  the poster painted to the first animation frame in which the live
+//                         figure is at the poster's moment: the widget's root carries
+//                         data-at-moment="1" (widget.js) and the poster is gone (null without a
+//                         poster, or for a build without data-at-moment)
 //   embed_transfer_kb     bytes over the wire (response headers and encoded bodies, every request
 //                         of the page and its workers) until 2 s after the first frame, KiB
 //   encoding              the Content-Encoding the WASM module came with (as the server sent it)
@@ -34,7 +38,7 @@ const base = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$
 
 // Installed before any of the page's scripts: watches for the poster and the first frame.
 function watch() {
-  const marks = { poster: null, frame: null, posterTiming: null };
+  const marks = { poster: null, frame: null, posterTiming: null, moment: null };
   window.__embedBench = marks;
   try {
     new PerformanceObserver((list) => {
@@ -63,7 +67,11 @@ function watch() {
         marks.frame = now;
       }
     }
-    if (marks.frame === null || marks.poster === null) requestAnimationFrame(poll);
+    if (marks.moment === null && marks.frame !== null) {
+      const root = document.querySelector("[data-midpoint]");
+      if (root?.dataset.atMoment === "1" && !document.querySelector("[data-testid=figure-poster]")) marks.moment = now;
+    }
+    if (marks.frame === null || marks.poster === null || marks.moment === null) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }
@@ -102,10 +110,16 @@ async function once(browser) {
   await page.goto(base + figurePath, { waitUntil: "commit" });
   await page.waitForFunction(() => window.__embedBench?.frame !== null, null, { timeout: timeoutS * 1000, polling: 100 });
   await page.waitForTimeout(2000);
+  const kb = bytes / 1024;
+  // The live figure at the poster's moment (a build without data-at-moment never gets there).
+  await page
+    .waitForFunction(() => window.__embedBench.moment !== null, null, { timeout: timeoutS * 1000, polling: 100 })
+    .catch(() => {});
   const marks = await page.evaluate(() => window.__embedBench);
   await context.close();
   const poster = marks.posterTiming ?? marks.poster;
-  return { poster, frame: marks.frame, kb: bytes / 1024, wasmEncoding, requests };
+  const live = poster !== null && marks.moment !== null ? marks.moment - poster : null;
+  return { poster, frame: marks.frame, live, kb, wasmEncoding, requests };
 }
 
 const median = (xs) => {
@@ -131,8 +145,9 @@ console.log(
   JSON.stringify({
     embed_poster_ms: round(median(results.map((r) => r.poster))),
     embed_first_frame_ms: round(median(results.map((r) => r.frame))),
+    embed_live_at_moment_ms: round(median(results.map((r) => r.live))),
     embed_transfer_kb: round(median(results.map((r) => r.kb))),
     encoding: results[0]?.wasmEncoding ?? null,
-    runs: results.map((r) => ({ poster_ms: round(r.poster), first_frame_ms: round(r.frame), transfer_kb: round(r.kb) })),
+    runs: results.map((r) => ({ poster_ms: round(r.poster), first_frame_ms: round(r.frame), live_at_moment_ms: round(r.live), transfer_kb: round(r.kb) })),
   }),
 );

@@ -71,7 +71,8 @@ const server = createServer(async (req, res) => {
           : null;
     const data = await body(file, encoding);
     const etag = `"${createHash("sha1").update(data).digest("hex").slice(0, 16)}"`;
-    const headers = { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Cache-Control": "no-cache", ETag: etag };
+    // Any origin may fetch (a blog elsewhere loading the <midpoint-explainer> module and WASM).
+    const headers = { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Cache-Control": "no-cache", ETag: etag, "Access-Control-Allow-Origin": "*" };
     if (encoding) {
       headers["Content-Encoding"] = encoding;
       headers.Vary = "Accept-Encoding";

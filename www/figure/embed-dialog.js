@@ -37,8 +37,9 @@ export class EmbedDialog {
       <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-iframe">Copy the iframe</button> <span class="mp-copied" role="status"></span></p>
       <label for="${id}-el">A custom element (one script per page; several figures can share it)</label>
       <textarea id="${id}-el" class="mp-snippet" data-testid="embed-element" readonly rows="4" spellcheck="false"></textarea>
+      <p class="mp-dlg-what" data-testid="embed-element-note" hidden></p>
       <p class="mp-dlgrow"><button type="button" class="mp-small" data-dlg="copy-element">Copy the element</button> <span class="mp-copied" role="status"></span></p>
-      <p class="mp-dlgrow"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
+      <p class="mp-dlgrow mp-dlgclose"><button type="button" data-dlg="close" data-act="embed-close" data-testid="embed-close">Close</button></p>`;
     this.dialog = d;
     this.select = d.querySelector("select");
     this.iframe = d.querySelector(`#${id}-iframe`);
@@ -49,8 +50,8 @@ export class EmbedDialog {
       const b = e.target.closest("button[data-dlg]");
       if (!b) return;
       if (b.dataset.dlg === "close") d.close();
-      else if (b.dataset.dlg === "copy-iframe") this.copy(this.iframe.value, b.nextElementSibling);
-      else this.copy(this.element.value, b.nextElementSibling);
+      else if (b.dataset.dlg === "copy-iframe") this.copy(this.iframe, b.nextElementSibling);
+      else this.copy(this.element, b.nextElementSibling);
     });
     d.addEventListener("close", () => this.button.focus());
     w.root.append(d);
@@ -70,14 +71,40 @@ export class EmbedDialog {
     this.iframe.value = s.iframe;
     this.element.value = s.element;
     this.dialog.dataset.view = view;
+    this.checkCors();
   }
 
-  async copy(text, out) {
+  /** The element loads its module and WASM from this host: a page on another origin can only
+   *  if this host answers with Access-Control-Allow-Origin. Says so when it does not. */
+  async checkCors() {
+    const note = this.dialog.querySelector("[data-testid=embed-element-note]");
+    this.cors ??= fetch(new URL("embed.js", this.w.base), { method: "HEAD", cache: "no-store" })
+      .then((r) => r.headers.get("access-control-allow-origin") === "*")
+      .catch(() => true);
+    const ok = await this.cors;
+    this.dialog.dataset.elementCors = ok ? "1" : "0";
+    note.hidden = ok;
+    note.textContent = ok
+      ? ""
+      : `This host (${new URL(this.w.base).host}) sends no Access-Control-Allow-Origin header, so the element works only on pages of this same host: a blog elsewhere cannot load its module. Paste the iframe there, or serve these files with that header (see How to paste).`;
+  }
+
+  /** Copies textarea `area`'s snippet; where the clipboard is refused (an iframe without the
+   *  permission), selects it for the reader's own copy and says so. */
+  async copy(area, out) {
     try {
-      await navigator.clipboard.writeText(text);
+      await navigator.clipboard.writeText(area.value);
       out.textContent = "Copied.";
+      out.dataset.copy = "clipboard";
     } catch {
-      out.textContent = "Select the text above and copy it (the clipboard is not available here).";
+      area.focus();
+      area.select();
+      let done = false;
+      try {
+        done = document.execCommand("copy");
+      } catch {}
+      out.textContent = done ? "Copied." : "The snippet is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
+      out.dataset.copy = done ? "command" : "selected";
     }
   }
 }

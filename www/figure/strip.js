@@ -165,6 +165,8 @@ export class Strip {
     // Whether the picture is at rest (no page on its way): a slow watch waits for it.
     const moving = m.moving ? "1" : "0";
     if (this.w.root.dataset.moving !== moving) this.w.root.dataset.moving = moving;
+    // The free list the close-up's label shows (data-strip-free), beside the counters' own.
+    if (this.w.root.dataset.stripFree !== String(m.free_len)) this.w.root.dataset.stripFree = m.free_len;
     const pos = String(m.boundary_pos);
     if (this.w.root.dataset.lruOld !== pos) this.w.root.dataset.lruOld = pos;
     setText(this.cap, m.caption);

@@ -74,6 +74,8 @@ export class Widget {
     this.status = null;
     this.lastSeq = -1;
     this.resumeAfterSeek = false;
+    // Whether start() has asked for the opening moment (data-at-moment waits for that).
+    this.openAsked = false;
     this.dpr = screenDpr();
     // Set by place().
     this.flex = null;
@@ -162,6 +164,7 @@ export class Widget {
       if (o.speed !== undefined && o.speed !== null) this.ex.set_speed(o.speed);
       this.ex.play();
     }
+    this.openAsked = true;
     this.bind();
     this.loop = (t) => this.tick(t);
     requestAnimationFrame(this.loop);
@@ -298,7 +301,10 @@ export class Widget {
    *  host to point them at: the single file). */
   snippets(view, height) {
     if (!this.base) return null;
-    return this.page.snippets(view, this.momentEv(), this.keepAt(), height, new URL("index.html", this.base).href, new URL("embed.js", this.base).href);
+    // While it plays, the snippet still takes the moment shown (the URL waits for a pause).
+    const s = this.status;
+    const ev = s && s.events > 0 && s.mode !== "seeking" && this.tour?.index == null ? s.events : 0;
+    return this.page.snippets(view, ev, ev ? false : this.keepAt(), height, new URL("index.html", this.base).href, new URL("embed.js", this.base).href);
   }
 
   // ---- the frame loop ----------------------------------------------------------------------
@@ -423,6 +429,10 @@ export class Widget {
     this.root.dataset.mode = s.mode;
     this.runs.statusChanged(s);
     this.emit("status", s, prev);
+    // data-at-moment="1" (set once): the figure has reached its opening moment (its at=, ev= or
+    // tour beat: keepAt() is false and no seek is under way); an embed's poster of that moment
+    // stays until then (main.js).
+    if (this.openAsked && !this.root.dataset.atMoment && s.mode !== "seeking" && !this.keepAt()) this.root.dataset.atMoment = "1";
     if (prev && prev.mode === "seeking" && s.mode === "paused" && this.resumeAfterSeek) {
       this.resumeAfterSeek = false;
       this.ex.play();

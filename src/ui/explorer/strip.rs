@@ -261,6 +261,9 @@ impl Explorer {
         };
         self.strip.last_ms = Some(now_ms);
         self.build_cells(now_ms);
+        // The free list of the frame drawn (during an eviction, the pages still leaving are
+        // not in it yet), as the counters give it.
+        let (shown_free, _, _) = self.shown_lists();
         let inst = &self.cur.sim.pool.instances[0];
         let l = self.strip.layout;
         let lru = self.lru_end as usize;
@@ -318,7 +321,7 @@ impl Explorer {
         let elided_old_y = l.y_tail - l.line * 0.5;
         let mut meta = StripMeta {
             lru_len: inst.lru.len(),
-            free_len: inst.free.len(),
+            free_len: shown_free,
             layout: Some(l),
             ..StripMeta::default()
         };
