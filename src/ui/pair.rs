@@ -399,7 +399,9 @@ mod tests {
         let mut p = Pair::new("free-frames-count-as-old", clock).unwrap();
         assert!(Pair::new("nope", clock).err().unwrap().contains("nope"));
         p.opening = Opening::Done;
-        p.stock.pause();
+        // Back at the start, paused (a pause during the opening seek would land at the seek's
+        // moment first: a move during a seek acts once it is there).
+        p.stock.reset();
         for _ in 0..50 {
             p.step();
         }
