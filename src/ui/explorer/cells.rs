@@ -20,8 +20,8 @@ impl Explorer {
     pub(super) fn build_cells(&mut self, now_ms: f64) {
         let inst = &self.cur.sim.pool.instances[0];
         let total = self.cur.sim.pool.total_frames() as usize;
-        self.cells.resize(total, 0);
-        self.cell_frame.resize(total, 0);
+        self.view.cells.resize(total, 0);
+        self.view.cell_frame.resize(total, 0);
         let hot = self.params.hot_pages;
         // The batch animation, if one is running: how far it got.
         let anim = match (self.mode, &self.cur.batch) {
@@ -60,9 +60,9 @@ impl Explorer {
         let (mut hot_res, mut scan_young, mut my, mut mo) = (0u32, 0u32, 0u32, 0u32);
         macro_rules! put {
             ($f:expr, $b:expr) => {{
-                if i < self.cells.len() {
-                    self.cells[i] = $b;
-                    self.cell_frame[i] = $f;
+                if i < self.view.cells.len() {
+                    self.view.cells[i] = $b;
+                    self.view.cell_frame[i] = $f;
                 }
                 i += 1;
             }};
@@ -105,7 +105,7 @@ impl Explorer {
                 _ => {}
             }
             let mut byte = k | if old { grid::OLD } else { 0 } | mark;
-            if mark != 0 && self.flash[f as usize] > 0 {
+            if mark != 0 && self.view.flash[f as usize] > 0 {
                 byte |= grid::FLASH;
             }
             put!(f, byte);
@@ -139,62 +139,62 @@ impl Explorer {
             };
             put!(f, grid::K_FREE | mark);
         }
-        self.boundary = boundary;
-        self.lru_end = lru_end;
-        self.counts = (hot_res, scan_young, my, mo);
+        self.view.boundary = boundary;
+        self.view.lru_end = lru_end;
+        self.view.counts = (hot_res, scan_young, my, mo);
     }
 
     /// Renders the grid (cells, the tail's and the boundary's staircases) into the pixel
     /// buffer and returns it as RGBA bytes, `layout().width` × `layout().height`.
     pub fn render(&mut self) -> &[u8] {
-        let now = self.last_ms.unwrap_or(0.0);
+        let now = self.pc.last_ms.unwrap_or(0.0);
         self.build_cells(now);
-        let pal = Palette::new(self.dark);
-        grid::render(&mut self.px, &self.layout, &self.cells, &pal);
-        let thick = ((2.0 * self.layout.dpr).round() as u32).max(2);
-        if self.lru_end < self.layout.n {
+        let pal = Palette::new(self.view.dark);
+        grid::render(&mut self.view.px, &self.view.layout, &self.view.cells, &pal);
+        let thick = ((2.0 * self.view.layout.dpr).round() as u32).max(2);
+        if self.view.lru_end < self.view.layout.n {
             grid::staircase(
-                &mut self.px,
-                &self.layout,
-                self.lru_end,
+                &mut self.view.px,
+                &self.view.layout,
+                self.view.lru_end,
                 thick.div_ceil(2).max(1),
                 grid::tail_colour(&pal),
             );
         }
-        if let Some(b) = self.boundary {
+        if let Some(b) = self.view.boundary {
             grid::staircase(
-                &mut self.px,
-                &self.layout,
+                &mut self.view.px,
+                &self.view.layout,
                 b,
                 thick,
                 grid::boundary_colour(&pal),
             );
         }
-        self.dirty = false;
-        grid::as_bytes(&self.px)
+        self.view.dirty = false;
+        grid::as_bytes(&self.view.px)
     }
 
     /// Takes the grid as drawn without drawing it: builds the cells (the counts the status
     /// reads) and clears the dirty flag, for a page that shows no grid (the close-up's view),
     /// so that a paused page comes to rest.
     pub fn settle(&mut self) {
-        let now = self.last_ms.unwrap_or(0.0);
+        let now = self.pc.last_ms.unwrap_or(0.0);
         self.build_cells(now);
-        self.dirty = false;
+        self.view.dirty = false;
     }
 
     /// The labels drawn over the grid: the head, the boundary (`LRU_old`) and the tail.
     pub fn labels(&self) -> Vec<Label> {
-        let l = &self.layout;
+        let l = &self.view.layout;
         let mut v = Vec::new();
-        if self.cur.sim.pool.lru_len() > 0 && self.boundary != Some(0) {
+        if self.cur.sim.pool.lru_len() > 0 && self.view.boundary != Some(0) {
             v.push(Label {
                 text: "head: young end",
                 cell: 0,
                 inverted: false,
             });
         }
-        if let Some(b) = self.boundary {
+        if let Some(b) = self.view.boundary {
             if b > 0 {
                 v.push(Label {
                     text: "LRU_old ▾",
@@ -203,10 +203,10 @@ impl Explorer {
                 });
             }
         }
-        if self.lru_end < l.n && self.lru_end > 0 {
+        if self.view.lru_end < l.n && self.view.lru_end > 0 {
             v.push(Label {
                 text: "tail | free list",
-                cell: self.lru_end,
+                cell: self.view.lru_end,
                 inverted: false,
             });
         }
@@ -215,7 +215,7 @@ impl Explorer {
 
     /// A sentence about the cell under device pixel (x, y) of the grid, or "" outside it.
     pub fn describe_cell(&self, x: f64, y: f64) -> String {
-        let Some(i) = self.layout.cell_at(x, y) else {
+        let Some(i) = self.view.layout.cell_at(x, y) else {
             return String::new();
         };
         self.describe_index(i as usize)
@@ -223,15 +223,15 @@ impl Explorer {
 
     /// A sentence about the cell at position `i` of the drawing order.
     pub(super) fn describe_index(&self, i: usize) -> String {
-        let Some(&b) = self.cells.get(i) else {
+        let Some(&b) = self.view.cells.get(i) else {
             return String::new();
         };
-        let f = self.cell_frame[i];
+        let f = self.view.cell_frame[i];
         let inst = &self.cur.sim.pool.instances[0];
         if b & 7 == grid::K_FREE {
             return format!(
                 "Free frame (position {} of {} free){}",
-                n(i as u32 + 1 - self.lru_end),
+                n(i as u32 + 1 - self.view.lru_end),
                 n(inst.free.len()),
                 if b & grid::MARK_MASK == grid::MARK_FREED {
                     ": freed by the last LRU batch"

@@ -7,16 +7,22 @@
 //! prepares (`src/web/explorer.rs`); everything else runs, and is tested, natively.
 
 mod cells;
+mod clock;
 mod cursor;
+mod drain;
+mod narr;
 mod narration;
 mod playback;
 mod scout;
 mod scrub;
+mod seek;
 mod status;
 mod steps;
 pub mod strip;
 #[cfg(test)]
 mod tests;
+mod timeline;
+mod view;
 
 pub use cells::Label;
 pub use cursor::BatchNumbers;
@@ -38,7 +44,6 @@ use midpoint_lab::experiments::seed000;
 use midpoint_lab::runs::{self, RunData};
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::VecDeque;
 
 /// Wall-clock budget of one animation frame's simulation work, ms.
 const BUDGET_MS: f64 = 9.0;
@@ -47,8 +52,6 @@ const QUIET_CHUNK: u64 = 1 << 20;
 /// Wall-clock budget of one animation frame's seeking, ms: a seek runs at full speed, and most
 /// are over within one frame.
 const SEEK_BUDGET_MS: f64 = 200.0;
-/// Frames a freshly marked cell stays highlighted.
-const FLASH_FRAMES: u8 = 75;
 /// Speeds: virtual seconds per wall second.
 const SPEEDS: [f64; 7] = [0.001, 0.01, 0.1, 1.0, 10.0, 30.0, 100.0];
 /// Labels of the speeds.
@@ -137,64 +140,26 @@ pub struct CodeState {
     pub vars: Vec<super::code::Var>,
 }
 
-/// Where a watched drain is in its choreography.
-#[derive(Clone, Copy, Debug, Default)]
-struct DrainPace {
-    /// 0: the first reads, 1: the dead band, 2: the boundary's first steps, 3: the fast part.
-    phase: u8,
-    /// Reads in this phase, and when the last one ran (wall ms).
-    count: u32,
-    last_ms: f64,
-    /// When the fast part began (wall ms), and the frames due (negative: owed).
-    fast_at: f64,
-    acc: f64,
-}
-
-/// One run of the simulator under the page's control.
+/// One run of the simulator under the page's control: the run (the position on screen and
+/// the timeline of saved positions), what drives it (the mode, a seek's state, the playback
+/// clock, a watched drain, the scout) and what is drawn of it (the grid, the close-up, the
+/// narration, the residency curve).
 pub struct Explorer {
     params: Params,
+    /// The position on screen.
     cur: Cursor,
-    base: Cursor,
-    anchors: Vec<Cursor>,
-    anchor_every: u64,
-    max_anchors: usize,
-    recent: VecDeque<Cursor>,
-    max_recent: usize,
+    /// The saved positions (the start, anchors over the run, recent steps).
+    tl: timeline::Timeline,
     mode: Mode,
-    after_seek: Option<Watch>,
-    /// While running to the next batch: a copy of the simulation that looks ahead for it, and,
-    /// once found, the events just before it and whether it is one (false: the run's end).
-    seek_sim: Option<midpoint_core::sim::Simulation>,
-    batch_at: Option<(u64, bool)>,
-    /// Set while a seek is far from its target: no anchors are left there.
-    anchor_hold: bool,
-    /// The move to make once the current seek lands.
-    queued: Option<Input>,
-    speed: usize,
-    playhead: Micros,
-    last_ms: Option<f64>,
-    /// Set by `play`: its first frame advances nothing (the page's last frame may be a slow
-    /// idle poll's, up to 250 ms before).
-    from_rest: bool,
-    reduced_motion: bool,
+    /// A seek under way, and the last seek to a time.
+    sk: seek::SeekState,
+    /// The speed, the playhead and the wall clock of the last frame.
+    pc: clock::PlayClock,
+    /// Paused just before an LRU batch (a seek to it landed there).
     at_batch: bool,
-    narration: String,
-    /// Events when the narration was written (older: derived from the state instead).
-    narr_at: u64,
-    seq: u32,
-    busy: String,
-    flash: Vec<u8>,
-    flashing: Vec<u32>,
-    fresh: Vec<u32>,
-    cells: Vec<u8>,
-    cell_frame: Vec<u32>,
-    counts: (u32, u32, u32, u32),
-    boundary: Option<u32>,
-    lru_end: u32,
-    px: Vec<u32>,
-    layout: Layout,
-    dark: bool,
-    dirty: bool,
+    narr: narr::Narration,
+    /// The pool grid as drawn.
+    view: view::CellsView,
     /// The full run from the worker, for the residency plot.
     curve: Curve,
     /// The seed's measurements of a run with these parameters, for the residency plot.
@@ -202,30 +167,11 @@ pub struct Explorer {
     /// The boundary close-up, and the frame selected in it or in the grid.
     strip: strip::Strip,
     selected: Option<u32>,
-    /// Reads owed to a watched drain (fractions carried between frames).
-    drain_acc: f64,
-    /// A watched drain's choreography (see `playback::drain_due`).
-    pace: DrainPace,
-    /// While a watched drain slides the boundary: the rule that moves what is on screen (the
-    /// shrink step), shown in the code panel instead of the frame's last incidental event.
-    watch_code: Option<super::code::CodeAt>,
-    /// The playing speed reached, virtual s per wall s (smoothed; 0 when not playing).
-    achieved: f64,
+    /// A watched or scrubbed drain.
+    drain: drain::Drain,
     /// A second cursor that runs ahead in spare frame time and leaves anchors over the whole
     /// run, so that scrubbing to any moment is a restore and a short replay (see `scout`).
-    scout: Option<Cursor>,
-    scouting: bool,
-    /// The scout waits (keeping its place) while the page's workers compute.
-    scout_held: bool,
-    /// How the last seek to a time went (`Status::seek`), and the events it replayed.
-    seek_kind: &'static str,
-    seek_from: u64,
-    seek_replayed: u64,
-    /// The position right after the last refill seen, and positions of its drain kept while
-    /// scrubbing it (`scrub`).
-    drain_start: Option<Cursor>,
-    drain_snaps: Vec<Cursor>,
-    drain_stops: Vec<u32>,
+    scout: scout::Scout,
     /// Wall-clock milliseconds (`performance.now()` in the browser).
     clock: fn() -> f64,
 }
@@ -240,62 +186,22 @@ impl Explorer {
             return Err(n.clone());
         }
         let cur = Cursor::new(&params)?;
-        let size = cur.approx_bytes().max(1);
-        let (max_anchors, max_recent) = snapshot_counts(SNAPSHOT_BUDGET, size);
         let frames = cur.sim.pool.total_frames() as usize;
         let mut ex = Explorer {
             published: seed000::residency_marks(&params),
-            base: cur.clone(),
+            tl: timeline::Timeline::new(cur.clone(), SNAPSHOT_BUDGET),
             cur,
-            anchors: Vec::new(),
-            anchor_every: 50_000,
-            max_anchors,
-            recent: VecDeque::new(),
-            max_recent,
             mode: Mode::Paused,
-            after_seek: None,
-            seek_sim: None,
-            queued: None,
-            batch_at: None,
-            anchor_hold: false,
-            speed: 4,
-            playhead: 0,
-            last_ms: None,
-            from_rest: false,
-            reduced_motion: false,
+            sk: seek::SeekState::default(),
+            pc: clock::PlayClock::default(),
             at_batch: false,
-            narration: String::new(),
-            narr_at: 0,
-            seq: 0,
-            busy: String::new(),
-            flash: vec![0; frames],
-            flashing: Vec::new(),
-            fresh: Vec::new(),
-            cells: vec![0; frames],
-            cell_frame: vec![0; frames],
-            counts: (0, 0, 0, 0),
-            boundary: None,
-            lru_end: 0,
-            px: Vec::new(),
-            layout: Layout::new(800, 400, frames as u32, 1.0),
-            dark: false,
-            dirty: true,
+            narr: narr::Narration::default(),
+            view: view::CellsView::new(frames),
             curve: Curve::default(),
             strip: strip::Strip::new(frames),
             selected: None,
-            drain_acc: 0.0,
-            pace: DrainPace::default(),
-            watch_code: None,
-            achieved: 0.0,
-            scout: None,
-            scouting: false,
-            scout_held: false,
-            seek_kind: "",
-            seek_from: 0,
-            seek_replayed: 0,
-            drain_start: None,
-            drain_snaps: Vec::new(),
-            drain_stops: Vec::new(),
+            drain: drain::Drain::default(),
+            scout: scout::Scout::default(),
             clock,
             params,
         };
@@ -306,42 +212,35 @@ impl Explorer {
     }
 
     fn tracked(&self) -> bool {
-        !self.reduced_motion
+        self.pc.tracked()
     }
 
     fn speed_us(&self, wall_ms: f64) -> Micros {
-        (wall_ms * 1000.0 * SPEEDS[self.speed]).round() as Micros
+        self.pc.speed_us(wall_ms)
     }
 
     /// Lays the grid out for a canvas `width` device pixels wide and at most `max_height`
     /// high; returns the height to give the canvas.
     pub fn resize(&mut self, width: u32, max_height: u32, dpr: f64) -> u32 {
-        self.layout = Layout::new(width, max_height, self.cur.sim.pool.total_frames(), dpr);
-        self.dirty = true;
-        self.layout.height
+        let frames = self.cur.sim.pool.total_frames();
+        self.view.resize(width, max_height, frames, dpr)
     }
 
     /// Uses the dark palette (prefers-color-scheme: dark).
     pub fn set_dark(&mut self, dark: bool) {
-        if self.dark != dark {
-            self.dark = dark;
-            self.dirty = true;
-        }
+        self.view.set_dark(dark);
     }
 
     /// Turns highlights and the eviction animation off (prefers-reduced-motion).
     pub fn set_reduced_motion(&mut self, on: bool) {
-        self.reduced_motion = on;
+        self.pc.reduced_motion = on;
         if on {
             self.clear_flash();
         }
     }
 
     fn clear_flash(&mut self) {
-        for &f in &self.flashing {
-            self.flash[f as usize] = 0;
-        }
-        self.flashing.clear();
+        self.view.clear_flash();
     }
 
     /// Whether it is on its way to a moment (a seek, or Watch running to its batch).
@@ -355,13 +254,13 @@ impl Explorer {
         if !self.seeking() {
             return false;
         }
-        self.queued = Some(input);
+        self.sk.keep(input);
         true
     }
 
     /// The move kept during a seek, now that it has landed.
     pub(super) fn run_queued(&mut self) {
-        match self.queued.take() {
+        match self.sk.queued.take() {
             Some(Input::Play) => self.play(),
             Some(Input::Step) => self.step(),
             Some(Input::Back) => self.step_back(),
@@ -383,18 +282,18 @@ impl Explorer {
         }
         self.clear_seek();
         self.mode = Mode::Playing;
-        self.from_rest = true;
-        self.achieved = 0.0;
-        self.playhead = self.cur.sim.now();
-        self.busy.clear();
+        self.pc.from_rest = true;
+        self.pc.achieved = 0.0;
+        self.pc.playhead = self.cur.sim.now();
+        self.narr.busy.clear();
     }
 
     /// Pauses whatever is running. While seeking, the seek goes on to its moment and stays
     /// there, paused: the moves kept for it (and a Watch's slow motion) are dropped.
     pub fn pause(&mut self) {
         if self.seeking() {
-            self.queued = None;
-            self.after_seek = None;
+            self.sk.queued = None;
+            self.sk.after_seek = None;
             if self.mode == Mode::Watching(Watch::Seeking) {
                 self.mode = Mode::Seeking(Seek::Batch);
             }
@@ -404,8 +303,8 @@ impl Explorer {
             let draining = self.mode == Mode::Watching(Watch::Drain)
                 && self.cur.batch.as_ref().is_some_and(|b| !b.drain_done);
             self.mode = Mode::Paused;
-            self.busy.clear();
-            self.after_seek = None;
+            self.narr.busy.clear();
+            self.sk.after_seek = None;
             self.clear_seek();
             // Paused mid-animation: every cell is drawn where it is, not half-way (a watched
             // drain at speed moves many pages at once).
@@ -415,7 +314,7 @@ impl Explorer {
                 let t = format!("{d} Paused.");
                 self.set_narration(t, true);
             }
-            self.dirty = true;
+            self.view.dirty = true;
         }
     }
 
@@ -425,7 +324,7 @@ impl Explorer {
             return;
         }
         self.mode = Mode::Paused;
-        self.busy.clear();
+        self.narr.busy.clear();
         self.clear_seek();
         if self.cur.sim.finished() {
             return;
@@ -489,7 +388,7 @@ impl Explorer {
             self.start_seek(Seek::Event(ev - 1), None);
         }
         self.at_batch = false;
-        self.dirty = true;
+        self.view.dirty = true;
     }
 
     /// Runs at full speed to just before the next LRU batch that evicts pages, then pauses
@@ -522,17 +421,17 @@ impl Explorer {
             );
             self.set_narration(t, false);
             self.mode = Mode::Watching(Watch::Evict {
-                start: self.last_ms.unwrap_or(0.0),
+                start: self.pc.last_ms.unwrap_or(0.0),
             });
         } else if self.at_batch {
             self.mode = Mode::Watching(Watch::Hold { until: 0.0 });
         } else {
             self.mode = Mode::Watching(Watch::Seeking);
-            self.busy = "Running to the next LRU batch…".into();
+            self.narr.busy = "Running to the next LRU batch…".into();
         }
         // The slowest speed stays: the drain then goes one read at a time.
-        if self.speed != 0 {
-            self.speed = WATCH_SPEED;
+        if self.pc.speed != 0 {
+            self.pc.speed = WATCH_SPEED;
         }
     }
 
@@ -543,7 +442,7 @@ impl Explorer {
         } else {
             0
         };
-        self.queued = None;
+        self.sk.queued = None;
         self.start_seek(Seek::Event(n), None);
     }
 
@@ -557,9 +456,9 @@ impl Explorer {
         }
         let t = EPOCH + (t_s * SEC as f64) as Micros;
         let mut best: Option<&cursor::Cursor> = None;
-        for c in std::iter::once(&self.base)
-            .chain(self.recent.iter())
-            .chain(self.anchors.iter())
+        for c in std::iter::once(&self.tl.base)
+            .chain(self.tl.recent.iter())
+            .chain(self.tl.anchors.iter())
         {
             if c.sim.now() <= t && best.is_none_or(|b| c.events() > b.events()) {
                 best = Some(c);
@@ -571,13 +470,13 @@ impl Explorer {
                 self.cur = b.clone();
                 self.clear_flash();
                 self.strip.reset_motion();
-                self.dirty = true;
-                self.seek_kind = "snapshot";
+                self.view.dirty = true;
+                self.sk.kind = "snapshot";
             }
-            _ => self.seek_kind = "forward",
+            _ => self.sk.kind = "forward",
         }
-        self.seek_from = self.cur.events();
-        self.queued = None;
+        self.sk.from = self.cur.events();
+        self.sk.queued = None;
         self.start_seek(Seek::Time(t), None);
     }
 
@@ -604,7 +503,7 @@ impl Explorer {
     fn finish_seek(&mut self) {
         while let Mode::Seeking(target) = self.mode {
             if let Some(found) = self.seek_chunk(target, f64::INFINITY) {
-                let now = self.last_ms.unwrap_or(0.0);
+                let now = self.pc.last_ms.unwrap_or(0.0);
                 self.seek_done(target, found, now);
             }
         }
@@ -612,29 +511,27 @@ impl Explorer {
 
     /// Back to the start of the warm-up.
     pub fn reset(&mut self) {
-        self.cur = self.base.clone();
+        self.cur = self.tl.base.clone();
         self.clear_seek();
-        self.queued = None;
-        self.after_seek = None;
+        self.sk.queued = None;
+        self.sk.after_seek = None;
         self.mode = Mode::Paused;
-        self.busy.clear();
+        self.narr.busy.clear();
         self.at_batch = false;
         self.clear_flash();
         let t = "0 s: back at the start of the warm-up.".to_string();
         self.set_narration(t, true);
-        self.dirty = true;
+        self.view.dirty = true;
     }
 
     /// Faster (+1) or slower (−1) by one speed step; returns the speed's label.
     pub fn change_speed(&mut self, delta: i32) -> String {
-        let i = (self.speed as i32 + delta).clamp(0, SPEEDS.len() as i32 - 1);
-        self.speed = i as usize;
-        SPEED_LABELS[self.speed].to_string()
+        self.pc.change_speed(delta).to_string()
     }
 
     /// Sets the speed by index (0 = 1/1000×, 6 = 100×).
     pub fn set_speed(&mut self, i: u32) {
-        self.speed = (i as usize).min(SPEEDS.len() - 1);
+        self.pc.set_speed(i);
     }
 
     /// The speed labels, slowest first.
@@ -677,23 +574,23 @@ impl Explorer {
     /// The cell bytes (see `ui::grid`: table, old bit, marks), one per frame in LRU order then
     /// the free list.
     pub fn cells(&self) -> &[u8] {
-        &self.cells
+        &self.view.cells
     }
 
     /// Where the cells go on the canvas.
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        &self.view.layout
     }
 
     /// The palette in use (light or dark).
     pub fn palette(&self) -> Palette {
-        Palette::new(self.dark)
+        Palette::new(self.view.dark)
     }
 
     /// The code panel's state: the lines the last event ran (none after a jump) and the
     /// variables now.
     pub fn code_state(&self) -> CodeState {
-        let watched = match (&self.mode, &self.watch_code) {
+        let watched = match (&self.mode, &self.drain.watch_code) {
             (Mode::Watching(Watch::Drain), Some(c)) => Some(c.clone()),
             _ => None,
         };
@@ -710,14 +607,9 @@ impl Explorer {
         let inst = &self.cur.sim.pool.instances[0];
         let (free, lru, old) = (inst.free.len(), inst.lru.len(), inst.lru.old_len());
         if let Mode::Watching(Watch::Evict { .. }) = self.mode {
-            let shown_lru = self.lru_end;
+            let shown_lru = self.view.lru_end;
             let leaving = shown_lru.saturating_sub(lru);
-            let shown_old = self
-                .cells
-                .iter()
-                .take(shown_lru as usize)
-                .filter(|&&b| b & grid::OLD != 0)
-                .count() as u32;
+            let shown_old = self.view.old_shown(shown_lru);
             return (free.saturating_sub(leaving), shown_lru, shown_old);
         }
         (free, lru, old)
@@ -731,20 +623,12 @@ impl Explorer {
     /// Keeps at most `bytes` of snapshots for stepping back (see [`snapshot_budget`]): fewer
     /// snapshots, further apart, and the ones over the budget dropped now.
     pub fn set_snapshot_budget(&mut self, bytes: u64) {
-        let (anchors, recent) = snapshot_counts(bytes, self.cur.approx_bytes());
-        self.max_anchors = anchors;
-        self.max_recent = recent;
-        while self.anchors.len() > self.max_anchors {
-            self.thin_anchors();
-        }
-        while self.recent.len() > self.max_recent {
-            self.recent.pop_front();
-        }
+        self.tl.set_budget(bytes, self.cur.approx_bytes());
     }
 
     /// Snapshots kept now: anchors (spread over the run) and recent positions.
     pub fn snapshots(&self) -> (usize, usize) {
-        (self.anchors.len(), self.recent.len())
+        self.tl.counts()
     }
 
     /// The parameters of this run.
@@ -838,14 +722,4 @@ impl Explorer {
     pub fn residency_ghost(&self) -> &[Sample] {
         self.curve.ghost()
     }
-}
-
-/// How many spread-out anchors and recent positions fit in `budget` bytes of snapshots of
-/// `size` bytes each: three quarters for anchors (at least one), a quarter for recent steps.
-fn snapshot_counts(budget: u64, size: u64) -> (usize, usize) {
-    let size = size.max(1);
-    (
-        ((budget * 3 / 4) / size).clamp(1, 48) as usize,
-        ((budget / 4) / size).clamp(0, 32) as usize,
-    )
 }

@@ -139,13 +139,8 @@ impl Explorer {
     }
 
     pub(super) fn set_narration(&mut self, s: String, announce: bool) {
-        self.narr_at = self.cur.events();
-        if s != self.narration {
-            self.narration = s;
-        }
-        if announce {
-            self.seq = self.seq.wrapping_add(1);
-        }
+        let events = self.cur.events();
+        self.narr.set(s, announce, events);
     }
 
     pub(super) fn batch_narration(&self) -> String {

@@ -2,7 +2,7 @@
 //! refill and drain), stepping with anchors and recent positions kept for stepping back. Every
 //! loop looks at the wall clock so that one frame's work stays within its budget.
 
-use super::cursor::{Cursor, Stepped};
+use super::cursor::Stepped;
 use super::*;
 use crate::ui::code;
 use midpoint_core::clock::{to_secs, Micros};
@@ -11,12 +11,12 @@ impl Explorer {
     /// Advances the current mode by one animation frame at wall time `now_ms`; returns
     /// `F_DIRTY | F_STATUS` bits (1: redraw the grid, 2: update the status).
     pub fn frame(&mut self, now_ms: f64) -> u32 {
-        let from_rest = std::mem::take(&mut self.from_rest);
-        let dt = match self.last_ms {
+        let from_rest = std::mem::take(&mut self.pc.from_rest);
+        let dt = match self.pc.last_ms {
             Some(l) if !from_rest => (now_ms - l).clamp(0.0, 100.0),
             _ => 0.0,
         };
-        self.last_ms = Some(now_ms);
+        self.pc.last_ms = Some(now_ms);
         let deadline = (self.clock)() + BUDGET_MS;
         let mut flags = 0;
         match self.mode {
@@ -31,8 +31,8 @@ impl Explorer {
                 // at the fastest speeds in one frame's budget, and the page says so.
                 if dt > 0.0 {
                     let got = (self.cur.sim.now() - t0) as f64 / 1000.0 / dt;
-                    self.achieved = if self.achieved > 0.0 {
-                        0.9 * self.achieved + 0.1 * got
+                    self.pc.achieved = if self.pc.achieved > 0.0 {
+                        0.9 * self.pc.achieved + 0.1 * got
                     } else {
                         got
                     };
@@ -53,7 +53,7 @@ impl Explorer {
                     Watch::Seeking => {
                         let deadline = (self.clock)() + SEEK_BUDGET_MS;
                         if let Some(found) = self.seek_chunk(Seek::Batch, deadline) {
-                            self.after_seek = Some(Watch::Seeking);
+                            self.sk.after_seek = Some(Watch::Seeking);
                             self.seek_done(Seek::Batch, found, now_ms);
                         }
                     }
@@ -70,14 +70,9 @@ impl Explorer {
                                 );
                                 self.set_narration(t, false);
                                 self.mode = Mode::Watching(Watch::Evict { start: now_ms });
-                                if self.reduced_motion {
+                                if self.pc.reduced_motion {
                                     self.mode = Mode::Watching(Watch::Drain);
-                                    self.drain_acc = 0.0;
-                                    self.pace = DrainPace {
-                                        last_ms: f64::NEG_INFINITY,
-                                        ..DrainPace::default()
-                                    };
-                                    self.watch_code = None;
+                                    self.drain.begin_watch();
                                     let t = self.batch_narration();
                                     self.set_narration(t, true);
                                 }
@@ -88,19 +83,14 @@ impl Explorer {
                         }
                     }
                     Watch::Evict { start } => {
-                        self.dirty = true;
+                        self.view.dirty = true;
                         if now_ms - start >= EVICT_MS {
                             self.mode = Mode::Watching(Watch::Drain);
-                            self.drain_acc = 0.0;
-                            self.pace = DrainPace {
-                                last_ms: f64::NEG_INFINITY,
-                                ..DrainPace::default()
-                            };
-                            self.watch_code = None;
+                            self.drain.begin_watch();
                             let t = self.batch_narration();
                             self.set_narration(t, true);
-                            if self.speed != 0 {
-                                self.speed = WATCH_SPEED;
+                            if self.pc.speed != 0 {
+                                self.pc.speed = WATCH_SPEED;
                             }
                         }
                     }
@@ -122,9 +112,9 @@ impl Explorer {
                             let stop = self.drain_reads(k, deadline);
                             let moved = self.slide_count() - moves0;
                             if moved > 0 {
-                                self.watch_code = Some(code::shrink_step(moved));
+                                self.drain.watch_code = Some(code::shrink_step(moved));
                             } else if self.cur.sim.pool.free_len() < free0 {
-                                self.watch_code = None;
+                                self.drain.watch_code = None;
                             }
                             stop
                         } else {
@@ -158,16 +148,8 @@ impl Explorer {
         if matches!(self.mode, Mode::Paused | Mode::Playing) {
             self.scout_for(deadline);
         }
-        if !self.flashing.is_empty() {
-            let flash = &mut self.flash;
-            self.flashing.retain(|&f| {
-                let v = &mut flash[f as usize];
-                *v = v.saturating_sub(1);
-                *v > 0
-            });
-            self.dirty = true;
-        }
-        if self.dirty {
+        self.view.fade();
+        if self.view.dirty {
             flags |= F_DIRTY | F_STATUS;
         }
         flags
@@ -207,15 +189,12 @@ impl Explorer {
     /// One event, with anchors for stepping back and (if `track`) highlights.
     pub(super) fn fwd(&mut self, track: bool) -> Stepped {
         let s = if track {
-            let mut fresh = std::mem::take(&mut self.fresh);
+            let mut fresh = std::mem::take(&mut self.view.fresh);
             let s = self.cur.step(Some(&mut fresh));
             for f in fresh.drain(..) {
-                if self.flash[f as usize] == 0 {
-                    self.flashing.push(f);
-                }
-                self.flash[f as usize] = FLASH_FRAMES;
+                self.view.flash_frame(f);
             }
-            self.fresh = fresh;
+            self.view.fresh = fresh;
             s
         } else {
             self.cur.step(None)
@@ -223,88 +202,48 @@ impl Explorer {
         if s.refill {
             self.saw_refill();
             // Highlights of the previous cycle end with it.
-            for &f in &self.flashing {
-                self.flash[f as usize] = 0;
-            }
-            self.flashing.clear();
+            self.view.clear_flash();
             if track {
                 if let Some(b) = &self.cur.batch {
                     for &f in &b.demoted_frames {
-                        if self.flash[f as usize] == 0 {
-                            self.flashing.push(f);
-                        }
-                        self.flash[f as usize] = FLASH_FRAMES;
+                        self.view.flash_frame(f);
                     }
                 }
             }
         }
         self.keep_anchor();
-        self.dirty = true;
+        self.view.dirty = true;
         s
     }
 
     /// Leaves an anchor here if the last is `anchor_every` events back or more.
     fn keep_anchor(&mut self) {
-        if self.anchor_hold {
-            return;
-        }
-        let ev = self.cur.events();
-        let last = self.anchors.last().map(|a| a.events()).unwrap_or(0);
-        if ev >= last + self.anchor_every {
-            self.anchors.push(self.cur.clone());
-            if self.anchors.len() > self.max_anchors {
-                self.thin_anchors();
-            }
-        }
+        self.tl.keep_anchor(&self.cur);
     }
 
-    /// Drops every other anchor and doubles the spacing of the next ones.
-    pub(super) fn thin_anchors(&mut self) {
-        let mut i = 0;
-        self.anchors.retain(|_| {
-            i += 1;
-            i % 2 == 0
-        });
-        self.anchor_every *= 2;
-    }
-
+    /// Keeps this position among the recent ones (for stepping back).
     pub(super) fn remember(&mut self) {
-        let ev = self.cur.events();
-        if self.recent.iter().any(|c| c.events() == ev) {
-            return;
-        }
-        if self.max_recent == 0 {
-            return;
-        }
-        if self.recent.len() >= self.max_recent {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(self.cur.clone());
+        self.tl.remember(&self.cur);
     }
 
     /// The latest saved position at or before event `n`.
     pub(super) fn restore_before(&mut self, target: u64) {
-        let mut best: &Cursor = &self.base;
-        for c in self.recent.iter().chain(self.anchors.iter()) {
-            if c.events() <= target && c.events() > best.events() {
-                best = c;
-            }
-        }
+        let best = self.tl.latest_before(target);
         if self.cur.events() <= target && self.cur.events() >= best.events() {
             return;
         }
         self.cur = best.clone();
         self.clear_flash();
-        self.dirty = true;
+        self.view.dirty = true;
     }
 
     /// Plays `vdt` of virtual time (or until the deadline). Returns true at the end of the run
     /// or (if `stop_at_drain`) when a drain completes.
     pub(super) fn play_for(&mut self, vdt: Micros, deadline: f64, stop_at_drain: bool) -> bool {
-        self.playhead = self.playhead.max(self.cur.sim.now()) + vdt;
+        self.pc.playhead = self.pc.playhead.max(self.cur.sim.now()) + vdt;
         let track = self.tracked();
         let mut k = 0u32;
-        while self.cur.sim.now() < self.playhead {
+        while self.cur.sim.now() < self.pc.playhead {
             let s = self.fwd(track);
             if s.ev == Event::End {
                 self.notice(&s);
@@ -316,7 +255,7 @@ impl Explorer {
             }
             k += 1;
             if k % 256 == 0 && (self.clock)() > deadline {
-                self.playhead = self.cur.sim.now();
+                self.pc.playhead = self.cur.sim.now();
                 break;
             }
         }
@@ -340,55 +279,8 @@ impl Explorer {
         let slid = self.slide_count() > b.slid_young_after;
         // The slowest speed: one read at a time, each only once the last one's pages have
         // come to rest in the close-up, so the boundary's slide is seen page by page.
-        if self.speed == 0 {
-            let p = &mut self.pace;
-            if self.strip.moving() || now_ms - p.last_ms < DRAIN_SLOWEST_GAP_MS {
-                return 0;
-            }
-            p.last_ms = now_ms;
-            p.acc = p.acc.min(0.0);
-            return 1;
-        }
-        let p = &mut self.pace;
-        let beat = |p: &mut DrainPace| {
-            if now_ms - p.last_ms >= DRAIN_BEAT_MS {
-                p.last_ms = now_ms;
-                p.count += 1;
-                1
-            } else {
-                0
-            }
-        };
-        match p.phase {
-            0 if p.count < DRAIN_FIRST_READS => return beat(p),
-            0 | 1 if !slid => {
-                p.phase = 1;
-                p.acc += dt * DRAIN_BAND / 1000.0;
-            }
-            0 | 1 => {
-                p.phase = 2;
-                p.count = 0;
-                p.last_ms = now_ms;
-                return 0;
-            }
-            2 if p.count < DRAIN_SLOW_READS => return beat(p),
-            2 => {
-                p.phase = 3;
-                p.fast_at = now_ms;
-                p.acc = 0.0;
-            }
-            _ => {
-                let s = ((now_ms - p.fast_at) / 1000.0).max(0.0);
-                p.acc += dt * (DRAIN_FAST * (1.0 + s) * (1.0 + s)).min(DRAIN_FAST_MAX) / 1000.0;
-            }
-        }
-        if p.acc >= 1.0 {
-            let k = p.acc.floor();
-            p.acc -= k;
-            k as u32
-        } else {
-            0
-        }
+        let (slowest, moving) = (self.pc.speed == 0, self.strip.moving());
+        self.drain.pace.due(now_ms, dt, slowest, moving, slid)
     }
 
     /// Processes events until `k` more reads have taken free frames (or until the deadline).
@@ -414,8 +306,8 @@ impl Explorer {
         }
         // A read that took more frames than were due (read-ahead): the rest is owed.
         let over = (free0 - self.cur.sim.pool.free_len()).saturating_sub(k);
-        self.pace.acc -= over as f64;
-        self.playhead = self.cur.sim.now();
+        self.drain.pace.acc -= over as f64;
+        self.pc.playhead = self.cur.sim.now();
         false
     }
 
@@ -433,7 +325,7 @@ impl Explorer {
             Seek::Batch => self.batch_chunk(deadline),
         };
         if r.is_none() {
-            self.busy = match target {
+            self.narr.busy = match target {
                 Seek::Batch => format!(
                     "Running to the next LRU batch… t = {:.1} s",
                     self.cur.sim.t_s()
@@ -458,7 +350,7 @@ impl Explorer {
     /// event before it.
     fn batch_chunk(&mut self, deadline: f64) -> Option<bool> {
         loop {
-            if let Some((j, found)) = self.batch_at {
+            if let Some((j, found)) = self.sk.batch_at {
                 let r = self.fast_to(Seek::Event(j), deadline)?;
                 if !r {
                     self.clear_seek();
@@ -471,15 +363,15 @@ impl Explorer {
                 self.clear_seek();
                 return Some(found);
             }
-            let probe = self.seek_sim.get_or_insert_with(|| {
+            let probe = self.sk.sim.get_or_insert_with(|| {
                 let mut s = self.cur.sim.clone();
                 s.pool.instances[0].lru.slide_log = None;
                 s
             });
             match probe.run_to_next_refill(QUIET_CHUNK) {
                 Some(found) => {
-                    self.batch_at = Some((probe.events(), found));
-                    self.seek_sim = None;
+                    self.sk.batch_at = Some((probe.events(), found));
+                    self.sk.sim = None;
                 }
                 None if (self.clock)() > deadline => return None,
                 None => {}
@@ -493,7 +385,7 @@ impl Explorer {
     /// the rest run in the core's quiet runs (`Cursor::run_quiet`). Returns as `seek_chunk`.
     pub(super) fn fast_to(&mut self, target: Seek, deadline: f64) -> Option<bool> {
         let r = self.fast_to_inner(target, deadline);
-        self.anchor_hold = false;
+        self.tl.anchor_hold = false;
         r
     }
 
@@ -511,7 +403,7 @@ impl Explorer {
             // stops where the near stretch begins.
             let far = match target {
                 Seek::Event(e) => {
-                    let near = e.saturating_sub(2 * self.anchor_every);
+                    let near = e.saturating_sub(2 * self.tl.anchor_every);
                     let far = self.cur.events() < near;
                     if far {
                         want = want.min(near - self.cur.events());
@@ -528,7 +420,7 @@ impl Explorer {
                 }
                 Seek::Batch => false,
             };
-            self.anchor_hold = far;
+            self.tl.anchor_hold = far;
             let max = want.min(QUIET_CHUNK);
             let ran = if max > 0 {
                 self.cur.run_quiet(before, max)
@@ -536,7 +428,7 @@ impl Explorer {
                 0
             };
             if ran > 0 {
-                self.dirty = true;
+                self.view.dirty = true;
                 self.keep_anchor();
             }
             // Stopped short (a batch, the target's time, the end) or at the event before the
@@ -555,30 +447,29 @@ impl Explorer {
     }
 
     pub(super) fn clear_seek(&mut self) {
-        self.seek_sim = None;
-        self.batch_at = None;
+        self.sk.clear();
     }
 
     pub(super) fn start_seek(&mut self, target: Seek, then: Option<Watch>) {
         self.clear_seek();
         self.mode = Mode::Seeking(target);
-        self.after_seek = then;
+        self.sk.after_seek = then;
         self.at_batch = false;
-        self.busy = match target {
+        self.narr.busy = match target {
             Seek::Batch => "Running to the next LRU batch…".into(),
             _ => "Working…".into(),
         };
     }
 
     pub(super) fn seek_done(&mut self, target: Seek, found: bool, now_ms: f64) {
-        self.busy.clear();
+        self.narr.busy.clear();
         // The moment a seek lands on (a figure's opening moment, a link's event) is kept, so
         // that stepping back from it replays from here, not from far back.
         self.remember();
         if let Seek::Time(_) = target {
-            self.seek_replayed = self.cur.events().saturating_sub(self.seek_from);
+            self.sk.replayed = self.cur.events().saturating_sub(self.sk.from);
         }
-        let then = self.after_seek.take();
+        let then = self.sk.after_seek.take();
         match (target, found) {
             (Seek::Batch, true) => {
                 self.at_batch = true;
@@ -620,7 +511,7 @@ impl Explorer {
                 self.set_narration(t, true);
             }
         }
-        self.dirty = true;
+        self.view.dirty = true;
         // A move the reader made on the way acts here, at the moment.
         self.run_queued();
     }

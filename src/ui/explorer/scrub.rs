@@ -61,43 +61,36 @@ impl Explorer {
             return false;
         }
         self.cur = m.cur.clone();
-        self.drain_start = m.drain_start.clone();
-        self.drain_snaps.clear();
-        self.drain_stops.clear();
+        self.drain.restart(m.drain_start.clone());
         self.clear_seek();
         self.mode = Mode::Paused;
-        self.after_seek = None;
-        self.queued = None;
-        self.busy.clear();
+        self.sk.after_seek = None;
+        self.sk.queued = None;
+        self.narr.busy.clear();
         self.at_batch = m.at_batch;
         self.clear_flash();
         self.strip.reset_motion();
-        self.watch_code = None;
+        self.drain.watch_code = None;
         self.remember();
         self.set_narration(m.narration.clone(), true);
-        self.dirty = true;
+        self.view.dirty = true;
         true
     }
 
     /// The position right after the current refill's batch, if it was seen.
     fn drain_start_now(&self) -> Option<&Cursor> {
-        let b = self.cur.batch.as_ref()?;
-        self.drain_start
-            .as_ref()
-            .filter(|d| d.refills == self.cur.refills && d.events() == b.ev)
+        self.drain.start_of(&self.cur)
     }
 
     /// Called after each event: keeps the position right after a refill.
     pub(super) fn saw_refill(&mut self) {
-        self.drain_start = Some(self.cur.clone());
-        self.drain_snaps.clear();
-        self.drain_stops.clear();
+        self.drain.restart(Some(self.cur.clone()));
     }
 
     /// The positions the current drain can stop at (frames taken after each read that took
     /// some, 0 first), computed once per drain by replaying it from its start.
     fn drain_stops(&mut self) -> &[u32] {
-        if self.drain_stops.is_empty() {
+        if self.drain.stops.is_empty() {
             if let Some(start) = self.drain_start_now() {
                 let mut c = start.clone();
                 let size = c.sim.pool.free_len();
@@ -113,10 +106,10 @@ impl Explorer {
                         stops.push(size - c.sim.pool.free_len());
                     }
                 }
-                self.drain_stops = stops;
+                self.drain.stops = stops;
             }
         }
-        &self.drain_stops
+        &self.drain.stops
     }
 
     /// Where the view stands in the current refill's drain.
@@ -163,7 +156,7 @@ impl Explorer {
             // The latest saved position of this drain at or before frame k: the drain's start,
             // a snapshot of it, or where the view is.
             let mut best = start;
-            for s in &self.drain_snaps {
+            for s in &self.drain.snaps {
                 let f = s.sim.pool.free_len();
                 if f >= want && f < best.sim.pool.free_len() {
                     best = s;
@@ -178,9 +171,9 @@ impl Explorer {
         }
         let refills = self.cur.refills;
         self.clear_seek();
-        self.after_seek = None;
-        self.queued = None;
-        self.busy.clear();
+        self.sk.after_seek = None;
+        self.sk.queued = None;
+        self.narr.busy.clear();
         self.mode = Mode::Paused;
         self.at_batch = false;
         self.remember();
@@ -194,11 +187,12 @@ impl Explorer {
             let taken = size.saturating_sub(self.cur.sim.pool.free_len());
             if taken % DRAIN_SNAP_EVERY == 0
                 && !self
-                    .drain_snaps
+                    .drain
+                    .snaps
                     .iter()
                     .any(|c| c.sim.pool.free_len() == self.cur.sim.pool.free_len())
             {
-                self.drain_snaps.push(self.cur.clone());
+                self.drain.snaps.push(self.cur.clone());
             }
         }
         let free = self.cur.sim.pool.free_len();
@@ -211,7 +205,7 @@ impl Explorer {
             self.drain_narration(free == 0).unwrap_or_default()
         };
         self.set_narration(t, true);
-        self.dirty = true;
+        self.view.dirty = true;
         true
     }
 }

@@ -114,17 +114,17 @@ impl Explorer {
                 Mode::Watching(Watch::Seeking) => "seeking",
                 Mode::Watching(_) => "watching",
             },
-            busy: self.busy.clone(),
-            speed: SPEED_LABELS[self.speed],
-            speed_index: self.speed as u32,
+            busy: self.narr.busy.clone(),
+            speed: SPEED_LABELS[self.pc.speed],
+            speed_index: self.pc.speed as u32,
             achieved_speed: if self.mode == Mode::Playing {
-                self.achieved
+                self.pc.achieved
             } else {
                 0.0
             },
             speed_limited: self.mode == Mode::Playing
-                && self.achieved > 0.0
-                && self.achieved < 0.7 * SPEEDS[self.speed],
+                && self.pc.achieved > 0.0
+                && self.pc.achieved < 0.7 * SPEEDS[self.pc.speed],
             made_young: c.made_young as f64,
             not_made_young: c.not_made_young as f64,
             young_moved_to_head: c.young_moved_to_head as f64,
@@ -135,11 +135,11 @@ impl Explorer {
             lru,
             old,
             frames: sim.pool.total_frames(),
-            hot_resident: self.counts.0,
+            hot_resident: self.view.counts.0,
             hot_pages: p.hot_pages,
-            scan_young: self.counts.1,
-            marked_young: self.counts.2,
-            marked_old: self.counts.3,
+            scan_young: self.view.counts.1,
+            marked_young: self.view.counts.2,
+            marked_old: self.view.counts.3,
             refills: self.cur.refills,
             at_batch: self.at_batch,
             after_batch: self.after_batch(),
@@ -152,12 +152,12 @@ impl Explorer {
             demoted: b.demoted,
             demoted_hot: b.demoted_hot,
             lost_hot: b.lost_hot,
-            seek: self.seek_kind,
-            seek_replayed: self.seek_replayed as f64,
+            seek: self.sk.kind,
+            seek_replayed: self.sk.replayed as f64,
             scouted_s: self.scouted_s(),
             narration_short: narrate::shorten(&self.narration_now(), narrate::PHONE_NARRATION),
             narration: self.narration_now(),
-            seq: self.seq,
+            seq: self.narr.seq,
             drain_size: drain.size,
             drain_k: drain.k,
             can_back: self.cur.events() > 0,
@@ -168,10 +168,9 @@ impl Explorer {
     /// The narration for the current moment: the event narration if it was written at this
     /// event, else one derived from the state.
     pub fn narration_now(&self) -> String {
-        if self.narr_at == self.cur.events() {
-            self.narration.clone()
-        } else {
-            self.state_narration()
+        match self.narr.current(self.cur.events()) {
+            Some(t) => t.to_string(),
+            None => self.state_narration(),
         }
     }
 }

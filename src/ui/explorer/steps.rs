@@ -44,7 +44,7 @@ impl Explorer {
 
     fn run_beat(&mut self, to_end: bool) {
         self.clear_seek();
-        self.busy.clear();
+        self.narr.busy.clear();
         if self.cur.sim.finished() {
             self.mode = Mode::Paused;
             return;

@@ -245,7 +245,7 @@ impl Explorer {
     pub fn strip_resize(&mut self, width: f64, max_height: f64) -> f64 {
         self.strip.layout = StripLayout::new(width as f32, max_height as f32);
         self.strip.reset_motion();
-        self.dirty = true;
+        self.view.dirty = true;
         self.strip.layout.height as f64
     }
 
@@ -266,8 +266,8 @@ impl Explorer {
         let (shown_free, _, _) = self.shown_lists();
         let inst = &self.cur.sim.pool.instances[0];
         let l = self.strip.layout;
-        let lru = self.lru_end as usize;
-        let total = self.cells.len();
+        let lru = self.view.lru_end as usize;
+        let total = self.view.cells.len();
         let free_n = total - lru;
         let cols = l.cols as usize;
         let st = &mut self.strip;
@@ -280,7 +280,7 @@ impl Explorer {
         let head_n = cols.min(lru);
         let tail_n = cols.min(lru.saturating_sub(head_n));
         let win_n = (l.window_cells() as usize).min(lru.saturating_sub(head_n + tail_n));
-        let b = self.boundary.map(|b| b as usize).unwrap_or(lru);
+        let b = self.view.boundary.map(|b| b as usize).unwrap_or(lru);
         let lo = head_n;
         let hi = lru - tail_n; // window must lie in [lo, hi)
                                // The window stays put while LRU_old moves inside its middle two thirds, so the
@@ -306,7 +306,7 @@ impl Explorer {
         if settle {
             st.trails.clear();
         }
-        let snap = self.reduced_motion || dt_ms <= 0.0 || seeking || settle;
+        let snap = self.pc.reduced_motion || dt_ms <= 0.0 || seeking || settle;
         st.moving = false;
         let k = if snap {
             1.0
@@ -325,7 +325,8 @@ impl Explorer {
             layout: Some(l),
             ..StripMeta::default()
         };
-        let (cells, cell_frame, selected) = (&self.cells, &self.cell_frame, self.selected);
+        let (cells, cell_frame, selected) =
+            (&self.view.cells, &self.view.cell_frame, self.selected);
         let push = |i: usize, region: u8, slot: u32, st: &mut Strip| {
             let f = cell_frame[i];
             let byte = cells[i];
@@ -448,8 +449,8 @@ impl Explorer {
             ]);
         };
         let before: Vec<u32> = (0..total)
-            .filter(|&i| !self.strip.pos[self.cell_frame[i] as usize].0.is_nan())
-            .map(|i| self.cell_frame[i])
+            .filter(|&i| !self.strip.pos[self.view.cell_frame[i] as usize].0.is_nan())
+            .map(|i| self.view.cell_frame[i])
             .collect();
         for i in 0..head_n {
             push(i, R_HEAD, i as u32, &mut self.strip);
@@ -496,7 +497,7 @@ impl Explorer {
         meta.hidden_old = hi.saturating_sub(a + win_n) as u32;
         if b >= a && b < a + win_n {
             // Drawn where LRU_old's cell is eased to, so the marker moves with the cells.
-            let f = self.cell_frame[b] as usize;
+            let f = self.view.cell_frame[b] as usize;
             let p = st.pos[f];
             let (x, y) = if p.0.is_nan() {
                 l.at(l.y_window, (b - a) as u32)
@@ -557,10 +558,10 @@ impl Explorer {
 
     /// Selects a frame (hovered in the grid or the close-up; both highlight it), or none.
     pub fn select_frame(&mut self, f: Option<u32>) {
-        let f = f.filter(|&f| (f as usize) < self.cells.len());
+        let f = f.filter(|&f| (f as usize) < self.view.cells.len());
         if self.selected != f {
             self.selected = f;
-            self.dirty = true;
+            self.view.dirty = true;
         }
     }
 
@@ -571,13 +572,14 @@ impl Explorer {
 
     /// The frame of the grid cell under device pixel (x, y), if any.
     pub fn grid_frame_at(&self, x: f64, y: f64) -> Option<u32> {
-        let i = self.layout.cell_at(x, y)? as usize;
-        self.cell_frame.get(i).copied()
+        let i = self.view.layout.cell_at(x, y)? as usize;
+        self.view.cell_frame.get(i).copied()
     }
 
     /// The grid cell (position in the drawing order) of frame `f`.
     pub fn grid_cell_of(&self, f: u32) -> Option<u32> {
-        self.cell_frame
+        self.view
+            .cell_frame
             .iter()
             .position(|&g| g == f)
             .map(|i| i as u32)

@@ -835,10 +835,10 @@ fn the_scout_leaves_snapshots_over_the_run_so_a_seek_is_a_restore_and_a_short_re
             st.t_s
         );
         assert!(
-            st.seek_replayed as u64 <= 2 * ex.anchor_every,
+            st.seek_replayed as u64 <= 2 * ex.tl.anchor_every,
             "replayed {} with anchors every {}",
             st.seek_replayed,
-            ex.anchor_every
+            ex.tl.anchor_every
         );
         // The same moment as a plain run from the start reaches.
         let mut plain = Explorer::new(&p, clock).unwrap();
