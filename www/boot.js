@@ -59,7 +59,8 @@ export function boot() {
     const core = !!bindings && new URL(bindings).pathname.endsWith("/pkg/core/midpoint.js");
     // A page cannot start a Worker from another origin's URL (a blog embedding the element from
     // this host): there the worker starts from a same-origin blob that imports worker.js.
-    const own = new URL("./worker.js", import.meta.url).href;
+    // (The single file's modules are data: URLs, against which no relative URL resolves.)
+    const own = inline ? null : new URL("./worker.js", import.meta.url).href;
     const workerUrl = inline
       ? URL.createObjectURL(new Blob([inline.worker], { type: "text/javascript" }))
       : new URL(own).origin === location.origin

@@ -184,8 +184,22 @@ async function answers(page, sel) {
     return;
   }
   const reset = async () => {
-    await root.locator('.mp-toolbar [data-act="reset"]').click();
-    await page.waitForFunction((s) => document.querySelector(s).dataset.event === "0", sel);
+    const button = root.locator('.mp-toolbar [data-act="reset"]');
+    if (await button.isVisible()) {
+      await button.click();
+      await page.waitForFunction((s) => document.querySelector(s).dataset.event === "0", sel);
+      return;
+    }
+    // The presentation has no Reset: back to beat 1 (a moment of the warm-up's end) by its keys.
+    while ((await root.getAttribute("data-tour")) !== "1") {
+      const at = await root.getAttribute("data-tour");
+      await page.keyboard.press("PageUp");
+      await page.waitForFunction(([s, t]) => document.querySelector(s).dataset.tour !== t, [sel, at]);
+    }
+    await page.waitForFunction((s) => {
+      const r = document.querySelector(s);
+      return !r.dataset.seeking && r.dataset.mode === "paused" && !r.querySelector('.mp-toolbar [data-act="step"]').disabled;
+    }, sel, { timeout: 60_000 });
   };
   if (await step.isDisabled()) await reset();
   const ev = await root.getAttribute("data-event");

@@ -46,7 +46,13 @@ for (const [name, path] of [
         await page.waitForFunction(([s, q]) => document.querySelector(s).dataset.mode === "watching" && Number(document.querySelector(q).value) > 0, [W, SCRUB], { timeout: 60_000 });
         await page.keyboard.press("Space");
       }
-      await page.waitForFunction(([s, q]) => document.querySelector(s).dataset.mode === "paused" && !document.querySelector(s).dataset.seeking && Number(document.querySelector(q).max) > 0 && !document.querySelector(q).disabled, [W, SCRUB], { timeout: 60_000 });
+      // Paused, and the timeline showing the moment the counters show (the thumb follows a
+      // pause in the frame after it).
+      await page.waitForFunction(([s, q]) => {
+        const r = document.querySelector(s);
+        const t = document.querySelector(q);
+        return r.dataset.mode === "paused" && !r.dataset.seeking && Number(t.max) > 0 && !t.disabled && Number(t.value) === Number(t.max) - Number(r.dataset.freeLen);
+      }, [W, SCRUB], { timeout: 60_000 });
       await page.locator(SCRUB).scrollIntoViewIfNeeded();
       const size = Number(await page.locator(SCRUB).getAttribute("max"));
       const fwd = await drag(page, 0, 1);

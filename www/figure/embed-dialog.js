@@ -78,8 +78,12 @@ export class EmbedDialog {
    *  if this host answers with Access-Control-Allow-Origin. Says so when it does not. */
   async checkCors() {
     const note = this.dialog.querySelector("[data-testid=embed-element-note]");
-    this.cors ??= fetch(new URL("embed.js", this.w.base), { method: "HEAD", cache: "no-store" })
-      .then((r) => r.headers.get("access-control-allow-origin") === "*")
+    // A GET read to its end: Chromium reports a HEAD answered without a body as aborted.
+    this.cors ??= fetch(new URL("../pkg/source-hash", this.w.base), { cache: "no-store" })
+      .then(async (r) => {
+        await r.arrayBuffer();
+        return r.headers.get("access-control-allow-origin") === "*";
+      })
       .catch(() => true);
     const ok = await this.cors;
     this.dialog.dataset.elementCors = ok ? "1" : "0";
