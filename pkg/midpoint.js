@@ -106,10 +106,6 @@ export class Explorer {
         _assertClass(prev, Explorer);
         wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
-    moment() {
-        const ret = wasm.explorer_moment(this.__wbg_ptr);
-        return ret === 0 ? undefined : Moment.__wrap(ret);
-    }
     constructor(params) {
         const ret = wasm.explorer_new(params);
         if (ret[2]) {
@@ -156,11 +152,6 @@ export class Explorer {
     resize(width, max_height, dpr) {
         const ret = wasm.explorer_resize(this.__wbg_ptr, width, max_height, dpr);
         return ret >>> 0;
-    }
-    restore_moment(m) {
-        _assertClass(m, Moment);
-        const ret = wasm.explorer_restore_moment(this.__wbg_ptr, m.__wbg_ptr);
-        return ret !== 0;
     }
     run_set_summary() {
         const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
@@ -343,30 +334,6 @@ export class LiveRunner {
     }
 }
 if (Symbol.dispose) LiveRunner.prototype[Symbol.dispose] = LiveRunner.prototype.free;
-
-export class Moment {
-    static __wrap(ptr) {
-        const obj = Object.create(Moment.prototype);
-        obj.__wbg_ptr = ptr;
-        MomentFinalization.register(obj, obj.__wbg_ptr, obj);
-        return obj;
-    }
-    __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        MomentFinalization.unregister(this);
-        return ptr;
-    }
-    free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_moment_free(ptr, 0);
-    }
-    approx_bytes() {
-        const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
-        return ret;
-    }
-}
-if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
 
 export class Page {
     __destroy_into_raw() {
@@ -1837,9 +1804,6 @@ const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
 const LiveRunnerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_liverunner_free(ptr, 1));
-const MomentFinalization = (typeof FinalizationRegistry === 'undefined')
-    ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(ptr => wasm.__wbg_moment_free(ptr, 1));
 const PageFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_page_free(ptr, 1));

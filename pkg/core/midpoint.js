@@ -9,14 +9,6 @@ export class Explorer {
         const ptr = this.__destroy_into_raw();
         wasm.__wbg_explorer_free(ptr, 0);
     }
-    add_run_points(points) {
-        const ptr0 = passArrayF64ToWasm0(points, wasm.__wbindgen_malloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.explorer_add_run_points(this.__wbg_ptr, ptr0, len0);
-        if (ret[1]) {
-            throw takeFromExternrefTable0(ret[0]);
-        }
-    }
     cells_len() {
         const ret = wasm.explorer_cells_len(this.__wbg_ptr);
         return ret >>> 0;
@@ -100,10 +92,6 @@ export class Explorer {
         _assertClass(prev, Explorer);
         wasm.explorer_keep_curve_of(this.__wbg_ptr, prev.__wbg_ptr);
     }
-    moment() {
-        const ret = wasm.explorer_moment(this.__wbg_ptr);
-        return ret === 0 ? undefined : Moment.__wrap(ret);
-    }
     constructor(params) {
         const ret = wasm.explorer_new(params);
         if (ret[2]) {
@@ -134,13 +122,6 @@ export class Explorer {
         const ret = wasm.explorer_resize(this.__wbg_ptr, width, max_height, dpr);
         return ret >>> 0;
     }
-    run_set_summary() {
-        const ret = wasm.explorer_run_set_summary(this.__wbg_ptr);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
-    }
     scouted() {
         const ret = wasm.explorer_scouted(this.__wbg_ptr);
         return ret !== 0;
@@ -165,20 +146,8 @@ export class Explorer {
     set_dark(dark) {
         wasm.explorer_set_dark(this.__wbg_ptr, dark);
     }
-    set_member(index, total, run) {
-        const ret = wasm.explorer_set_member(this.__wbg_ptr, index, total, run);
-        if (ret[1]) {
-            throw takeFromExternrefTable0(ret[0]);
-        }
-    }
     set_reduced_motion(on) {
         wasm.explorer_set_reduced_motion(this.__wbg_ptr, on);
-    }
-    set_run(run) {
-        const ret = wasm.explorer_set_run(this.__wbg_ptr, run);
-        if (ret[1]) {
-            throw takeFromExternrefTable0(ret[0]);
-        }
     }
     set_scouting(on) {
         wasm.explorer_set_scouting(this.__wbg_ptr, on);
@@ -259,30 +228,6 @@ export class Explorer {
     }
 }
 if (Symbol.dispose) Explorer.prototype[Symbol.dispose] = Explorer.prototype.free;
-
-export class Moment {
-    static __wrap(ptr) {
-        const obj = Object.create(Moment.prototype);
-        obj.__wbg_ptr = ptr;
-        MomentFinalization.register(obj, obj.__wbg_ptr, obj);
-        return obj;
-    }
-    __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        MomentFinalization.unregister(this);
-        return ptr;
-    }
-    free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_moment_free(ptr, 0);
-    }
-    approx_bytes() {
-        const ret = wasm.moment_approx_bytes(this.__wbg_ptr);
-        return ret;
-    }
-}
-if (Symbol.dispose) Moment.prototype[Symbol.dispose] = Moment.prototype.free;
 
 export class Page {
     __destroy_into_raw() {
@@ -466,30 +411,6 @@ export class Runner {
 }
 if (Symbol.dispose) Runner.prototype[Symbol.dispose] = Runner.prototype.free;
 
-export function attributes_query(names, values) {
-    let deferred3_0;
-    let deferred3_1;
-    try {
-        let ptr0, len0, ptr1, len1;
-        try {
-            ptr0 = passArrayJsValueToWasm0(names, wasm.__wbindgen_malloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passArrayJsValueToWasm0(values, wasm.__wbindgen_malloc);
-            len1 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
-            if (ptr0) { wasm.__externref_drop_slice(ptr0, len0); wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
-            throw e;
-        }
-        const ret = wasm.attributes_query(ptr0, len0, ptr1, len1);
-        deferred3_0 = ret[0];
-        deferred3_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        wasm.__wbindgen_free(deferred3_0, deferred3_1, 1);
-    }
-}
-
 export function code_routines() {
     const ret = wasm.code_routines();
     if (ret[2]) {
@@ -520,33 +441,6 @@ export function controls(params) {
         throw takeFromExternrefTable0(ret[1]);
     }
     return takeFromExternrefTable0(ret[0]);
-}
-
-export function member_params(params, index) {
-    const ret = wasm.member_params(params, index);
-    if (ret[2]) {
-        throw takeFromExternrefTable0(ret[1]);
-    }
-    return takeFromExternrefTable0(ret[0]);
-}
-
-export function params_query(params) {
-    let deferred2_0;
-    let deferred2_1;
-    try {
-        const ret = wasm.params_query(params);
-        var ptr1 = ret[0];
-        var len1 = ret[1];
-        if (ret[3]) {
-            ptr1 = 0; len1 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred2_0 = ptr1;
-        deferred2_1 = len1;
-        return getStringFromWasm0(ptr1, len1);
-    } finally {
-        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
-    }
 }
 
 export function parse_query(query) {
@@ -933,9 +827,6 @@ function __wbg_get_imports() {
 const ExplorerFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_explorer_free(ptr, 1));
-const MomentFinalization = (typeof FinalizationRegistry === 'undefined')
-    ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(ptr => wasm.__wbg_moment_free(ptr, 1));
 const PageFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_page_free(ptr, 1));
@@ -1087,23 +978,6 @@ function handleError(f, args) {
 
 function isLikeNone(x) {
     return x === undefined || x === null;
-}
-
-function passArrayF64ToWasm0(arg, malloc) {
-    const ptr = malloc(arg.length * 8, 8) >>> 0;
-    getFloat64ArrayMemory0().set(arg, ptr / 8);
-    WASM_VECTOR_LEN = arg.length;
-    return ptr;
-}
-
-function passArrayJsValueToWasm0(array, malloc) {
-    const ptr = malloc(array.length * 4, 4) >>> 0;
-    for (let i = 0; i < array.length; i++) {
-        const add = addToExternrefTable0(array[i]);
-        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
-    }
-    WASM_VECTOR_LEN = array.length;
-    return ptr;
 }
 
 function passStringToWasm0(arg, malloc, realloc) {

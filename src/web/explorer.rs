@@ -6,6 +6,7 @@
 use super::charts;
 use crate::ui::explorer::{self as ui, Label};
 use crate::ui::grid::{Layout, Palette};
+#[cfg(feature = "full")]
 use midpoint_lab::runs::RunData;
 use wasm_bindgen::prelude::*;
 #[cfg(feature = "full")]
@@ -61,21 +62,6 @@ fn draw_labels(ctx: &CanvasRenderingContext2d, l: &Layout, pal: &Palette, labels
         -1.0
     } else {
         font
-    }
-}
-
-/// A saved moment of a run (`Explorer::moment`), restorable into any explorer with the same
-/// parameters.
-#[wasm_bindgen]
-pub struct Moment {
-    inner: ui::Moment,
-}
-
-#[wasm_bindgen]
-impl Moment {
-    /// Roughly the bytes it holds.
-    pub fn approx_bytes(&self) -> f64 {
-        self.inner.approx_bytes() as f64
     }
 }
 
@@ -196,18 +182,6 @@ impl Explorer {
         self.inner.watch()
     }
 
-    /// The current moment, to restore at once later (a beat of the presentation); undefined
-    /// unless paused.
-    pub fn moment(&self) -> Option<Moment> {
-        self.inner.moment().map(|inner| Moment { inner })
-    }
-
-    /// Jumps to a saved moment, paused; false (nothing changes) if it is of other parameters.
-    #[cfg(feature = "full")]
-    pub fn restore_moment(&mut self, m: &Moment) -> bool {
-        self.inner.restore_moment(&m.inner)
-    }
-
     /// Puts the view at the `k`-th frame of the current refill's drain (0: just after the
     /// batch; a read-ahead takes several at once, so it lands on the first read that has taken
     /// at least `k`); false when there is no drain to scrub. `status()` gives `drain_size` and
@@ -300,6 +274,7 @@ impl Explorer {
     }
 
     /// Hands over the full run computed in a worker (for the residency plot and "kept").
+    #[cfg(feature = "full")]
     pub fn set_run(&mut self, run: JsValue) -> Result<(), JsValue> {
         let r: RunData = serde_wasm_bindgen::from_value(run)
             .map_err(|e| JsValue::from_str(&format!("bad run data: {e}")))?;
@@ -310,6 +285,7 @@ impl Explorer {
     /// Hands over run `index` (0: the first, as `set_run`) of the setting's ensemble of
     /// `total` runs, RNG seeds `seed`, `seed + 1`, …; the plot then draws their median curve
     /// and band.
+    #[cfg(feature = "full")]
     pub fn set_member(&mut self, index: u32, total: u32, run: JsValue) -> Result<(), JsValue> {
         let r: RunData = serde_wasm_bindgen::from_value(run)
             .map_err(|e| JsValue::from_str(&format!("bad run data: {e}")))?;
@@ -317,12 +293,14 @@ impl Explorer {
     }
 
     /// The ensemble's runs so far, for the caption (`midpoint_lab::run_set::RunSetSummary`).
+    #[cfg(feature = "full")]
     pub fn run_set_summary(&self) -> Result<JsValue, JsValue> {
         serde_wasm_bindgen::to_value(&self.inner.run_set().summary()).map_err(err)
     }
 
     /// Appends samples the worker streamed (`[t_s, hot, scan_young]` triplets) while it
     /// computes the full run.
+    #[cfg(feature = "full")]
     pub fn add_run_points(&mut self, points: &[f64]) -> Result<(), JsValue> {
         self.inner.add_run_points(points).map_err(err)
     }

@@ -29,8 +29,10 @@ pub mod worker;
 pub mod write;
 
 #[cfg(feature = "full")]
+use crate::ui::embed;
+#[cfg(feature = "full")]
 use crate::ui::tour;
-use crate::ui::{controls, embed, query};
+use crate::ui::{controls, query};
 use midpoint_core::scenario::Params;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -106,6 +108,7 @@ pub fn parse_query(query: &str) -> Result<JsValue, JsValue> {
 
 /// The parameters of the run at `index` of the ensemble of `params` (0: `params` itself): its
 /// RNG seed the one the CLI gives that run, wrapping past 2^53 − 1 to 0.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn member_params(params: JsValue, index: u32) -> Result<JsValue, JsValue> {
     to_js(&midpoint_lab::run_set::member_params(
@@ -115,6 +118,7 @@ pub fn member_params(params: JsValue, index: u32) -> Result<JsValue, JsValue> {
 }
 
 /// Every parameter as a URL query string (without `?`).
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn params_query(params: JsValue) -> Result<String, JsValue> {
     Ok(query::to_query(&params_of(params)?))
@@ -122,6 +126,7 @@ pub fn params_query(params: JsValue) -> Result<String, JsValue> {
 
 /// The `<midpoint-explainer>` element's attributes (`names[i]` = `values[i]`) as a URL query
 /// string for [`parse_query`]; HTML's own attributes (`class`, `id`, `aria-*`…) are skipped.
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 pub fn attributes_query(names: Vec<String>, values: Vec<String>) -> String {
     embed::attributes_query(&names, &values)

@@ -26,7 +26,7 @@ mod view;
 
 pub use cells::Label;
 pub use cursor::BatchNumbers;
-pub use scrub::{DrainPos, Moment};
+pub use scrub::DrainPos;
 pub use status::Status;
 pub use strip::{StripLayout, StripMeta, Trail, STRIDE};
 

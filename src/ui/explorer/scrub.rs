@@ -1,7 +1,5 @@
-//! Moments and the drain's timeline: a saved moment of a run (a beat of the presentation),
-//! restored at once into any explorer with the same parameters, and the current refill's drain
-//! as a timeline of reads that can be scrubbed back and forth (position k: k frames of the
-//! refill taken from the free list since the batch).
+//! The drain's timeline: the current refill's drain as a timeline of reads that can be scrubbed
+//! back and forth (position k: k frames of the refill taken from the free list since the batch).
 
 use super::cursor::Cursor;
 use super::*;
@@ -11,23 +9,6 @@ const DRAIN_SNAP_EVERY: u32 = 64;
 /// Events one scrub replays at most (a drain of a few thousand reads with lookups between them
 /// takes a few tens of thousands).
 const SCRUB_CAP: u64 = 400_000;
-
-/// A saved moment of a run: its position, the drain it is in and what the page said there.
-#[derive(Clone)]
-pub struct Moment {
-    params: Params,
-    cur: Cursor,
-    drain_start: Option<Cursor>,
-    at_batch: bool,
-    narration: String,
-}
-
-impl Moment {
-    /// Roughly the bytes the moment holds.
-    pub fn approx_bytes(&self) -> u64 {
-        self.cur.approx_bytes() * if self.drain_start.is_some() { 2 } else { 1 }
-    }
-}
 
 /// Where the view stands in the current refill's drain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -40,43 +21,6 @@ pub struct DrainPos {
 }
 
 impl Explorer {
-    /// The current moment, to restore later (paused only: a moment mid-animation is not one).
-    pub fn moment(&self) -> Option<Moment> {
-        if self.mode != Mode::Paused {
-            return None;
-        }
-        Some(Moment {
-            params: self.params.clone(),
-            cur: self.cur.clone(),
-            drain_start: self.drain_start_now().cloned(),
-            at_batch: self.at_batch,
-            narration: self.narration_now(),
-        })
-    }
-
-    /// Jumps to a saved moment, paused. False (and nothing changes) if it is of other
-    /// parameters.
-    pub fn restore_moment(&mut self, m: &Moment) -> bool {
-        if m.params != self.params {
-            return false;
-        }
-        self.cur = m.cur.clone();
-        self.drain.restart(m.drain_start.clone());
-        self.clear_seek();
-        self.mode = Mode::Paused;
-        self.sk.after_seek = None;
-        self.sk.queued = None;
-        self.narr.busy.clear();
-        self.at_batch = m.at_batch;
-        self.clear_flash();
-        self.strip.reset_motion();
-        self.drain.watch_code = None;
-        self.remember();
-        self.set_narration(m.narration.clone(), true);
-        self.view.dirty = true;
-        true
-    }
-
     /// The position right after the current refill's batch, if it was seen.
     fn drain_start_now(&self) -> Option<&Cursor> {
         self.drain.start_of(&self.cur)

@@ -1007,31 +1007,6 @@ fn no_drain_to_scrub_before_the_first_batch() {
 }
 
 #[test]
-fn a_moment_restores_into_a_fresh_explorer_of_the_same_parameters_only() {
-    let mut ex = Explorer::new(&small(), clock).unwrap();
-    let mut t = 0.0;
-    after_first_batch(&mut ex, &mut t);
-    assert!(ex.scrub_drain(5));
-    let m = ex.moment().unwrap();
-    let (ev, free, narr) = (ex.events(), ex.status().free, ex.status().narration);
-    let mut fresh = Explorer::new(&small(), clock).unwrap();
-    assert!(fresh.restore_moment(&m));
-    let st = fresh.status();
-    assert_eq!((st.events, st.free, st.mode), (ev, free, "paused"));
-    assert_eq!(st.narration, narr);
-    // The drain is scrubbable from the restored moment.
-    assert!(fresh.scrub_drain(0));
-    assert_eq!(fresh.status().free, fresh.drain_pos().size);
-    let other = Params {
-        lru_scan_depth: 256,
-        ..small()
-    };
-    let mut o = Explorer::new(&other, clock).unwrap();
-    assert!(!o.restore_moment(&m));
-    assert_eq!(o.events(), 0.0);
-}
-
-#[test]
 fn at_the_slowest_speed_a_watched_drain_takes_one_read_at_a_time_after_the_last_has_settled() {
     let mut ex = Explorer::new(&small(), clock).unwrap();
     ex.strip_resize(800.0, 400.0);
