@@ -378,14 +378,6 @@ export class Widget {
       if (flags & 2 || !this.status) this.updateStatus();
       const ds = this.root.dataset;
       const st = this.status;
-      const tt = st.t_s.toFixed(4);
-      if (ds.t !== tt) ds.t = tt;
-      if (ds.event !== String(st.events)) ds.event = String(st.events);
-      if (ds.freeLen !== String(st.free)) ds.freeLen = String(st.free);
-      const phase = st.phase === "warm-up" ? "warmup" : st.phase === "scan" ? "scan" : "ended";
-      if (ds.phase !== phase) ds.phase = phase;
-      // How the last scrub got there: "snapshot" (restored, then a short replay) or "forward".
-      if (st.seek && ds.seek !== st.seek) ds.seek = st.seek;
       // A beat of the tour is drawn at its moment: no longer seeking.
       if (ds.seeking && painted && st.mode !== "seeking") delete ds.seeking;
       // Nothing moved or was drawn, and nothing will until the reader or a worker acts.
@@ -426,7 +418,18 @@ export class Widget {
     const prev = this.status;
     const s = this.ex.status();
     this.status = s;
-    this.root.dataset.mode = s.mode;
+    // The moment as published, in the same task as the status it comes from (an input's scrub
+    // or step is read at once, not a frame later).
+    const ds = this.root.dataset;
+    ds.mode = s.mode;
+    const tt = s.t_s.toFixed(4);
+    if (ds.t !== tt) ds.t = tt;
+    if (ds.event !== String(s.events)) ds.event = String(s.events);
+    if (ds.freeLen !== String(s.free)) ds.freeLen = String(s.free);
+    const phase = s.phase === "warm-up" ? "warmup" : s.phase === "scan" ? "scan" : "ended";
+    if (ds.phase !== phase) ds.phase = phase;
+    // How the last scrub got there: "snapshot" (restored, then a short replay) or "forward".
+    if (s.seek && ds.seek !== s.seek) ds.seek = s.seek;
     this.runs.statusChanged(s);
     this.emit("status", s, prev);
     // data-at-moment="1" (set once): the figure has reached its opening moment (its at=, ev= or
