@@ -305,6 +305,13 @@ pub fn words(e: &mysql::Error) -> String {
             Some(cause) => format!("the server's reply could not be read: {cause}"),
             None => format!("the server's reply could not be read: {c}"),
         },
+        // The others by their own words, not the driver's `IoError { … }` around them (which
+        // `readable` would take for a broken reply: a refused connection or an access denied
+        // is not one).
+        mysql::Error::IoError(io) => io.to_string(),
+        mysql::Error::MySqlError(m) => m.to_string(),
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::UrlError(u) => u.to_string(),
         other => other.to_string(),
     };
     readable(text)
@@ -832,6 +839,25 @@ mod tests {
             socket: Some("/run/mysqld.sock".into()),
         };
         assert!(sock.is_loopback());
+    }
+
+    #[test]
+    fn driver_errors_read_as_their_own_words() {
+        let refused = mysql::Error::IoError(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "Connection refused (os error 111)",
+        ));
+        assert_eq!(words(&refused), "Connection refused (os error 111)");
+        let denied = mysql::Error::MySqlError(mysql::MySqlError {
+            state: "28000".into(),
+            message: "Access denied for user 'u'@'localhost'".into(),
+            code: 1045,
+        });
+        let w = words(&denied);
+        assert!(
+            w.contains("Access denied") && !w.contains('{') && !w.contains("broke"),
+            "{w}"
+        );
     }
 
     #[test]
