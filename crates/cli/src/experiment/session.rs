@@ -30,7 +30,8 @@ pub const GRACE: Duration = Duration::from_millis(500);
 /// Rows as text, as [`super::server::rows`] gives them.
 pub type Rows = Vec<Vec<Option<String>>>;
 
-/// The connection that kills statements and reads their state (opened when first needed).
+/// The connection that kills statements and reads their state: opened at the start (so that
+/// Ctrl-C costs one statement, not a connection too), again when it is lost.
 #[derive(Clone)]
 pub struct Killer {
     target: Target,
@@ -41,7 +42,7 @@ impl Killer {
     pub fn new(target: &Target) -> Killer {
         Killer {
             target: target.clone(),
-            ctl: Arc::new(Mutex::new(None)),
+            ctl: Arc::new(Mutex::new(connect(target).ok())),
         }
     }
 
@@ -53,6 +54,11 @@ impl Killer {
             let Ok(mut g) = k.ctl.lock() else { return };
             if g.is_none() {
                 *g = connect(&k.target).ok();
+            }
+            if let Some(c) = g.as_mut() {
+                if c.ping().is_err() {
+                    *g = connect(&k.target).ok();
+                }
             }
             if let Some(c) = g.as_mut() {
                 f(c);
