@@ -17,7 +17,8 @@
 #   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
 #      `midpoint from-status` in every client output format (tests/status-live.sh), the fit
 #      against the server's own counters and its hot set's residency (tests/status-fit-live.sh), and
-#      `midpoint experiment` run against it end to end (tests/experiment-live.sh)
+#      `midpoint experiment` run against it end to end (tests/experiment-live.sh), blocked,
+#      interrupted and killed (tests/experiment-interrupt-live.sh)
 set -euo pipefail
 
 # A relative CARGO_TARGET_DIR means the caller's directory; every step below (cargo, the
@@ -225,9 +226,10 @@ tests/oracle/run.sh
 # run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
 
 # --- 7. A real server --------------------------------------------------------------------------
-section "Live MariaDB (tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh)"
+section "Live MariaDB (tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh, tests/experiment-interrupt-live.sh)"
 # The binary section 2 built (the test profile: optimized).
 midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh
 MIDPOINT_BIN="$midpoint_bin" tests/status-fit-live.sh
 tests/experiment-live.sh "$midpoint_bin"
+tests/experiment-interrupt-live.sh "$midpoint_bin"

@@ -263,6 +263,8 @@ export class Widget {
     }
     for (const m of messages) this.notesList.append(el("li", { text: m }));
     this.notes.hidden = false;
+    // How many notes are shown (a clamped value, a fallback), published on the figure's root.
+    this.root.dataset.notes = String(this.notesList.children.length);
   }
 
   fatal(msg) {
@@ -291,8 +293,11 @@ export class Widget {
 
   writeUrl() {
     this.emit("addressChanged");
-    if (!this.syncUrl) return;
     const q = this.page.address(this.momentEv(), this.keepAt());
+    // The parameters this figure runs, as its address holds them (a value past a limit as it
+    // was clamped to), for tests and readers of the markup; the page's own address too.
+    if (this.root.dataset.address !== q) this.root.dataset.address = q;
+    if (!this.syncUrl) return;
     const url = `${location.pathname}?${q}${location.hash}`;
     if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, "", url);
   }
@@ -497,6 +502,7 @@ export class Widget {
       case "dismiss":
         this.notes.hidden = true;
         this.notesList?.replaceChildren();
+        this.root.dataset.notes = "0";
         return;
       default:
         this.emit("act", name);

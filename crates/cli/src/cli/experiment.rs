@@ -41,15 +41,30 @@ pub fn command() -> Command {
         .arg(no_limit_arg())
 }
 
-fn real(a: &ArgMatches, name: &str, default: f64) -> Result<f64, String> {
+/// A real number, in range (`ok`, worded by `range`): refused with the value as typed (a
+/// number is not printed back as the float it was read into: 18446744073709551616 stays that).
+fn real(
+    a: &ArgMatches,
+    name: &str,
+    default: f64,
+    ok: fn(f64) -> bool,
+    range: &str,
+) -> Result<f64, String> {
     match a.get_one::<String>(name) {
         None => Ok(default),
-        Some(v) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("--{name} = '{v}' is not a number")),
+        Some(v) => {
+            let x = v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("--{name} = '{v}' is not a number"))?;
+            if ok(x) {
+                Ok(x)
+            } else {
+                Err(format!("--{name} = '{v}' is out of range: {range}"))
+            }
+        }
     }
 }
 
@@ -77,8 +92,20 @@ pub fn options(a: &ArgMatches) -> Result<Options, String> {
         );
     }
     let settings = Settings {
-        hot_frac: real(a, "hot-frac", d.hot_frac)?,
-        scan_x: real(a, "scan-x", d.scan_x)?,
+        hot_frac: real(
+            a,
+            "hot-frac",
+            d.hot_frac,
+            |x| x > 0.0 && x <= 0.9,
+            "above 0 and at most 0.9 (a share of the pool)",
+        )?,
+        scan_x: real(
+            a,
+            "scan-x",
+            d.scan_x,
+            |x| (1.0..=50.0).contains(&x),
+            "from 1 to 50 (pools)",
+        )?,
         warmup_s: count(a, "warmup-s", d.warmup_s, 1, 3600)?,
         scan_s: count(a, "scan-s", d.scan_s, 1, 3600)?,
         pause_ms: count(a, "pause-ms", d.pause_ms, 0, 600_000)?,

@@ -58,7 +58,12 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let seeds = parse_count(a, "runs", 1, 50)?;
     if let Some(b) = parse_f64_list(a, "bands")? {
         let [xv, yv] = b[..] else {
-            return Err("--bands: expected X,Y (one value per axis)".into());
+            return Err(format!(
+                "--bands '{}': expected X,Y (one value per axis)",
+                a.get_one::<String>("bands")
+                    .map(String::as_str)
+                    .unwrap_or("")
+            ));
         };
         let rows = phase::band_check(&x, xv, &y, yv, seeds)?;
         if a.get_flag("json") {

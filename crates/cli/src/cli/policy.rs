@@ -308,6 +308,12 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     let name = a.get_one::<String>("policy").ok_or(
         "replay --format needs --policy NAME (lru fifo clock 2q arc sieve s3fifo lirs belady innodb)",
     )?;
+    if !midpoint_lab::policy::NAMES.contains(&name.as_str()) {
+        return Err(format!(
+            "--policy: unknown policy '{name}'; known: {}",
+            midpoint_lab::policy::NAMES.join(", ")
+        ));
+    }
     let pages_s = a
         .get_one::<String>("cache-pages")
         .ok_or("replay --format needs --cache-pages N")?;

@@ -369,9 +369,12 @@ fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), 
     }
     if scan_cpu_given && p.scan_s == 0 {
         return Err(
-            "scan_cpu_us_per_page: this run has no concurrent scan (scan_table_pages = 0); set scan_table_pages and scan_s for one".into(),
+            "--scan-cpu-us-per-page: this run has no concurrent scan (--scan-table-pages 0); set --scan-table-pages and --scan-s for one".into(),
         );
     }
+    // The rules between values, also before an estimate (which would price a run that is
+    // refused), named by the flags.
+    p.validate().map_err(|e| flagged(&e))?;
     if a.get_flag("estimate") {
         return print_estimate(
             a,

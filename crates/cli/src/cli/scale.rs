@@ -35,7 +35,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
                 p.set(k, v).map_err(|e| format!("--{k}: {e}"))?;
             }
         }
-        p.validate()?;
+        p.validate().map_err(|e| flagged(&e))?;
     }
     // Without --durations, --scan-s alone means the old single-duration study.
     let default_durations: Vec<u32> = match a.get_one::<String>("scan-s") {

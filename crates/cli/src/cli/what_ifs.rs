@@ -22,6 +22,14 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         if a.get_flag("quick") {
             return Err("--quick applies with --compare only".into());
         }
+        if a.value_source("runs") == Some(clap::parser::ValueSource::CommandLine) {
+            return Err(format!(
+                "--runs {} applies with --compare only (the list runs nothing)",
+                a.get_one::<String>("runs")
+                    .map(String::as_str)
+                    .unwrap_or("")
+            ));
+        }
         let list: Vec<_> = midpoint_core::pool::WhatIf::ALL
             .iter()
             .map(|w| (w.name(), w.description()))

@@ -11,9 +11,11 @@ pub mod procedure;
 pub mod report;
 pub mod sample;
 pub mod server;
+pub mod session;
 
 use plan::Settings;
 use server::{RestoreGuard, Target};
+use session::Killer;
 
 /// What a run asked for besides the settings.
 #[derive(Clone, Debug)]
@@ -57,6 +59,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
                 "page_size": info.page_size,
                 "other_schemas": info.other_schemas,
                 "loopback": info.loopback,
+                "left_changed": info.left_changed,
             },
             "settings": s,
             "plan": plan,
@@ -72,6 +75,9 @@ fn run_inner(o: &Options) -> Result<String, String> {
             info.version, info.address, info.pool_pages, info.page_size
         );
         out += &plan.describe(s);
+        for l in &info.left_changed {
+            out += &format!("earlier  {}\n", l.describe(false));
+        }
         if !info.other_schemas.is_empty() {
             out += &format!(
                 "refused without --yes: the server holds other schemas ({})\n",
@@ -101,19 +107,44 @@ fn run_inner(o: &Options) -> Result<String, String> {
         ));
     }
     server::check_privileges(&mut c, &info)?;
+    for l in &info.left_changed {
+        eprintln!("experiment: {}", l.describe(false));
+    }
+    // What an earlier run left changed is restored before anything else (its marker says what).
+    for (n, v) in server::restore_left(&mut c, &info.left_changed)? {
+        eprintln!("experiment: restored {n} = {v}, left changed by an earlier run");
+    }
     drop(c);
     procedure::catch_interrupts();
-    let mut guard = RestoreGuard::new(&o.target)?;
-    let live = procedure::run(&o.target, &info, s, &plan, &mut guard, o.json);
+    let killer = Killer::new(&o.target);
+    let mut guard = RestoreGuard::new(&o.target, &killer)?;
+    let live = procedure::run(&o.target, &info, s, &plan, &mut guard, &killer, o.json);
     let restored = guard.restore();
-    let dropped = if s.keep {
+    let dropped = if s.keep || !guard.created {
         Ok(false)
     } else {
         guard.drop_schema().map(|_| true)
     };
-    let m = live?;
+    drop(guard);
+    procedure::release_interrupts();
+    let m = match live {
+        Ok(m) => m,
+        // The run's own error first, then whatever the restore or the drop could not do.
+        Err(e) => {
+            let also: Vec<String> = [restored.err(), dropped.err()]
+                .into_iter()
+                .flatten()
+                .collect();
+            return Err(if also.is_empty() {
+                e
+            } else {
+                format!("{e}; {}", also.join("; "))
+            });
+        }
+    };
     let restored = restored?;
     let dropped = dropped?;
+    procedure::check_interrupt()?;
     for (n, v) in &restored {
         eprintln!("experiment: restored {n} = {v}");
     }

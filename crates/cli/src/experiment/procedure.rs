@@ -7,12 +7,12 @@ use super::host::{self, CpuUse};
 use super::plan::{Plan, Settings, HOT_TABLE, SCAN_TABLE, SCHEMA};
 use super::sample::{parse_pool_rows, PoolSample};
 use super::server::{
-    connect, connect_with, rows, scalar_u64, status, timed_out, RestoreGuard, ServerInfo, Target,
-    Timeouts,
+    connect, connect_with, status, timed_out, RestoreGuard, ServerInfo, Target, Timeouts,
+    LOAD_CHUNK_ROWS, MARKER,
 };
+use super::session::{Killer, Rows, Session};
 use midpoint_core::rng::Rng;
 use mysql::prelude::Queryable;
-use mysql::Conn;
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -48,8 +48,24 @@ pub fn catch_interrupts() {
     }
 }
 
-fn check_interrupt() -> Result<(), String> {
-    if INTERRUPTED.load(Ordering::SeqCst) {
+/// Whether Ctrl-C or SIGTERM has come.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Ends the catching: once the run has restored what it changed, Ctrl-C ends the process at
+/// once again (the model's runs that follow change nothing on the server).
+pub fn release_interrupts() {
+    // SAFETY: restoring the default disposition.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+    }
+}
+
+/// An error naming the signal once one has come.
+pub fn check_interrupt() -> Result<(), String> {
+    if interrupted() {
         Err(format!(
             "interrupted ({}): stopped, variables restored",
             signal_name(SIGNAL.load(Ordering::SeqCst))
@@ -121,20 +137,22 @@ pub fn run(
     s: &Settings,
     plan: &Plan,
     guard: &mut RestoreGuard,
+    killer: &Killer,
     json: bool,
 ) -> Result<Measured, String> {
     let mut m = Measured::default();
-    // The load and the idle passes run on this connection: its timeouts are a pass's
-    // (`Timeouts::pass`), so a slow but working server is never cut off in the middle of one.
+    // The load on a connection of its own, whose statements (chunks of the load) are bounded
+    // by a chunk's limit; the idle passes on another, bounded by a pass's (`Timeouts`).
+    let load_to = Timeouts::load();
     let pass_to = Timeouts::pass(plan.scan_pages.saturating_mul(16_384));
-    let mut c = connect_with(target, pass_to)?;
+    let mut c = Session::open(target, load_to.above(), killer)?;
+    let mut p = Session::open(target, pass_to.above(), killer)?;
     check_interrupt()?;
-    let q = |c: &mut Conn, sql: &str| -> Result<(), String> {
-        c.query_drop(sql)
-            .map_err(|e| format!("{sql}: {}", timed_out(&e)))
-    };
+    let ddl = Timeouts::CONTROL.read * 6;
+    let q = |c: &mut Session, sql: &str| c.exec(sql, sql, ddl);
     q(&mut c, &format!("DROP SCHEMA IF EXISTS {SCHEMA}"))?;
     q(&mut c, &format!("CREATE SCHEMA {SCHEMA}"))?;
+    guard.created = true;
     for t in [SCAN_TABLE, HOT_TABLE] {
         q(
             &mut c,
@@ -143,13 +161,27 @@ pub fn run(
             ),
         )?;
     }
+    // The marker: a row per variable set, so that a run killed before it restores is undone
+    // by the next (`server::MARKER`).
+    q(
+        &mut c,
+        &format!(
+            "CREATE TABLE {SCHEMA}.{MARKER} (name VARCHAR(64) NOT NULL PRIMARY KEY, original BIGINT UNSIGNED NOT NULL, set_to BIGINT UNSIGNED NOT NULL, set_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP) ENGINE=InnoDB"
+        ),
+    )?;
     let t_load = Instant::now();
     progress(
         json,
         &format!("loading {SCAN_TABLE} ({} rows)", plan.scan_rows),
     );
-    load(&mut c, SCAN_TABLE, plan.scan_rows, info.sequence_engine)?;
-    m.scan_pages = leaf_pages(&mut c, SCAN_TABLE)?;
+    load(
+        &mut c,
+        SCAN_TABLE,
+        plan.scan_rows,
+        info.sequence_engine,
+        load_to.read,
+    )?;
+    m.scan_pages = leaf_pages(&mut c, SCAN_TABLE, ddl)?;
     // One warm pass (its time is not used), then idle passes: their median is the idle rate.
     progress(
         json,
@@ -157,9 +189,12 @@ pub fn run(
     );
     let scan_sql = format!("SELECT SUM(v) FROM {SCHEMA}.{SCAN_TABLE}");
     for i in 0..=s.idle_passes {
-        check_interrupt()?;
         let t = Instant::now();
-        q(&mut c, &scan_sql)?;
+        p.exec(
+            &format!("a pass over {SCAN_TABLE}"),
+            &scan_sql,
+            pass_to.read,
+        )?;
         let d = t.elapsed().as_secs_f64();
         if i == 0 {
             m.warm_pass_s = d;
@@ -174,10 +209,17 @@ pub fn run(
         &format!("loading {HOT_TABLE} ({} rows)", plan.hot_rows),
     );
     // The hot table last, as in the seed's warm start (the scanned table first, then the hot).
-    load(&mut c, HOT_TABLE, plan.hot_rows, info.sequence_engine)?;
-    m.hot_pages = leaf_pages(&mut c, HOT_TABLE)?;
+    load(
+        &mut c,
+        HOT_TABLE,
+        plan.hot_rows,
+        info.sequence_engine,
+        load_to.read,
+    )?;
+    m.hot_pages = leaf_pages(&mut c, HOT_TABLE, ddl)?;
     m.load_s = t_load.elapsed().as_secs_f64() - m.warm_pass_s - m.idle_passes_s.iter().sum::<f64>();
     check_interrupt()?;
+    drop((c, p));
 
     for v in &plan.variables {
         guard.set(v)?;
@@ -251,7 +293,8 @@ pub fn run(
     let mut scan_conn = connect_with(target, pass_to)?;
     // The residency samples walk INNODB_BUFFER_PAGE: their own connection, with a timeout for
     // the pool's size, so that a stalled server is noticed in the main loop within it.
-    let mut sc = connect_with(target, Timeouts::sample(info.pool_pages))?;
+    let sample_to = Timeouts::sample(info.pool_pages);
+    let mut sc = Session::open(target, sample_to.above(), killer)?;
     let scan_id = scan_conn.connection_id();
     let scan = {
         let (stop, scanning, passes, errors) = (
@@ -315,11 +358,12 @@ pub fn run(
             }
             if t >= next_sample - 1e-3 {
                 let n = lookups.load(Ordering::Relaxed);
-                let r = rows(
-                    &mut sc,
+                let r = sc.rows(
+                    "a sample of the pool's content",
                     "SELECT TABLE_NAME, IS_OLD, COUNT(*) FROM information_schema.INNODB_BUFFER_PAGE \
                      WHERE PAGE_TYPE = 'INDEX' AND INDEX_NAME = 'PRIMARY' \
                      AND LOCATE('midpoint_experiment', TABLE_NAME) > 0 GROUP BY TABLE_NAME, IS_OLD",
+                    sample_to.read,
                 )?;
                 let st = t0.elapsed().as_secs_f64();
                 // Keyed by the sample's nominal time; the read itself takes a few ms.
@@ -355,7 +399,13 @@ pub fn run(
         // timeout, which for the scan is a pass's. Give the threads a few seconds, then leave
         // them (the restore runs on a fresh connection; the process ends after the report).
         guard.kill_query(scan_id);
-        let until = Instant::now() + Duration::from_secs(5);
+        // After Ctrl-C, half a second: the signal is honoured within a second.
+        let until = Instant::now()
+            + if interrupted() {
+                Duration::from_millis(500)
+            } else {
+                Duration::from_secs(5)
+            };
         for h in [lookup, free_sampler, scan] {
             while !h.is_finished() && Instant::now() < until {
                 thread::sleep(Duration::from_millis(20));
@@ -378,21 +428,29 @@ pub fn run(
 }
 
 /// Loads `rows` rows into a table in ascending key order: MariaDB's SEQUENCE engine where it
-/// exists, else multi-row INSERTs of 1,000 rows. Chunks of 50,000 rows each commit on their own.
-fn load(c: &mut Conn, table: &str, rows: u64, sequence: bool) -> Result<(), String> {
-    const CHUNK: u64 = 50_000;
+/// exists, else multi-row INSERTs of 1,000 rows. Chunks of [`LOAD_CHUNK_ROWS`] rows each commit
+/// on their own, each statement waited for at most `limit`.
+fn load(
+    c: &mut Session,
+    table: &str,
+    rows: u64,
+    sequence: bool,
+    limit: Duration,
+) -> Result<(), String> {
+    let what = format!("loading {table}");
     let mut from = 1;
+    if sequence {
+        // seq_M_to_N lives in any schema with the engine; the statements name ours.
+        c.exec(&what, &format!("USE {SCHEMA}"), limit)?;
+    }
     while from <= rows {
         check_interrupt()?;
-        let to = (from + CHUNK - 1).min(rows);
+        let to = (from + LOAD_CHUNK_ROWS - 1).min(rows);
         if sequence {
             let sql = format!(
                 "INSERT INTO {SCHEMA}.{table} (id, v, c) SELECT seq, seq % 1000, RPAD(seq, 200, 'x') FROM seq_{from}_to_{to}"
             );
-            // seq_M_to_N lives in any schema with the engine; the statement names ours.
-            c.query_drop(format!("USE {SCHEMA}"))
-                .and_then(|_| c.query_drop(&sql))
-                .map_err(|e| format!("loading {table}: {}", timed_out(&e)))?;
+            c.exec(&what, &sql, limit)?;
         } else {
             let mut a = from;
             while a <= to {
@@ -404,8 +462,7 @@ fn load(c: &mut Conn, table: &str, rows: u64, sequence: bool) -> Result<(), Stri
                     }
                     sql.push_str(&format!("({id},{},RPAD('{id}',200,'x'))", id % 1000));
                 }
-                c.query_drop(&sql)
-                    .map_err(|e| format!("loading {table}: {}", timed_out(&e)))?;
+                c.exec(&what, &sql, limit)?;
                 a = b + 1;
             }
         }
@@ -415,16 +472,26 @@ fn load(c: &mut Conn, table: &str, rows: u64, sequence: bool) -> Result<(), Stri
 }
 
 /// The table's leaf pages, from persistent statistics after ANALYZE TABLE.
-fn leaf_pages(c: &mut Conn, table: &str) -> Result<u64, String> {
-    rows(c, &format!("ANALYZE TABLE {SCHEMA}.{table}"))?;
-    scalar_u64(
-        c,
+fn leaf_pages(c: &mut Session, table: &str, limit: Duration) -> Result<u64, String> {
+    let what = format!("the {table} table's leaf pages");
+    c.rows(&what, &format!("ANALYZE TABLE {SCHEMA}.{table}"), limit)?;
+    let r: Rows = c.rows(
+        &what,
         &format!(
             "SELECT stat_value FROM mysql.innodb_index_stats WHERE database_name = '{SCHEMA}' \
              AND table_name = '{table}' AND index_name = 'PRIMARY' AND stat_name = 'n_leaf_pages'"
         ),
-    )
-    .map_err(|e| format!("the {table} table's leaf pages: {e}"))
+        limit,
+    )?;
+    let v = r
+        .into_iter()
+        .next()
+        .and_then(|r| r.into_iter().next())
+        .flatten()
+        .unwrap_or_default();
+    v.trim()
+        .parse()
+        .map_err(|_| format!("{what}: mysql.innodb_index_stats gave {v:?}, not a number"))
 }
 
 #[cfg(test)]

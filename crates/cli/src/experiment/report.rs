@@ -578,6 +578,7 @@ mod tests {
             sequence_engine: true,
             loopback: true,
             server_pid: None,
+            left_changed: Vec::new(),
         }
     }
 

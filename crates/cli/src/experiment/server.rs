@@ -3,9 +3,11 @@
 
 use super::plan::{PoolFacts, VarChange, SCHEMA};
 use super::sample::parse_status;
+use super::session::{Killer, Session};
 use mysql::prelude::Queryable;
 use mysql::{Conn, Opts, OptsBuilder, Value};
 use serde::Serialize;
+use std::time::Duration;
 
 /// Where the server is: a URL, a Unix socket, or both (the URL's credentials over the socket).
 #[derive(Clone, Debug)]
@@ -28,10 +30,18 @@ pub struct Target {
 /// - [`Timeouts::sample`]: the residency sample over `INNODB_BUFFER_PAGE`, which walks every
 ///   page of the pool: 20 s plus a second per 20,000 pool pages (a 16 GiB pool's million pages:
 ///   72 s; such a walk takes a few seconds).
-/// - [`Timeouts::pass`]: the load's chunks (50,000 rows, about 11 MB) and the scan's passes over
-///   the whole scanned table: 60 s plus a second per MiB of that table, that is a pass at
-///   1 MiB/s (64 pages a second), slower than any disk that can run the experiment; the default
-///   746 MB table gets 13 min.
+/// - [`Timeouts::load`]: each statement of the load (a chunk of 50,000 rows, about 11 MiB):
+///   60 s plus a second per MiB, 71 s, whatever the table's size.
+/// - [`Timeouts::pass`]: the scan's passes over the whole scanned table: 60 s plus a second per
+///   MiB of the table (a pass at 1 MiB/s, 64 pages a second, slower than any disk that can run
+///   the experiment), at most [`Timeouts::MAX_PASS_S`] (10 min; the default 746 MB table's pass
+///   gets 13 min less that).
+///
+/// These are the limits of the statements of the run's main thread, which are watched
+/// ([`super::session`]): a statement waiting longer than 5 s prints a line every 5 s, Ctrl-C
+/// or SIGTERM kills it, and one past its limit is killed with a message naming the limit. The
+/// connections' socket timeouts are 10 s above ([`Timeouts::above`]), the last bound when the
+/// server does not even answer the kill.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timeouts {
     pub read: std::time::Duration,
@@ -53,11 +63,31 @@ impl Timeouts {
         Timeouts::secs(20 + pool_pages / 20_000)
     }
 
-    /// For the load and the scan's passes over a table of `table_bytes`.
+    /// The longest pass over the scanned table waited for, in seconds.
+    pub const MAX_PASS_S: u64 = 600;
+
+    /// For a statement of the load: a chunk of [`LOAD_CHUNK_ROWS`] rows of about 230 bytes.
+    pub fn load() -> Timeouts {
+        Timeouts::secs(60 + ((LOAD_CHUNK_ROWS * 230) >> 20))
+    }
+
+    /// For the scan's passes over a table of `table_bytes`.
     pub fn pass(table_bytes: u64) -> Timeouts {
-        Timeouts::secs(60 + (table_bytes >> 20))
+        Timeouts::secs((60 + (table_bytes >> 20)).min(Timeouts::MAX_PASS_S))
+    }
+
+    /// The socket timeouts of a connection whose statements are watched with these limits: 10 s
+    /// above them, so that the watch ends a statement first.
+    pub fn above(self) -> Timeouts {
+        Timeouts {
+            read: self.read + std::time::Duration::from_secs(10),
+            write: self.write + std::time::Duration::from_secs(10),
+        }
     }
 }
+
+/// Rows per statement of the load (each commits on its own).
+pub const LOAD_CHUNK_ROWS: u64 = 50_000;
 
 impl Target {
     /// The options with these read and write timeouts (and the 10 s TCP connect timeout).
@@ -275,6 +305,13 @@ pub fn words(e: &mysql::Error) -> String {
             Some(cause) => format!("the server's reply could not be read: {cause}"),
             None => format!("the server's reply could not be read: {c}"),
         },
+        // The others by their own words, not the driver's `IoError { … }` around them (which
+        // `readable` would take for a broken reply: a refused connection or an access denied
+        // is not one).
+        mysql::Error::IoError(io) => io.to_string(),
+        mysql::Error::MySqlError(m) => m.to_string(),
+        mysql::Error::DriverError(d) => d.to_string(),
+        mysql::Error::UrlError(u) => u.to_string(),
         other => other.to_string(),
     };
     readable(text)
@@ -327,7 +364,7 @@ pub fn timed_out(e: &mysql::Error) -> String {
 }
 
 /// A value as text (NULL as None), whatever protocol gave it.
-fn text(v: Value) -> Option<String> {
+pub fn text(v: Value) -> Option<String> {
     match v {
         Value::NULL => None,
         Value::Bytes(b) => Some(String::from_utf8_lossy(&b).into_owned()),
@@ -393,6 +430,9 @@ pub struct ServerInfo {
     pub loopback: bool,
     /// The server's process on this machine (from `@@pid_file`), when it can be read.
     pub server_pid: Option<u32>,
+    /// Variables an earlier run set and did not restore (its marker's rows); the values above
+    /// are their originals where they still hold what that run set.
+    pub left_changed: Vec<LeftChanged>,
 }
 
 impl ServerInfo {
@@ -448,6 +488,23 @@ pub fn inspect(c: &mut Conn, t: &Target) -> Result<ServerInfo, String> {
     let old_blocks_time = var(c, "innodb_old_blocks_time")? as u32;
     let old_blocks_pct = var(c, "innodb_old_blocks_pct")? as u32;
     let lru_scan_depth = var(c, "innodb_lru_scan_depth")? as u32;
+    let left = left_changed(
+        c,
+        &[
+            ("innodb_old_blocks_time", old_blocks_time as u64),
+            ("innodb_old_blocks_pct", old_blocks_pct as u64),
+            ("innodb_lru_scan_depth", lru_scan_depth as u64),
+        ],
+    )?;
+    // The server's own values are those before the earlier run, where it left its own.
+    let own = |name: &str, now: u32| {
+        left.iter()
+            .find(|l| l.name == name && l.restorable())
+            .map_or(now, |l| l.original.min(u32::MAX as u64) as u32)
+    };
+    let old_blocks_time = own("innodb_old_blocks_time", old_blocks_time);
+    let old_blocks_pct = own("innodb_old_blocks_pct", old_blocks_pct);
+    let lru_scan_depth = own("innodb_lru_scan_depth", lru_scan_depth);
     let pool_pages = status(c, "Innodb_buffer_pool_pages_total")?;
     rows(
         c,
@@ -479,6 +536,7 @@ pub fn inspect(c: &mut Conn, t: &Target) -> Result<ServerInfo, String> {
         lru_scan_depth,
         other_schemas,
         sequence_engine,
+        left_changed: left,
     })
 }
 
@@ -498,41 +556,171 @@ pub fn check_privileges(c: &mut Conn, info: &ServerInfo) -> Result<(), String> {
     Ok(())
 }
 
+/// The marker the run leaves on the server while it has variables changed: one row per
+/// variable, `(name, original, set_to)`, written before its `SET GLOBAL` and deleted once it is
+/// restored. A run killed in between (SIGKILL, a crash, the machine's end) leaves the rows, and
+/// the next run ([`inspect`]) takes `original` as the server's own value and restores it.
+pub const MARKER: &str = "variables_to_restore";
+
+/// How long the guard waits for one of its statements (a `SET GLOBAL`, the marker's rows).
+const GUARD_LIMIT: Duration = Duration::from_secs(20);
+/// How long the schema's drop is waited for, at the end of a run and after Ctrl-C.
+const DROP_LIMIT: Duration = Duration::from_secs(120);
+const DROP_LIMIT_INTERRUPTED: Duration = Duration::from_secs(1);
+
+/// A variable an earlier run set and did not restore, found by its marker row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeftChanged {
+    pub name: String,
+    /// The server's value before that run.
+    pub original: u64,
+    /// What that run set it to.
+    pub set_to: u64,
+    /// Its value now.
+    pub now: u64,
+}
+
+impl LeftChanged {
+    /// Whether it still holds what the earlier run set (then it is restored; else someone has
+    /// set it since, and it is left alone).
+    pub fn restorable(&self) -> bool {
+        self.now == self.set_to && self.now != self.original
+    }
+
+    /// One line saying what was found and what a run does (or did) with it.
+    pub fn describe(&self, done: bool) -> String {
+        if self.restorable() {
+            format!(
+                "{} = {} was set by an earlier run that did not finish (killed?); the server's own value was {}: {}",
+                self.name,
+                self.now,
+                self.original,
+                if done { "restored" } else { "a run restores it first, and the plan uses it" }
+            )
+        } else {
+            format!(
+                "{} = {}: an earlier run that did not finish had set it to {} from {}; it has been changed since, so it is left as it is",
+                self.name, self.now, self.set_to, self.original
+            )
+        }
+    }
+}
+
+/// The marker's rows left by an earlier run, against the variables' values now.
+fn left_changed(c: &mut Conn, now: &[(&str, u64)]) -> Result<Vec<LeftChanged>, String> {
+    let exists = scalar_u64(
+        c,
+        &format!(
+            "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '{SCHEMA}' AND TABLE_NAME = '{MARKER}'"
+        ),
+    )?;
+    if exists == 0 {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for r in rows(
+        c,
+        &format!("SELECT name, original, set_to FROM {SCHEMA}.{MARKER}"),
+    )? {
+        let [Some(name), Some(original), Some(set_to)] = r.as_slice() else {
+            continue;
+        };
+        // Only the names the experiment sets (a row is never a name to SET GLOBAL blindly).
+        let Some(&(_, value)) = now.iter().find(|(n, _)| n == name) else {
+            continue;
+        };
+        let (Ok(original), Ok(set_to)) = (original.trim().parse(), set_to.trim().parse()) else {
+            continue;
+        };
+        let l = LeftChanged {
+            name: name.clone(),
+            original,
+            set_to,
+            now: value,
+        };
+        if l.now != l.original {
+            out.push(l);
+        }
+    }
+    Ok(out)
+}
+
+/// Restores what an earlier run left changed ([`LeftChanged::restorable`]), reading each back,
+/// and deletes the marker's rows. Returns what it restored.
+pub fn restore_left(c: &mut Conn, left: &[LeftChanged]) -> Result<Vec<(String, u64)>, String> {
+    let mut out = Vec::new();
+    for l in left.iter().filter(|l| l.restorable()) {
+        c.query_drop(format!("SET GLOBAL {} = {}", l.name, l.original))
+            .map_err(|e| format!("SET GLOBAL {} = {}: {}", l.name, l.original, words(&e)))?;
+        let now = scalar_u64(c, &format!("SELECT @@GLOBAL.{}", l.name))?;
+        if now != l.original {
+            return Err(format!(
+                "{} is {now} after SET GLOBAL {} = {}",
+                l.name, l.name, l.original
+            ));
+        }
+        out.push((l.name.clone(), now));
+    }
+    if !left.is_empty() {
+        c.query_drop(format!("DELETE FROM {SCHEMA}.{MARKER}"))
+            .map_err(|e| format!("emptying {SCHEMA}.{MARKER}: {}", words(&e)))?;
+    }
+    Ok(out)
+}
+
 /// Restores every variable the run set: [`RestoreGuard::restore`] at the end, on an error, on
 /// Ctrl-C (the run stops and returns through it), and from `Drop` if a panic got there first.
+/// Each `SET GLOBAL` is preceded by its marker row ([`MARKER`]), for a run that is killed.
 pub struct RestoreGuard {
     target: Target,
-    conn: Option<Conn>,
+    killer: Killer,
+    conn: Option<Session>,
     set: Vec<VarChange>,
     done: bool,
+    /// Whether this run created the schema (so that the end drops only what it made).
+    pub created: bool,
 }
 
 impl RestoreGuard {
-    pub fn new(target: &Target) -> Result<RestoreGuard, String> {
-        Ok(RestoreGuard {
+    pub fn new(target: &Target, killer: &Killer) -> Result<RestoreGuard, String> {
+        let mut g = RestoreGuard {
             target: target.clone(),
-            conn: Some(connect(target)?),
+            killer: killer.clone(),
+            conn: None,
             set: Vec::new(),
             done: false,
-        })
+            created: false,
+        };
+        g.conn()?;
+        Ok(g)
     }
 
-    /// Sets a variable, remembering its value first.
+    /// Sets a variable, remembering its value first (here and in the marker).
     pub fn set(&mut self, v: &VarChange) -> Result<(), String> {
         let c = self.conn()?;
-        c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.to))
-            .map_err(|e| format!("SET GLOBAL {} = {}: {}", v.name, v.to, words(&e)))?;
+        c.exec(
+            &format!("recording {} in {SCHEMA}.{MARKER}", v.name),
+            &format!(
+                "REPLACE INTO {SCHEMA}.{MARKER} (name, original, set_to) VALUES ('{}', {}, {})",
+                v.name, v.from, v.to
+            ),
+            GUARD_LIMIT,
+        )?;
+        let sql = format!("SET GLOBAL {} = {}", v.name, v.to);
+        c.exec(&sql, &sql, GUARD_LIMIT)?;
         self.set.push(v.clone());
         Ok(())
     }
 
-    fn conn(&mut self) -> Result<&mut Conn, String> {
+    fn conn(&mut self) -> Result<&mut Session, String> {
         let alive = match self.conn.as_mut() {
-            Some(c) => c.ping().is_ok(),
+            Some(c) => c.rows("a ping", "SELECT 1", GUARD_LIMIT).is_ok(),
             None => false,
         };
         if !alive {
-            self.conn = Some(connect(&self.target)?);
+            let mut s = Session::open(&self.target, Timeouts::CONTROL, &self.killer)?;
+            s.interruptible = false;
+            self.conn = Some(s);
         }
         Ok(self.conn.as_mut().expect("connected above"))
     }
@@ -545,12 +733,36 @@ impl RestoreGuard {
         let set = std::mem::take(&mut self.set);
         for v in set.iter().rev() {
             let r = self.conn().and_then(|c| {
-                c.query_drop(format!("SET GLOBAL {} = {}", v.name, v.from))
-                    .map_err(|e| words(&e))?;
-                scalar_u64(c, &format!("SELECT @@GLOBAL.{}", v.name))
+                let sql = format!("SET GLOBAL {} = {}", v.name, v.from);
+                c.exec(&sql, &sql, GUARD_LIMIT)?;
+                let now = c.rows(
+                    "reading a variable back",
+                    &format!("SELECT @@GLOBAL.{}", v.name),
+                    GUARD_LIMIT,
+                )?;
+                let now = now
+                    .into_iter()
+                    .next()
+                    .and_then(|r| r.into_iter().next())
+                    .flatten()
+                    .unwrap_or_default();
+                now.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("@@GLOBAL.{} is {now:?}, not a number", v.name))
             });
             match r {
-                Ok(now) if now == v.from => out.push((v.name.clone(), now)),
+                Ok(now) if now == v.from => {
+                    out.push((v.name.clone(), now));
+                    // The marker's row is done with (if this fails, the next run finds the
+                    // variable at its original value and leaves it).
+                    if let Ok(c) = self.conn() {
+                        let _ = c.exec(
+                            "the marker's row",
+                            &format!("DELETE FROM {SCHEMA}.{MARKER} WHERE name = '{}'", v.name),
+                            GUARD_LIMIT,
+                        );
+                    }
+                }
                 Ok(now) => errors.push(format!("{} is {now}, not {}", v.name, v.from)),
                 Err(e) => {
                     errors.push(format!("{} (to {}): {e}", v.name, v.from));
@@ -569,18 +781,26 @@ impl RestoreGuard {
         }
     }
 
-    /// Drops the experiment's schema (its own name only).
+    /// Drops the experiment's schema (its own name only), waiting 1 s for it after Ctrl-C and
+    /// 2 min otherwise.
     pub fn drop_schema(&mut self) -> Result<(), String> {
+        let limit = if crate::experiment::procedure::interrupted() {
+            DROP_LIMIT_INTERRUPTED
+        } else {
+            DROP_LIMIT
+        };
         let c = self.conn()?;
-        c.query_drop(format!("DROP SCHEMA IF EXISTS {SCHEMA}"))
-            .map_err(|e| format!("DROP SCHEMA {SCHEMA}: {}", words(&e)))
+        let sql = format!("DROP SCHEMA IF EXISTS {SCHEMA}");
+        c.exec(&sql, &sql, limit).map_err(|e| {
+            format!(
+                "{e}; the schema {SCHEMA} is left (the next run drops it, or DROP SCHEMA {SCHEMA})"
+            )
+        })
     }
 
     /// Kills a running statement of another connection of this run (the scan's last pass).
     pub fn kill_query(&mut self, id: u32) {
-        if let Ok(c) = self.conn() {
-            let _ = c.query_drop(format!("KILL QUERY {id}"));
-        }
+        self.killer.kill(id);
     }
 }
 
@@ -619,6 +839,25 @@ mod tests {
             socket: Some("/run/mysqld.sock".into()),
         };
         assert!(sock.is_loopback());
+    }
+
+    #[test]
+    fn driver_errors_read_as_their_own_words() {
+        let refused = mysql::Error::IoError(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "Connection refused (os error 111)",
+        ));
+        assert_eq!(words(&refused), "Connection refused (os error 111)");
+        let denied = mysql::Error::MySqlError(mysql::MySqlError {
+            state: "28000".into(),
+            message: "Access denied for user 'u'@'localhost'".into(),
+            code: 1045,
+        });
+        let w = words(&denied);
+        assert!(
+            w.contains("Access denied") && !w.contains('{') && !w.contains("broke"),
+            "{w}"
+        );
     }
 
     #[test]
