@@ -96,6 +96,9 @@ async function settle(page, sel) {
         const rb = r.getBoundingClientRect();
         if (rb.bottom < 0 || rb.top > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
         const a = window.__midpoint.apps.find((x) => x.root === r);
+        // A run paused because it went off screen plays on when back in view (the widget's
+        // setVisible), which the scroll above may cause after the first pause: paused again.
+        if (r.dataset.mode === "playing" || r.dataset.mode === "watching") a.act("play");
         const d = a.debug();
         return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
       },
