@@ -1,4 +1,4 @@
-// The article's faults a student met (issue 46), each held by an assertion that failed before:
+// The article's faults a student met, each held by an assertion that failed before:
 // the second "Predict first" box gave the first box's feedback (a refill and a drain of the
 // close-up) for a question about one slid page's next touch; and the text bounded the slide at
 // "at most 606" pages while the figure beside it counted 607 for its batch. Tests wait on the
