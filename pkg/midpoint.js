@@ -1156,6 +1156,23 @@ export function data_provenance(name, data) {
     }
 }
 
+export function declared_cell(sweep, page) {
+    _assertClass(page, Page);
+    const ret = wasm.declared_cell(sweep, page.__wbg_ptr);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+export function default_cell(sweep) {
+    const ret = wasm.default_cell(sweep);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
 export function describe_scale(data) {
     let deferred2_0;
     let deferred2_1;
@@ -1306,8 +1323,8 @@ export function version() {
     }
 }
 
-export function whatif_choices(data) {
-    const ret = wasm.whatif_choices(data);
+export function whatif_choices(data, sweep) {
+    const ret = wasm.whatif_choices(data, sweep);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -1375,6 +1392,10 @@ function __wbg_get_imports() {
         },
         __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
             const ret = typeof(arg0) === 'function';
+            return ret;
+        },
+        __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
+            const ret = arg0 === null;
             return ret;
         },
         __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {

@@ -168,3 +168,37 @@ fn the_articles_big_pool_figures_are_the_committed_data() {
         "only {checked} data-scale figures in the article"
     );
 }
+
+/// One number per setting: every `data-cell` quote in `www/index.html` shows its cell's declared
+/// ensemble (`ui::cells`: the stock default cell is `www/data/sweep.json`'s point at the preset's
+/// own settings), its median and, where the quote gives one, its range.
+#[test]
+fn the_articles_cell_quotes_are_the_declared_ensembles() {
+    use midpoint::ui::beyond::parse;
+    use midpoint::ui::cells::{default_cell, DEFAULT_CELL};
+    use midpoint::ui::charts::SweepData;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let data = std::fs::read_to_string(format!("{root}/www/data/sweep.json")).unwrap();
+    let cell = default_cell(&parse::<SweepData>("sweep", &data).unwrap().data).unwrap();
+    let html = std::fs::read_to_string(format!("{root}/www/index.html")).unwrap();
+    let mut checked = 0;
+    for piece in html.split("data-cell=\"").skip(1) {
+        let (name, rest) = piece.split_once('"').expect("a closed attribute");
+        assert_eq!(name, DEFAULT_CELL, "a cell this test knows");
+        let shown = rest
+            .split_once('>')
+            .and_then(|(_, t)| t.split_once("</span>"))
+            .map(|(t, _)| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            .expect("a span with text");
+        let (median, range) = match shown.split_once(" (") {
+            Some((m, r)) => (m.to_string(), Some(r.trim_end_matches(')').to_string())),
+            None => (shown.clone(), None),
+        };
+        assert_eq!(median, cell.pct, "data-cell=\"{name}\" shows {shown}");
+        if let Some(r) = range {
+            assert_eq!(r, cell.range, "data-cell=\"{name}\" shows {shown}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 1, "no data-cell quote in the article");
+}

@@ -70,7 +70,8 @@ class PairFigure {
   }
 
   async start() {
-    const c = mp.whatif_choices(await data("whatifs"));
+    const [whatifs, sweep] = await Promise.all([data("whatifs"), data("sweep")]);
+    const c = mp.whatif_choices(whatifs, sweep);
     this.choices = c.choices;
     for (const [i, ch] of c.choices.entries()) {
       const o = document.createElement("option");
@@ -117,7 +118,13 @@ class PairFigure {
       return;
     }
     const ch = this.choices.find((c) => c.name === name);
-    this.desc.textContent = ch ? ch.summary : "";
+    // Stock's figure is a quote of the stock default cell (its declared ensemble, ui::cells).
+    if (ch?.stock) {
+      const q = document.createElement("span");
+      q.dataset.cell = "default";
+      q.textContent = ch.stock;
+      this.desc.replaceChildren(ch.summary_before, q, ch.summary_after);
+    } else this.desc.textContent = ch ? ch.summary : "";
     this.patchedName.textContent = `Patched: ${name}`;
     this.recolour();
     this.pair.set_reduced_motion(reduced.matches);

@@ -19,12 +19,18 @@ export function bindPredict(apps) {
         box.classList.add("predict-done");
         const said = b.textContent.trim();
         box.dataset.guess = b.dataset.guess;
-        you.textContent = `You said ${said}.`;
+        you.textContent = `You said ${said}.${verdict(box, b)}`;
         const root = box.parentElement.querySelector("[data-midpoint]");
         if (box.dataset.play === "watch" && root) playAnswer(box, root, said, you, apps);
       });
     }
   }
+}
+
+/** " Right." or " Not quite." when the box names its answer (data-answer), else nothing. */
+function verdict(box, b) {
+  if (!box.dataset.answer) return "";
+  return b.dataset.guess === box.dataset.answer ? " Right." : " Not quite.";
 }
 
 /** Runs the figure's refill and drain (once it has reached its opening moment), then, if the box
@@ -34,7 +40,9 @@ function playAnswer(box, root, said, you, apps) {
   box.predictToken = token;
   const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
   root.closest("figure")?.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
-  you.textContent = `You said ${said}. The figure below plays the answer: the refill, then its drain.`;
+  const v = verdict(box, box.querySelector("button[data-guess][aria-pressed=true]") ?? {});
+  // Each box says what its own figure shows (data-watching, data-played), not another box's.
+  you.textContent = `You said ${said}.${v} ${box.dataset.watching ?? "The figure below plays the answer: the refill, then its drain."}`;
   let started = false;
   const tick = () => {
     if (box.predictToken !== token) return;
@@ -53,7 +61,7 @@ function playAnswer(box, root, said, you, apps) {
       const young = st.drain_young;
       you.textContent = `You said ${said}; this drain turned ${fmt.format(young)} page${young === 1 ? "" : "s"} young (${fmt.format(Math.round((100 * young) / Math.max(1, app.view.lru_scan_depth)))} % of the ${fmt.format(app.view.lru_scan_depth)} frames the refill freed), none of them by passing the time test.`;
     } else {
-      you.textContent = `You said ${said}. The figure below has played the answer.`;
+      you.textContent = `You said ${said}.${v} ${box.dataset.playedText ?? "The figure below has played the answer."}`;
     }
     box.dataset.played = "1";
   };

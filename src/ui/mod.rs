@@ -4,6 +4,7 @@
 //! `src/web/` (wasm32 only) hand it to JavaScript.
 
 pub mod beyond;
+pub mod cells;
 pub mod charts;
 pub mod code;
 pub mod controls;

@@ -505,7 +505,8 @@ impl Page {
             ""
         };
         let text = format!(
-            "{measured}.{more} Kept is the hot set's mean residency over {}–{} s, {}. ",
+            "{measured}.{more} Kept is the hot set's mean residency over the run's last {} s ({}–{} s), {}. ",
+            (window[1] - window[0]).round(),
             window[0].round(),
             window[1].round(),
             runs_words(p.seed, s.runs),
@@ -540,8 +541,20 @@ impl Page {
                 ""
             }
         );
+        // Until every run is in, the figure is the arrived runs', said so: the setting's number
+        // is the median of all of them (the same everywhere the site quotes it, ui::cells).
+        let kept = if s.done < s.runs {
+            format!(
+                "The model kept, so far: {} in {} of {} runs",
+                midpoint_lab::ensemble::kept_words(&s.kept, 1),
+                s.done,
+                s.runs
+            )
+        } else {
+            format!("The model kept: {}", s.kept_words)
+        };
         RunCaption {
-            kept: format!("The model kept: {}", s.kept_words),
+            kept,
             text,
             detail,
             cost,
@@ -690,7 +703,21 @@ mod tests {
             "{}",
             c.text
         );
-        assert!(c.text.contains("100–210 s, runs 1-5"), "{}", c.text);
+        assert!(
+            c.text
+                .contains("over the run's last 110 s (100–210 s), runs 1-5"),
+            "{}",
+            c.text
+        );
+        // While runs are still to come, the figure says it is the arrived runs' alone.
+        let partial = RunSetSummary {
+            done: 1,
+            kept: midpoint_core::metrics::Summary::of([0.51]),
+            kept_words: "51 %".into(),
+            ..s.clone()
+        };
+        let so_far = page.run_caption(&partial, [100.0, 210.0], &RunCost::default());
+        assert_eq!(so_far.kept, "The model kept, so far: 51 % in 1 of 5 runs");
         assert!(
             c.cost.contains("the 5 runs in 2.0 s in 2 workers"),
             "{}",

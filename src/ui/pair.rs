@@ -4,6 +4,7 @@
 //! the same event count every frame (`Explorer::follow`). Both runs' state stays here; the page
 //! reads each one's close-up as it does for a single run.
 
+use super::cells::CellQuote;
 use super::explorer::{Explorer, Status, F_DIRTY, F_STATUS};
 use super::narrate::n;
 use midpoint_core::pool::{WhatIf, WhatIfs};
@@ -20,46 +21,67 @@ pub const PAIR_PRESET: &str = "seed000-hot4485-b2b";
 pub struct Choice {
     pub name: String,
     pub description: String,
-    /// Kept on [`PAIR_PRESET`], stock and patched (mean over the comparison's seeds), if the
-    /// comparison has the row.
+    /// Kept on [`PAIR_PRESET`] in stock (the cell's declared ensemble, `ui::cells`, when given;
+    /// else the comparison's stock row) and patched (median over the comparison's runs), if
+    /// known.
     pub kept_stock: Option<f64>,
     pub kept_patched: Option<f64>,
     /// The menu's text: the name and kept with the patch.
     pub label: String,
     /// A sentence under the menu: kept stock and patched, then the patch in words.
     pub summary: String,
+    /// The same sentence in three pieces around stock's figure (`stock`), which the page marks
+    /// as a quote of the stock default cell (`data-cell`); empty pieces when kept is unknown.
+    pub summary_before: String,
+    pub stock: String,
+    pub summary_after: String,
 }
 
 /// Every what-if, with its kept on `cell` from the comparison's rows (`midpoint what-ifs
-/// --compare --json`), and the index of the default: the one that moves kept the most (the
-/// first on a tie, and the first if no row is there).
-pub fn choices(rows: &[ReadRow], cell: &str) -> (Vec<Choice>, usize) {
+/// --compare --json`), stock's from the cell's declared ensemble `stock` when given (so the
+/// figure quotes the number the rest of the site does), and the index of the default: the one
+/// that moves kept the most (the first on a tie, and the first if no row is there).
+pub fn choices(rows: &[ReadRow], cell: &str, stock: Option<&CellQuote>) -> (Vec<Choice>, usize) {
     let row = |w: &str| rows.iter().find(|r| r.preset == cell && r.what_if == w);
-    let stock = row("none");
     let pct = |k: f64| format!("{:.0} %", k * 100.0);
+    let stock_row = row("none");
+    let (kept_stock, stock_words) = match (stock, stock_row) {
+        (Some(q), _) => (Some(q.median), format!("{} ({})", q.pct, q.range)),
+        (None, Some(r)) => (Some(r.kept), pct(r.kept)),
+        (None, None) => (None, String::new()),
+    };
     let v: Vec<Choice> = WhatIf::PATCHES
         .iter()
         .map(|w| {
             let patched = row(w.name());
-            let (label, kept) = match (stock, patched) {
-                (Some(s), Some(p)) => (
+            let patch = format!("The patch: {}.", w.description());
+            let (label, before, after) = match (kept_stock, patched) {
+                (Some(_), Some(p)) => (
                     format!("{} ({})", w.name(), pct(p.kept)),
+                    format!("Kept on {cell}, in the model: "),
                     format!(
-                        "Kept on {cell}, in the model: {} in stock, {} patched (mean of {} runs). ",
-                        pct(s.kept),
+                        " in stock, {} patched (the mean of {}). {patch}",
                         pct(p.kept),
-                        p.seeds
+                        super::page::runs_words(1, p.seeds)
                     ),
                 ),
-                _ => (w.name().to_string(), String::new()),
+                _ => (w.name().to_string(), String::new(), patch.clone()),
+            };
+            let shown = if before.is_empty() {
+                String::new()
+            } else {
+                stock_words.clone()
             };
             Choice {
                 name: w.name().into(),
                 description: w.description().into(),
-                kept_stock: stock.map(|r| r.kept),
+                kept_stock,
                 kept_patched: patched.map(|r| r.kept),
                 label,
-                summary: format!("{kept}The patch: {}.", w.description()),
+                summary: format!("{before}{shown}{after}"),
+                summary_before: before,
+                stock: shown,
+                summary_after: after,
             }
         })
         .collect();
@@ -377,7 +399,7 @@ mod tests {
             row("free-frames-count-as-old", 0.99),
             row("user-replaces-free-frame", 0.97),
         ];
-        let (v, best) = choices(&rows, PAIR_PRESET);
+        let (v, best) = choices(&rows, PAIR_PRESET, None);
         assert_eq!(v.len(), WhatIf::PATCHES.len());
         assert_eq!(v[best].name, "free-frames-count-as-old");
         assert_eq!(v[best].kept_stock, Some(0.40));
@@ -385,12 +407,44 @@ mod tests {
         assert!(
             v[best]
                 .summary
-                .starts_with("Kept on seed000-hot4485-b2b, in the model: 40 % in stock, 99 % patched (mean of 2 runs). The patch: calculate_desired_LRU_old_size"),
+                .starts_with("Kept on seed000-hot4485-b2b, in the model: 40 % in stock, 99 % patched (the mean of runs 1-2). The patch: calculate_desired_LRU_old_size"),
+            "{}",
+            v[best].summary
+        );
+        // The cell's declared ensemble given: stock quotes it, median and range, and the pieces
+        // put back together are the summary.
+        let q = CellQuote {
+            cell: "default".into(),
+            median: 0.46,
+            min: 0.29,
+            max: 0.60,
+            runs: 5,
+            runs_words: "runs 1-5".into(),
+            window: [100.0, 210.0],
+            pct: "46 %".into(),
+            range: "29–60 % over runs 1-5".into(),
+            window_words: String::new(),
+        };
+        let (v, best2) = choices(&rows, PAIR_PRESET, Some(&q));
+        assert_eq!(best2, best);
+        assert_eq!(v[best].kept_stock, Some(0.46));
+        assert_eq!(v[best].stock, "46 % (29–60 % over runs 1-5)");
+        assert_eq!(
+            format!(
+                "{}{}{}",
+                v[best].summary_before, v[best].stock, v[best].summary_after
+            ),
+            v[best].summary
+        );
+        assert!(
+            v[best]
+                .summary
+                .contains(": 46 % (29–60 % over runs 1-5) in stock, 99 % patched"),
             "{}",
             v[best].summary
         );
         // No rows: every what-if is offered, the first by default.
-        let (v, best) = choices(&[], PAIR_PRESET);
+        let (v, best) = choices(&[], PAIR_PRESET, None);
         assert_eq!((v.len(), best, v[0].kept_patched), (3, 0, None));
     }
 

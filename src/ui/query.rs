@@ -292,7 +292,7 @@ pub fn parse(query: &str) -> Parsed {
                 }
             }
             "tour" => {
-                let n = super::tour::steps().len() as u32;
+                let n = super::tour::STEPS;
                 match v.trim().parse::<f64>() {
                     Ok(x) if x.is_finite() => {
                         let y = x.round().clamp(1.0, n as f64) as u32;

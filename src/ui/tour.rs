@@ -38,23 +38,27 @@ pub struct Step {
     pub t_s: f64,
 }
 
-/// The tour's steps, in order (the URL numbers them from 1).
+/// How many steps the tour has: what the address's `tour=` is clamped to, without the steps'
+/// words (the small module, `pkg/core/`, reads the address but shows no tour).
+pub const STEPS: u32 = 6;
+
+/// The tour's steps, in order (the URL numbers them from 1); [`STEPS`] of them.
 pub fn steps() -> Vec<Step> {
     vec![
         Step {
             title: "Midpoint insertion",
             text: "The LRU list runs from the head (recently used, young) to the tail, where pages are evicted. Its last 37 % (innodb_old_blocks_pct, give or take 20 pages) is the old sublist, and LRU_old points at its first page. A page read from disk does not go to the head: it goes in right after LRU_old, old. The table scan has just started, and the pages it reads land there, at the midpoint.",
-            look: "The LRU_old line, and below it the faded, hatched cells of the old sublist, where the scan's reads go in. The hot set (orange) is young, near the head.",
-            short: "A page read from disk goes in at the midpoint, right after LRU_old: into the old sublist, the last 37 % of the list, not at the head. Look: the scan's reads land below the LRU_old line, hatched (old); the hot set (orange) is young, above it.",
+            look: "The LRU_old line, and below it the faded, hatched cells of the old sublist, where the scan's reads go in; the hot set (orange) is young, above it. The head row's black-ringed blue cells are scan pages that are young already: the boundary turned them young as the list grew into its last free frames, with no touch at all (beat 4 shows that slide).",
+            short: "A page read from disk goes in at the midpoint, right after LRU_old: into the old sublist, the last 37 % of the list, not at the head. Look: the scan's reads wait below the LRU_old line, hatched (old), the hot set (orange) above it. Yet the head row already holds scan pages (black rings): the boundary turned them young, untouched (beat 4).",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
             t_s: 61.0,
         },
         Step {
-            title: "innodb_old_blocks_time stops the scan",
+            title: "innodb_old_blocks_time turns the scan's touches away",
             text: "A touch moves an old page to the head only if it comes at least innodb_old_blocks_time (1,000 ms) after the page's first access. A scan touches a page several times within a millisecond and moves on, so its pages fail that test and should age out of the old sublist without ever becoming young.",
-            look: "The counters: Pages not made young (InnoDB's count of touches that failed the time test) runs far ahead of Pages made young.",
-            short: "A touch makes an old page young only if it comes at least innodb_old_blocks_time (1,000 ms) after the page's first access. The scan touches each page within a millisecond and moves on. Look: Pages not made young runs far ahead of Pages made young.",
+            look: "The counters: Pages not made young (InnoDB's count of touches that failed the time test) runs far ahead of Pages made young. Yet the head row is blue: scan pages the boundary turned young, which their next touch moved to the head with no time test. The test guards one door; beat 4 opens the other.",
+            short: "A touch makes an old page young only if it comes at least innodb_old_blocks_time (1,000 ms) after its first access; the scan's touches come within a millisecond. Look: Pages not made young runs far ahead of Pages made young. Yet the head row is blue: scan pages got young another way, untouched (beat 4).",
             preset: "seed000-hot4485-b2b",
             action: Action::Time,
             t_s: 70.0,
@@ -75,9 +79,9 @@ pub fn steps() -> Vec<Step> {
             title: "A refill, and the boundary slides over the scan's pages",
             // Reference §11.3: 0.631k − 40 each way is an upper bound; old pages promoted
             // meanwhile pull the boundary up and offset steps of the next drain.
-            text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by up to 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is at most 606 pages each way; fewer when old pages are promoted in between, since each promotion moves the boundary one page up.",
+            text: "A refill evicts k old pages from the tail. The old sublist loses k pages but its target only 0.37 k, so LRU_old moves toward the head by up to 0.63 k − 40 pages, turning the bottom of the young sublist old. Then reads drain the free list: each goes in right after LRU_old, the old sublist is too long again, and the boundary walks back toward the tail, clearing the old flag of each page it passes: the newest inserts, scan pages read moments ago. For k = 1,024 that is about 606 pages each way (the counters give each batch's exact count, a page more or less with InnoDB's integer arithmetic); fewer when old pages are promoted in between, since each promotion moves the boundary one page up.",
             look: "The ringed cells: scan pages the boundary turned young since the batch, with no time test and no count in Pages made young. Pink rings: pages the batch turned old.",
-            short: "The batch shortens the list, so LRU_old jumps toward the head (pink rings: turned old). Each read then goes in after LRU_old, and the boundary walks back over the newest inserts, scan pages, turning them young (black rings) with no time test: up to 606 per refill. Drag the drain timeline to replay it.",
+            short: "The batch shortens the list, so LRU_old jumps toward the head (pink rings: turned old). Each read then goes in after LRU_old, and the boundary walks back over the newest inserts, scan pages, turning them young (black rings) with no time test: about 606 per refill. Drag the drain timeline to replay it.",
             preset: "seed000-hot4485-b2b",
             action: Action::Watch,
             t_s: 0.0,
@@ -107,4 +111,12 @@ pub fn steps() -> Vec<Step> {
             t_s: 200.0,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steps_counts_the_steps() {
+        assert_eq!(super::steps().len() as u32, super::STEPS);
+    }
 }

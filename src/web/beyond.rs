@@ -5,6 +5,7 @@
 
 use super::charts::backend;
 use crate::ui::beyond::{self, Committed, PhaseFigure, ScaleData, Source, WhatIfData};
+use crate::ui::charts::SweepData;
 use crate::ui::explorer::{Explorer, STRIDE};
 use crate::ui::pair::{self, Pair};
 use midpoint_lab::chart::{DARK, LIGHT};
@@ -156,11 +157,17 @@ struct Choices {
 }
 
 /// The what-ifs the pair offers, from `www/data/whatifs.json` (parsed), with the default (the
-/// one that moves kept the most on the pair's preset).
+/// one that moves kept the most on the pair's preset); stock's kept is the stock default cell's
+/// declared ensemble from `www/data/sweep.json` (parsed; `ui::cells`) when `sweep` is given.
 #[wasm_bindgen]
-pub fn whatif_choices(data: JsValue) -> Result<JsValue, JsValue> {
+pub fn whatif_choices(data: JsValue, sweep: JsValue) -> Result<JsValue, JsValue> {
     let c = committed::<WhatIfData>("whatifs", data)?;
-    let (choices, default) = pair::choices(&c.data.read, pair::PAIR_PRESET);
+    let stock = if sweep.is_undefined() || sweep.is_null() {
+        None
+    } else {
+        crate::ui::cells::default_cell(&committed::<SweepData>("sweep", sweep)?.data)
+    };
+    let (choices, default) = pair::choices(&c.data.read, pair::PAIR_PRESET, stock.as_ref());
     to_js(&Choices {
         choices,
         default,
@@ -277,5 +284,27 @@ impl PhaseView {
     /// "computed by `…` at commit …".
     pub fn provenance(&self) -> String {
         self.fig.provenance.clone()
+    }
+}
+
+/// The declared ensemble of the cell the page's settings are (`ui::cells`): the stock default
+/// cell when `page` holds the committed sweep's base and runs; `undefined` otherwise.
+#[wasm_bindgen]
+pub fn declared_cell(sweep: JsValue, page: &super::page::Page) -> Result<JsValue, JsValue> {
+    let s = committed::<SweepData>("sweep", sweep)?;
+    let p = page.inner();
+    match crate::ui::cells::cell_of(&s.data, p.params(), p.runs()) {
+        Some(q) => to_js(&q),
+        None => Ok(JsValue::UNDEFINED),
+    }
+}
+
+/// The stock default cell's declared ensemble from `www/data/sweep.json` (parsed).
+#[wasm_bindgen]
+pub fn default_cell(sweep: JsValue) -> Result<JsValue, JsValue> {
+    let s = committed::<SweepData>("sweep", sweep)?;
+    match crate::ui::cells::default_cell(&s.data) {
+        Some(q) => to_js(&q),
+        None => Ok(JsValue::UNDEFINED),
     }
 }

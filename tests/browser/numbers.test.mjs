@@ -138,3 +138,78 @@ describe("one source for every number on screen", () => {
     }
   });
 });
+
+/** Every quote of a cell the page marks (`data-cell`), with its median and range as printed. */
+function quotes(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("[data-cell]")]
+      .filter((e) => e.matches("span, strong, td"))
+      .map((e) => {
+        const text = e.textContent.replace(/\s+/g, " ").trim();
+        const median = text.match(/(\d+(?:\.\d+)?) %/)?.[1];
+        const range = text.match(/(\d+(?:\.\d+)?)[-–](\d+(?:\.\d+)?) %/);
+        const where = e.closest("[data-beyond], .mp-policies, .mp-plot-residency, [data-table=sweep], section, figure")?.className || e.parentElement.tagName;
+        return { cell: e.dataset.cell, text, median: median === undefined ? NaN : Number(median), range: range ? [Number(range[1]), Number(range[2])] : null, where };
+      }),
+  );
+}
+
+/** The stock default cell's declared ensemble, read from the committed sweep the page reads. */
+async function declared(page) {
+  return page.evaluate(async () => {
+    const d = await (await fetch(new URL("data/sweep.json", new URL("/www/", location.href)))).json();
+    const p = d.points.find((q) => q.lru_scan_depth === d.base.lru_scan_depth && q.old_blocks_time === d.base.old_blocks_time);
+    const r = (x) => Math.round(x * 100);
+    return { median: r(p.kept), range: [r(p.kept_range[0]), r(p.kept_range[1])] };
+  });
+}
+
+describe("one number per setting", () => {
+  test("every percentage the article and the lab quote for the stock default cell has the declared ensemble's median (and range)", async () => {
+    const found = [];
+    let want;
+    for (const path of ["/www/index.html", "/www/lab.html"]) {
+      const { page, errors } = await openPage(shared.browser, path, { viewport: { width: 1366, height: 900 } });
+      try {
+        await pageReady(page);
+        want = await declared(page);
+        // The lab's residency caption, once every run of the setting is in.
+        const lab = page.locator(".mp-lab");
+        await lab.locator(".mp-plot-residency").scrollIntoViewIfNeeded();
+        await page.waitForFunction(() => document.querySelector(".mp-lab .mp-plot-residency strong[data-cell]"), null, { timeout: 120_000 });
+        // The sweep's table (drawn from the committed sweep at the default settings).
+        const sweepTable = lab.locator('[data-table="sweep"]');
+        if (await sweepTable.count()) {
+          await sweepTable.locator("summary").click();
+          await page.waitForFunction(() => document.querySelector('.mp-lab [data-table="sweep"] td[data-cell]'), null, { timeout: 30_000 });
+        }
+        // The policies table: InnoDB's run, and the setting's number beside it.
+        await lab.locator('[data-act="policies"]').click();
+        await page.waitForFunction(() => document.querySelector(".mp-lab .mp-policies td span[data-cell]"), null, { timeout: 240_000 });
+        if (path === "/www/index.html") {
+          // The article's own figures: the residency figure and the Beyond pair's summary.
+          await page.locator('.mp-inline [data-query*="view=residency"]').scrollIntoViewIfNeeded();
+          await page.waitForFunction(() => document.querySelector('.mp-inline [data-query*="view=residency"] strong[data-cell]'), null, { timeout: 120_000 });
+          await page.locator('[data-beyond="pair"]').scrollIntoViewIfNeeded();
+          await page.waitForFunction(() => document.querySelector('[data-beyond="pair"] [data-whatif-desc] span[data-cell]'), null, { timeout: 30_000 });
+        }
+        const q = await quotes(page);
+        found.push(...q.map((x) => ({ ...x, path })));
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    }
+    const where = (q) => `${q.path} ${q.where}: ${q.text}`;
+    // The article's text, its residency figure, the Beyond pair, and the lab's residency, sweep and
+    // policies tables, on both pages.
+    assert.ok(found.filter((q) => q.path === "/www/index.html").length >= 6, found.map(where).join("\n"));
+    assert.ok(found.filter((q) => q.path === "/www/lab.html").length >= 3, found.map(where).join("\n"));
+    for (const q of found) {
+      assert.equal(q.cell, "default", where(q));
+      assert.equal(q.median, want.median, `${where(q)}: the declared median is ${want.median} %`);
+      if (q.range) assert.deepEqual(q.range, want.range, `${where(q)}: the declared range is ${want.range.join("-")} %`);
+    }
+    assert.equal(new Set(found.map((q) => q.median)).size, 1, found.map(where).join("\n"));
+  });
+});

@@ -54,7 +54,7 @@ describe("the explainer page", () => {
       assert.equal(d.mode, "paused");
       assert.ok((await inked(page)) > 50_000, "the pool canvas is drawn");
       const caption = await page.textContent(".mp-runcap");
-      assert.match(caption, /The model kept: \d+ %/);
+      assert.match(caption, /The model kept(, so far)?: \d+ %/);
       assert.match(caption, /the server measured 41 % \(mean of 3 runs\) in this setting/);
       assert.match(await page.inputValue('[data-ctl="preset"]'), /seed000-hot4485-b2b/);
       assert.equal(await page.locator(".mp-notes").isHidden(), true, "no URL messages");

@@ -92,6 +92,33 @@ test("a plain lab page and a figure with its settings changed show no poster", a
   }
 });
 
+test("every figure of the article, embedded as the article opens it, shows a poster before its module", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 800, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`${baseUrl}/www/index.html`);
+    // The article's figures, read from the article: each one's address as its data-query.
+    const queries = await page.evaluate(() => [...document.querySelectorAll(".explain [data-midpoint][data-query]")].map((e) => e.dataset.query));
+    assert.ok(queries.length >= 8, `${queries.length} figures in the article`);
+    // Hold every module back: only the poster can be in the box.
+    await page.route("**/*.wasm", () => {});
+    const missing = [];
+    for (const q of queries) {
+      await page.goto(`${baseUrl}/www/lab.html?${q}&embed=1`);
+      const shown = await page
+        .waitForFunction(() => {
+          const p = document.querySelector("[data-testid=figure-poster]");
+          return p && p.complete && p.naturalWidth > 0;
+        }, null, { timeout: 10_000 })
+        .then(() => true, () => false);
+      if (!shown) missing.push(q);
+    }
+    assert.deepEqual(missing, [], "article figures whose embed shows no poster");
+  } finally {
+    await ctx.close();
+  }
+});
+
 // Grey levels of an image at a quarter of the poster's CSS size: the figure's layout, colours and
 // text lines, not its antialiasing.
 async function grey(browser, bytes, type, { width }) {

@@ -11,11 +11,24 @@ for (const width of [390, 800]) {
   for (const view of ["residency", "sweep"]) POSTERS.push({ view, at: "", width });
 }
 
-/** The poster's file under www/posters/, as lab.html names it. */
-export const posterFile = ({ view, at, width }) => `${view}${at ? `-${at}` : ""}-${width}.webp`;
+/** The article's figures that open with settings of their own (the warm-up's small pool, the
+ *  restart's growth slide): their poster by name, for their address as the article gives it
+ *  (lab.html's head script matches its parameters in any order). `shoot`: the address the
+ *  poster is drawn from, where the figure would not rest (the warm-up plays from its opening
+ *  moment: the poster is that moment, paused). */
+export const NAMED = [
+  { name: "grid-warmup", view: "grid", query: "preset=small-demo&pool_mb=9&view=grid&autoplay=1", shoot: "preset=small-demo&pool_mb=9&view=grid&autoplay=0" },
+  { name: "strip-restart-scan", view: "strip", query: "preset=seed000-restart-hot4485-b2b&view=strip&at=scan" },
+];
+for (const width of [390, 800]) for (const n of NAMED) POSTERS.push({ ...n, at: "", width });
 
-/** The embed's address for a poster, relative to the repository root. */
-export const posterPath = ({ view, at }) => `/www/lab.html?view=${view}${at ? `&at=${at}` : ""}&embed=1`;
+/** The poster's file under www/posters/, as lab.html names it. */
+export const posterFile = ({ view, at, width, name }) => (name ? `${name}-${width}.webp` : `${view}${at ? `-${at}` : ""}-${width}.webp`);
+
+/** The embed's address for a poster, relative to the repository root (`live`: the address the
+ *  poster is drawn from). */
+export const posterPath = ({ view, at, query, shoot }, live = false) =>
+  query ? `/www/lab.html?${live && shoot ? shoot : query}&embed=1` : `/www/lab.html?view=${view}${at ? `&at=${at}` : ""}&embed=1`;
 
 /** Pixel ratio of the posters: one, so that a poster (about 30 KiB) comes well before the module;
  *  the live figure replaces it at the screen's own ratio. */
@@ -33,7 +46,7 @@ export async function shootLive(browser, base, p) {
     const page = await ctx.newPage();
     // Not the committed poster: the figure as it draws itself.
     await page.route("**/www/posters/**", (r) => r.abort());
-    await page.goto(base + posterPath(p));
+    await page.goto(base + posterPath(p, true));
     await page.waitForSelector("html[data-midpoint-ready]", { timeout: 60_000 });
     await page.waitForFunction(() => document.querySelector("[data-midpoint] canvas[data-min-font-px]") !== null, null, { timeout: 60_000 });
     // The figure at rest at its opening moment: done seeking to `at=` (the live figure's first

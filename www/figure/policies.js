@@ -5,6 +5,7 @@
 // scan.
 import * as mp from "../../pkg/midpoint.js";
 import { el, fmt, markFont, pct, sizeCanvas } from "../util.js";
+import { data } from "./data.js";
 
 const LABEL = {
   innodb: "InnoDB (MySQL 8.4, this simulation)",
@@ -119,6 +120,12 @@ export class Policies {
       if (token !== p.token || w.dead) return;
       p.rows = m.result;
       p.key = key;
+      p.seed = params.seed;
+      try {
+        p.cell = mp.declared_cell(await data("sweep"), w.page);
+      } catch {
+        p.cell = undefined;
+      }
       p.msg.textContent = `${m.result.length} policies in ${(m.ms / 1000).toFixed(1)} s (one background worker).`;
       p.btn.textContent = "Compare again";
       this.draw();
@@ -167,6 +174,15 @@ export class Policies {
       this.w.fatal(`drawing the policies figure failed: ${e?.message ?? e}`);
     }
   }
+  /** InnoDB's kept cell: the one run the comparison ran (every policy runs once), named, and on
+   *  a declared cell's settings (ui::cells) that cell's number beside it, marked as its quote. */
+  innodbKept(kept) {
+    const td = el("td", { text: `${pct(kept)} in run ${this.pol.seed}` });
+    const q = this.pol.cell;
+    if (q) td.append(el("br"), "The setting: ", el("span", { "data-cell": q.cell, text: `${q.pct} (${q.range})` }));
+    return td;
+  }
+
   fillTable() {
     const p = this.pol;
     p.table.textContent = "";
@@ -189,7 +205,7 @@ export class Policies {
           "tr",
           { "data-policy": r.policy, class: r.policy === "innodb" ? "mp-polinnodb" : "" },
           head,
-          el("td", { text: pct(r.kept) }),
+          r.policy === "innodb" ? this.innodbKept(r.kept) : el("td", { text: pct(r.kept) }),
           el("td", { text: r.miss_ratio.toFixed(3) }),
           el("td", { text: r.lookups_per_s == null ? "— (open loop)" : fmt.format(Math.round(r.lookups_per_s)) }),
           el("td", { text: pct(r.scan_share) }),

@@ -7,6 +7,7 @@ import { download, downloadCanvas } from "./export.js";
 import { el, fmt, markFont, pct, sizeCanvas } from "../util.js";
 import { PlotKey } from "./keys.js";
 import * as mp from "../../pkg/midpoint.js";
+import { data } from "./data.js";
 
 export class Residency extends PlotFigure {
   /** `cursor`: the plot shows the simulation's moment and a click or drag moves it there; only
@@ -132,8 +133,22 @@ export class Residency extends PlotFigure {
     const s = w.ex.run_set_summary();
     this.cap.dataset.runs = s.runs;
     this.cap.dataset.runsDone = s.done;
-    this.cap.replaceChildren(el("strong", { text: c.kept }), c.text, el("span", { class: "mp-rundetail", text: c.detail }), el("span", { class: "mp-runtime", text: c.cost }));
+    const kept = el("strong", { text: c.kept });
+    this.cap.replaceChildren(kept, c.text, el("span", { class: "mp-rundetail", text: c.detail }), el("span", { class: "mp-runtime", text: c.cost }));
+    // Every run in, on a declared cell's settings (ui::cells): the line quotes that cell.
+    if (s.done === s.runs) this.markCell(kept);
     if (this.table && (this.table.open || !this.table.querySelector(".mp-tablebox").firstChild)) this.fillTable();
+  }
+
+  /** Marks the kept line `strong` as a quote of the cell the settings are (`data-cell`), if
+   *  they are one the site declares (www/data/sweep.json's base and runs). */
+  async markCell(strong) {
+    try {
+      const q = mp.declared_cell(await data("sweep"), this.w.page);
+      if (q && strong.isConnected) strong.dataset.cell = q.cell;
+    } catch {
+      // No committed sweep (a page without www/data): nothing to mark.
+    }
   }
 
   act(name) {

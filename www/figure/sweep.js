@@ -314,8 +314,16 @@ export class Sweep extends PlotFigure {
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "lru_scan_depth" }), ...times.map((x) => el("th", { scope: "col", text: `old_blocks_time ${fmt.format(x)} ms` })))),
     );
     const body = el("tbody");
+    // On a declared cell's settings (ui::cells), its own point is a quote of that cell.
+    let cell;
+    try {
+      cell = this.committed ? mp.declared_cell(this.committed, this.w.page)?.cell : undefined;
+    } catch {
+      cell = undefined;
+    }
+    const own = (d, x) => cell && d === this.w.view.lru_scan_depth && x === this.w.view.old_blocks_time;
     depths.forEach((d, di) => {
-      body.append(el("tr", {}, el("th", { scope: "row", text: fmt.format(d) }), ...times.map((_, ti) => el("td", { text: pct(kept[ti * depths.length + di]) }))));
+      body.append(el("tr", {}, el("th", { scope: "row", text: fmt.format(d) }), ...times.map((x, ti) => el("td", { text: pct(kept[ti * depths.length + di]), ...(own(d, x) ? { "data-cell": cell } : {}) }))));
     });
     t.append(body);
     box.append(t);
