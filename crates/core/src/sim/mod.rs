@@ -782,7 +782,11 @@ impl Simulation {
             if self.next_may_refill(which) {
                 let mut probe = self.clone();
                 let b0 = probe.batches.len();
-                probe.step();
+                // A demand cleaner's stretch may pass transitions with nothing to show and then
+                // end the run: stepping stops just before that end, so this does too.
+                if probe.step() == Event::End {
+                    return Some(false);
+                }
                 if probe.batches.len() > b0 {
                     return Some(true);
                 }
