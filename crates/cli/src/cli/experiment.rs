@@ -2,8 +2,10 @@
 //! model beside it.
 
 use super::*;
-use crate::experiment::{self, plan::Settings, server::Target, Options};
+use crate::experiment::plan::{spec_range, Settings};
+use crate::experiment::{self, server::Target, Options};
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use midpoint_core::scenario::schema::{OLD_BLOCKS_PCT, OLD_BLOCKS_TIME};
 
 pub fn command() -> Command {
     let opt = |name: &'static str, value: &'static str, help: &'static str| {
@@ -109,8 +111,14 @@ pub fn options(a: &ArgMatches) -> Result<Options, String> {
         warmup_s: count(a, "warmup-s", d.warmup_s, 1, 3600)?,
         scan_s: count(a, "scan-s", d.scan_s, 1, 3600)?,
         pause_ms: count(a, "pause-ms", d.pause_ms, 0, 600_000)?,
-        old_blocks_time: maybe(a, "old-blocks-time", 0, u32::MAX)?,
-        old_blocks_pct: maybe(a, "old-blocks-pct", 5, 95)?,
+        old_blocks_time: {
+            let (lo, hi) = spec_range(&OLD_BLOCKS_TIME);
+            maybe(a, "old-blocks-time", lo, hi)?
+        },
+        old_blocks_pct: {
+            let (lo, hi) = spec_range(&OLD_BLOCKS_PCT);
+            maybe(a, "old-blocks-pct", lo, hi)?
+        },
         lru_scan_depth: maybe(a, "lru-scan-depth", 100, 1 << 30)?,
         runs: count(a, "runs", d.runs, 1, 100)?,
         sample_s: count(a, "sample-s", d.sample_s, 1, 60)?,

@@ -1,6 +1,7 @@
 //! The experiment's plan: table sizes from the server's pool, the disk and time it takes, the
 //! variables it sets. Pure: the server's facts come in as a value.
 
+use midpoint_core::scenario::schema::{Spec, OLD_BLOCKS_PCT, OLD_BLOCKS_TIME};
 use serde::Serialize;
 
 /// The experiment's own schema; nothing outside it is created, written or dropped.
@@ -107,11 +108,14 @@ impl Settings {
         range("warmup-s", self.warmup_s, 1, 3600)?;
         range("scan-s", self.scan_s, 1, 3600)?;
         range("pause-ms", self.pause_ms, 0, 600_000)?;
+        // The server's own ranges, which the simulator's parameters share.
         if let Some(t) = self.old_blocks_time {
-            range("old-blocks-time", t, 0, u32::MAX)?;
+            let (lo, hi) = spec_range(&OLD_BLOCKS_TIME);
+            range("old-blocks-time", t, lo, hi)?;
         }
         if let Some(p) = self.old_blocks_pct {
-            range("old-blocks-pct", p, 5, 95)?;
+            let (lo, hi) = spec_range(&OLD_BLOCKS_PCT);
+            range("old-blocks-pct", p, lo, hi)?;
         }
         if let Some(d) = self.lru_scan_depth {
             range("lru-scan-depth", d, 100, 1 << 30)?;
@@ -275,6 +279,16 @@ impl Plan {
         o += "load     the run loads the server (a scan three times the pool evicts its pages): use a test server\n";
         o
     }
+}
+
+/// A whole-number parameter's range as the `u32` a server variable takes (the schema's ranges
+/// of the variables a run sets fit in one).
+pub(crate) fn spec_range(spec: &Spec) -> (u32, u32) {
+    let (lo, hi) = spec.int_range().expect("a whole-number parameter");
+    (
+        u32::try_from(lo).unwrap_or(u32::MAX),
+        u32::try_from(hi).unwrap_or(u32::MAX),
+    )
 }
 
 #[cfg(test)]
