@@ -15,6 +15,7 @@ pub mod read_ahead;
 pub mod redo_log;
 pub mod scan_run;
 pub mod storage;
+mod tag_count;
 pub mod validate;
 pub mod what_if;
 
