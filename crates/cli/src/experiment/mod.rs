@@ -9,12 +9,14 @@ pub mod model;
 pub mod plan;
 pub mod procedure;
 pub mod report;
+pub mod restore;
 pub mod sample;
 pub mod server;
 pub mod session;
 
 use plan::Settings;
-use server::{RestoreGuard, Target};
+use restore::RestoreGuard;
+use server::Target;
 use session::Killer;
 
 /// What a run asked for besides the settings.
@@ -111,7 +113,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
         eprintln!("experiment: {}", l.describe(false));
     }
     // What an earlier run left changed is restored before anything else (its marker says what).
-    for (n, v) in server::restore_left(&mut c, &info.left_changed)? {
+    for (n, v) in restore::restore_left(&mut c, &info.left_changed)? {
         eprintln!("experiment: restored {n} = {v}, left changed by an earlier run");
     }
     drop(c);

@@ -5,10 +5,10 @@
 
 use super::host::{self, CpuUse};
 use super::plan::{Plan, Settings, HOT_TABLE, SCAN_TABLE, SCHEMA};
+use super::restore::{RestoreGuard, MARKER};
 use super::sample::{parse_pool_rows, PoolSample};
 use super::server::{
-    connect, connect_with, status, timed_out, RestoreGuard, ServerInfo, Target, Timeouts,
-    LOAD_CHUNK_ROWS, MARKER,
+    connect, connect_with, status, timed_out, ServerInfo, Target, Timeouts, LOAD_CHUNK_ROWS,
 };
 use super::session::{Killer, Rows, Session};
 use midpoint_core::rng::Rng;
@@ -162,7 +162,7 @@ pub fn run(
         )?;
     }
     // The marker: a row per variable set, so that a run killed before it restores is undone
-    // by the next (`server::MARKER`).
+    // by the next (`restore::MARKER`).
     q(
         &mut c,
         &format!(
