@@ -52,20 +52,23 @@ pub fn residency(
         points: &points,
         runs: set.done() as usize,
     });
-    chart::draw_residency_band(
-        &root,
-        &ex.residency_samples(),
-        ex.residency_ghost(),
+    let samples = ex.residency_samples();
+    let refills = ex.residency_refills();
+    let r = chart::Residency {
+        ghost: ex.residency_ghost(),
         band,
-        &ex.residency_refills(),
-        ex.residency_published(),
-        p.hot_pages,
-        p.frames_per_instance() * p.buffer_pool_instances.max(1),
-        p.warmup_s as f64,
-        (p.warmup_s + p.scan_s) as f64,
-        cursor.then(|| ex.t_s()),
-        if dark { DARK } else { LIGHT }.bare(),
-    )
+        refills_s: &refills,
+        published: ex.residency_published(),
+        cursor_s: cursor.then(|| ex.t_s()),
+        ..chart::Residency::new(
+            &samples,
+            p.hot_pages,
+            p.frames_per_instance() * p.buffer_pool_instances.max(1),
+            p.warmup_s as f64,
+            (p.warmup_s + p.scan_s) as f64,
+        )
+    };
+    chart::draw_residency(&root, &r, if dark { DARK } else { LIGHT }.bare())
 }
 
 /// The residency plot's key (its HTML legend beside the canvas): the entries the chart would

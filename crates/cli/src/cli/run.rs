@@ -228,19 +228,23 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     };
     let r = e.first();
     if let Some(path) = a.get_one::<String>("svg") {
-        let svg = chart::residency_band_svg(
-            &e.median_samples,
-            Some(chart::Band {
+        let refills = midpoint_lab::runs::refill_times(&r.batches, 0.1);
+        let marks = midpoint_lab::experiments::seed000::residency_marks(&p);
+        let svg = chart::residency_svg(&chart::Residency {
+            band: Some(chart::Band {
                 points: &e.hot_resident,
                 runs: e.runs.len(),
             }),
-            &midpoint_lab::runs::refill_times(&r.batches, 0.1),
-            &midpoint_lab::experiments::seed000::residency_marks(&p),
-            r.hot_pages,
-            r.frames_per_instance * p.buffer_pool_instances,
-            p.warmup_s as f64,
-            (p.warmup_s + p.scan_s) as f64,
-        )?;
+            refills_s: &refills,
+            published: &marks,
+            ..chart::Residency::new(
+                &e.median_samples,
+                r.hot_pages,
+                r.frames_per_instance * p.buffer_pool_instances,
+                p.warmup_s as f64,
+                (p.warmup_s + p.scan_s) as f64,
+            )
+        })?;
         write_file(path, &svg)?;
     }
     if a.get_flag("json") {

@@ -2,7 +2,6 @@
 //! the page and to SVG in the CLI and the tests.
 
 use crate::ensemble::BandPoint;
-use crate::sweep::SweepResult;
 use midpoint_core::metrics::Sample;
 use plotters::chart::{DualCoordChartContext, MeshStyle};
 use plotters::coord::ranged1d::ValueFormatter;
@@ -13,7 +12,9 @@ use serde::Serialize;
 
 pub mod coincide;
 pub mod policies;
+mod sweep;
 pub mod write;
+pub use sweep::{depth_ticks, draw_sweep, sweep_entries, sweep_svg, SWEEP_RANGE_LEGEND};
 
 /// Colours shared with the page: hot set, scanned table, filler, free.
 pub const HOT: RGBColor = RGBColor(0xd9, 0x5f, 0x02);
@@ -393,40 +394,49 @@ fn caption_font(theme: Theme) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&theme.text)
 }
 
-// Eight plain arguments read better at the call sites (CLI, page, tests) than a one-use struct.
-#[allow(clippy::too_many_arguments)]
-/// Hot-set residency (% of the hot set, solid) and the scanned table's young pages (% of the
-/// pool, dashed) over time, with `ghost` (another run's samples, as the page keeps its previous
-/// curve while the next one grows) in the same styles, dimmed, behind them; a short tick along
-/// the bottom at each time in `refills_s` (LRU batches that evicted pages); the scan phase
-/// starts at `scan_start_s`; `cursor_s` marks now.
-pub fn draw_residency<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    samples: &[Sample],
-    ghost: &[Sample],
-    refills_s: &[f64],
-    published: &[Published],
-    hot_pages: u32,
-    pool_pages: u32,
-    scan_start_s: f64,
-    end_s: f64,
-    cursor_s: Option<f64>,
-    theme: Theme,
-) -> Result<(), String> {
-    draw_residency_band(
-        root,
-        samples,
-        ghost,
-        None,
-        refills_s,
-        published,
-        hot_pages,
-        pool_pages,
-        scan_start_s,
-        end_s,
-        cursor_s,
-        theme,
-    )
+/// What the residency plot draws: hot-set residency (% of the hot set, solid) and the scanned
+/// table's young pages (% of the pool, dashed) of `samples` over time; `ghost` (another run's
+/// samples, as the page keeps its previous curve while the next one grows) in the same styles,
+/// dimmed, behind them; an ensemble's `band` behind both (`samples` are then its median curve);
+/// a short tick along the bottom at each time in `refills_s` (LRU batches that evicted pages);
+/// the measurements in `published`; the scan phase from `scan_start_s`; `cursor_s` marks now.
+#[derive(Clone, Copy)]
+pub struct Residency<'a> {
+    pub samples: &'a [Sample],
+    pub ghost: &'a [Sample],
+    pub band: Option<Band<'a>>,
+    pub refills_s: &'a [f64],
+    pub published: &'a [Published],
+    pub hot_pages: u32,
+    pub pool_pages: u32,
+    pub scan_start_s: f64,
+    pub end_s: f64,
+    pub cursor_s: Option<f64>,
+}
+
+impl<'a> Residency<'a> {
+    /// `samples` of a run with `hot_pages` hot pages in `pool_pages`, its scan from
+    /// `scan_start_s` to `end_s`; nothing else drawn (set the other fields to add it).
+    pub fn new(
+        samples: &'a [Sample],
+        hot_pages: u32,
+        pool_pages: u32,
+        scan_start_s: f64,
+        end_s: f64,
+    ) -> Self {
+        Residency {
+            samples,
+            ghost: &[],
+            band: None,
+            refills_s: &[],
+            published: &[],
+            hot_pages,
+            pool_pages,
+            scan_start_s,
+            end_s,
+            cursor_s: None,
+        }
+    }
 }
 
 /// The residency plot's legend: the two curves, then the refill marks, the measurements, the
@@ -468,7 +478,7 @@ fn residency_legend(
 }
 
 /// The residency plot's key for the page, the entries its canvas legend has (see
-/// [`draw_residency_band`]).
+/// [`draw_residency`]).
 pub fn residency_entries(
     refills: bool,
     published: bool,
@@ -480,56 +490,6 @@ pub fn residency_entries(
         refills, published, ghost, band_runs, false, theme,
     ))
 }
-
-/// The sweep's legend: one line per old_blocks_time, then the measurements and the ranges
-/// when it draws them.
-fn sweep_legend(times: &[u32], published: bool, ranges: bool, theme: Theme) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = times
-        .iter()
-        .enumerate()
-        .map(|(ti, t)| {
-            (
-                format!("old_blocks_time {t} ms"),
-                Key::Line(LINES[ti % LINES.len()]),
-            )
-        })
-        .collect();
-    if published {
-        entries.push((
-            PUBLISHED_LEGEND.to_string(),
-            Key::Measured(published_color(theme)),
-        ));
-    }
-    if ranges {
-        entries.push((SWEEP_RANGE_LEGEND.to_string(), Key::Tick(theme.text)));
-    }
-    entries
-}
-
-/// The sweep's key for the page, the entries its canvas legend has (see [`draw_sweep`]).
-pub fn sweep_entries(sweep: &SweepResult, published: &[Published], theme: Theme) -> Vec<KeyEntry> {
-    key_entries(&sweep_legend(
-        &sweep.times,
-        !sweep_marks_drawn(sweep, published).is_empty(),
-        sweep.points.iter().any(|p| p.kept_range.is_some()),
-        theme,
-    ))
-}
-
-/// The measurements the sweep draws: those on one of its lines, inside its depth range.
-fn sweep_marks_drawn<'a>(sweep: &SweepResult, published: &'a [Published]) -> Vec<&'a Published> {
-    let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
-    let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
-    published
-        .iter()
-        .filter(|m| {
-            sweep.times.contains(&m.old_blocks_time) && m.x[0] >= lo * 0.9 && m.x[1] <= hi * 1.1
-        })
-        .collect()
-}
-
-/// The sweep's legend entry for its points' ranges (runs > 1).
-pub const SWEEP_RANGE_LEGEND: &str = "bars: kept's range over the runs";
 
 /// The legend text of an ensemble's band over `runs` runs (`narrow`: a phone's, which cut it).
 pub fn band_legend(runs: usize, narrow: bool) -> String {
@@ -546,24 +506,26 @@ pub struct Band<'a> {
     pub runs: usize,
 }
 
-/// [`draw_residency`] with an ensemble's band behind the curves (`samples` are then the
-/// median curve): the hot set's range over the runs filled light, its 10th-90th percentile
-/// darker, named in the legend with the run count. A band of fewer than two runs is not drawn.
-#[allow(clippy::too_many_arguments)]
-pub fn draw_residency_band<DB: DrawingBackend>(
+/// Draws the residency plot `r` (see [`Residency`]). An ensemble's band is the hot set's range
+/// over the runs filled light, its 10th-90th percentile darker, named in the legend with the
+/// run count; a band of fewer than two runs is not drawn.
+pub fn draw_residency<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    samples: &[Sample],
-    ghost: &[Sample],
-    band: Option<Band<'_>>,
-    refills_s: &[f64],
-    published: &[Published],
-    hot_pages: u32,
-    pool_pages: u32,
-    scan_start_s: f64,
-    end_s: f64,
-    cursor_s: Option<f64>,
+    r: &Residency<'_>,
     theme: Theme,
 ) -> Result<(), String> {
+    let Residency {
+        samples,
+        ghost,
+        band,
+        refills_s,
+        published,
+        hot_pages,
+        pool_pages,
+        scan_start_s,
+        end_s,
+        cursor_s,
+    } = *r;
     let band = band.filter(|b| b.runs >= 2 && b.points.len() >= 2);
     root.fill(&theme.background).map_err(e)?;
     let x_max = end_s.max(1.0);
@@ -682,210 +644,12 @@ fn draw_curves<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Tick values for a log axis of `innodb_lru_scan_depth` over `lo..=hi` drawn `width_px` wide:
-/// the powers of two from 128 to 4096 inside the range, and each end of the range unless it
-/// would sit closer than a label's width to its neighbour.
-pub fn depth_ticks(lo: f64, hi: f64, width_px: f64) -> Vec<f64> {
-    let (lo, hi) = (lo.max(1.0), hi.max(lo.max(1.0) * 1.01));
-    let per_decade = width_px / (hi / lo).log10().max(1e-9) * 0.85;
-    let mut ticks: Vec<f64> = (7..=12)
-        .map(|k| f64::from(1u32 << k))
-        .filter(|&t| t >= lo && t <= hi)
-        .collect();
-    let far = |a: f64, b: f64| ((a / b).log10().abs() * per_decade) >= 34.0;
-    if ticks.first().is_none_or(|&f| f > lo && far(f, lo)) {
-        ticks.insert(0, lo);
-    }
-    if ticks.last().is_none_or(|&l| l < hi && far(hi, l)) {
-        ticks.push(hi);
-    }
-    ticks
-}
-
-/// Kept % against `innodb_lru_scan_depth` (log axis), one line per `old_blocks_time`; the
-/// current setting is marked with a ring. Points not computed yet are `NaN` and skipped.
-pub fn draw_sweep<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    sweep: &SweepResult,
-    current: Option<(u32, u32)>,
-    published: &[Published],
-    highlight: Option<u32>,
-    theme: Theme,
-) -> Result<(), String> {
-    root.fill(&theme.background).map_err(e)?;
-    let lo = *sweep.depths.iter().min().unwrap_or(&100) as f64;
-    let hi = *sweep.depths.iter().max().unwrap_or(&8192) as f64;
-    // Only the measurements on a line the sweep draws, inside its depth range.
-    let marks = sweep_marks_drawn(sweep, published);
-    let entries = sweep_legend(
-        &sweep.times,
-        !marks.is_empty(),
-        sweep.points.iter().any(|p| p.kept_range.is_some()),
-        theme,
-    );
-    let area = titled_with_legend(
-        root,
-        "Hot set kept vs innodb_lru_scan_depth",
-        &entries,
-        52,
-        theme,
-    )?;
-    let mut chart = ChartBuilder::on(&area)
-        .margin(8)
-        .x_label_area_size(AXIS_X)
-        .y_label_area_size(44)
-        .build_cartesian_2d(
-            (lo * 0.9..hi * 1.1)
-                .log_scale()
-                .with_key_points(depth_ticks(lo, hi, area.dim_in_pixel().0 as f64 - 60.0)),
-            0f64..100f64,
-        )
-        .map_err(e)?;
-    mesh(&mut chart, theme)
-        .x_desc("innodb_lru_scan_depth (pages, log scale)")
-        .y_desc("kept %")
-        // A tick every ~24 px at most, as on the residency plot: a phone's embed has ~100 px.
-        .y_labels((area.dim_in_pixel().1 as usize / 24).clamp(3, 10))
-        .draw()
-        .map_err(e)?;
-    // A highlighted line (`highlight`: its old_blocks_time, on hover or focus) is drawn last
-    // and thick over the others, dimmed: lines that coincide stay readable one at a time.
-    let lit = highlight.filter(|h| sweep.times.contains(h));
-    let mut order: Vec<usize> = (0..sweep.times.len()).collect();
-    order.sort_by_key(|&ti| Some(sweep.times[ti]) == lit);
-    for ti in order {
-        let t = sweep.times[ti];
-        let base = LINES[ti % LINES.len()];
-        let (color, width) = match lit {
-            Some(h) if h == t => (base, 4),
-            Some(_) => (mix(base, theme.background, 0.7), 1),
-            None => (base, 2),
-        };
-        let pts: Vec<(f64, f64)> = (0..sweep.depths.len())
-            .map(|d| sweep.at(ti, d))
-            .filter(|p| p.kept.is_finite())
-            .map(|p| (p.lru_scan_depth as f64, p.kept * 100.0))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
-            .map_err(e)?
-            .label(format!("old_blocks_time {t} ms"))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
-            });
-        // Over several runs, each point's range as an error bar (a stroke with a cap at each
-        // end), the lines a little apart.
-        let nudge = 1.0 + 0.025 * (ti as f64 - (sweep.times.len() as f64 - 1.0) / 2.0);
-        let bars: Vec<(f64, f64, f64)> = (0..sweep.depths.len())
-            .map(|d| sweep.at(ti, d))
-            .filter(|p| p.kept.is_finite())
-            .filter_map(|p| {
-                let [a, b] = p.kept_range?;
-                (a.is_finite() && b.is_finite()).then_some((
-                    p.lru_scan_depth as f64 * nudge,
-                    a * 100.0,
-                    b * 100.0,
-                ))
-            })
-            .collect();
-        let style = color.mix(0.8).stroke_width(1);
-        chart
-            .draw_series(bars.iter().flat_map(|&(x, a, b)| {
-                let (l, r) = (x / 1.015, x * 1.015);
-                [
-                    PathElement::new(vec![(x, a), (x, b)], style),
-                    PathElement::new(vec![(l, a), (r, a)], style),
-                    PathElement::new(vec![(l, b), (r, b)], style),
-                ]
-            }))
-            .map_err(e)?;
-        // Different marker shapes per line, so colour is not the only carrier.
-        match ti % 3 {
-            0 => chart
-                .draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                .map(|_| ()),
-            1 => chart
-                .draw_series(
-                    pts.iter()
-                        .map(|&p| TriangleMarker::new(p, 4, color.filled())),
-                )
-                .map(|_| ()),
-            _ => chart
-                .draw_series(pts.iter().map(|&p| Cross::new(p, 4, color.stroke_width(2))))
-                .map(|_| ()),
-        }
-        .map_err(e)?;
-        if let Some((cd, ct)) = current {
-            if ct == t {
-                if let Some(p) = sweep.points.iter().find(|p| {
-                    p.lru_scan_depth == cd && p.old_blocks_time == ct && p.kept.is_finite()
-                }) {
-                    chart
-                        .draw_series(std::iter::once(Circle::new(
-                            (p.lru_scan_depth as f64, p.kept * 100.0),
-                            8,
-                            theme.text.stroke_width(2),
-                        )))
-                        .map_err(e)?;
-                }
-            }
-        }
-    }
-    draw_published(&mut chart, &marks, theme)?;
-    root.present().map_err(e)
-}
-
-/// Renders the residency chart to an SVG string.
-pub fn residency_svg(
-    samples: &[Sample],
-    refills_s: &[f64],
-    published: &[Published],
-    hot_pages: u32,
-    pool_pages: u32,
-    scan_start_s: f64,
-    end_s: f64,
-) -> Result<String, String> {
-    residency_band_svg(
-        samples,
-        None,
-        refills_s,
-        published,
-        hot_pages,
-        pool_pages,
-        scan_start_s,
-        end_s,
-    )
-}
-
-/// [`residency_svg`] with an ensemble's band ([`draw_residency_band`]).
-#[allow(clippy::too_many_arguments)]
-pub fn residency_band_svg(
-    samples: &[Sample],
-    band: Option<Band<'_>>,
-    refills_s: &[f64],
-    published: &[Published],
-    hot_pages: u32,
-    pool_pages: u32,
-    scan_start_s: f64,
-    end_s: f64,
-) -> Result<String, String> {
+/// Renders the residency plot `r` to an 800x400 SVG string.
+pub fn residency_svg(r: &Residency<'_>) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_residency_band(
-            &root,
-            samples,
-            &[],
-            band,
-            refills_s,
-            published,
-            hot_pages,
-            pool_pages,
-            scan_start_s,
-            end_s,
-            None,
-            LIGHT,
-        )?;
+        draw_residency(&root, r, LIGHT)?;
     }
     Ok(out)
 }
@@ -894,20 +658,6 @@ pub fn residency_band_svg(
 fn mix(a: RGBColor, b: RGBColor, k: f64) -> RGBColor {
     let m = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * k).round() as u8;
     RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
-}
-
-/// Renders the sweep chart to an SVG string.
-pub fn sweep_svg(
-    sweep: &SweepResult,
-    current: Option<(u32, u32)>,
-    published: &[Published],
-) -> Result<String, String> {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-        draw_sweep(&root, sweep, current, published, None, LIGHT)?;
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -936,8 +686,8 @@ mod tests {
             sample(1.0, 90, 10),
             sample(2.0, 80, 30),
         ];
-        let sa = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
-        let sb = residency_svg(&b, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
+        let sa = residency_svg(&Residency::new(&a, 100, 1000, 1.0, 2.0)).unwrap();
+        let sb = residency_svg(&Residency::new(&b, 100, 1000, 1.0, 2.0)).unwrap();
         assert!(sa.starts_with("<svg"));
         assert!(sa.contains("hot set resident"));
         assert!(sa.matches("<polyline").count() >= 2, "{sa}");
@@ -954,15 +704,10 @@ mod tests {
                 let root = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
                 draw_residency(
                     &root,
-                    &now,
-                    ghost,
-                    &[],
-                    &[],
-                    100,
-                    1000,
-                    1.0,
-                    2.0,
-                    None,
+                    &Residency {
+                        ghost,
+                        ..Residency::new(&now, 100, 1000, 1.0, 2.0)
+                    },
                     LIGHT,
                 )
                 .unwrap();
@@ -987,18 +732,12 @@ mod tests {
             BandPoint::of(1.0, [40.0, 60.0, 80.0]),
             BandPoint::of(2.0, [20.0, 40.0, 70.0]),
         ];
-        let plain = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
+        let plain = residency_svg(&Residency::new(&a, 100, 1000, 1.0, 2.0)).unwrap();
         let draw = |runs| {
-            residency_band_svg(
-                &a,
-                Some(Band { points: &pts, runs }),
-                &[],
-                &[],
-                100,
-                1000,
-                1.0,
-                2.0,
-            )
+            residency_svg(&Residency {
+                band: Some(Band { points: &pts, runs }),
+                ..Residency::new(&a, 100, 1000, 1.0, 2.0)
+            })
             .unwrap()
         };
         let banded = draw(3);
@@ -1021,8 +760,12 @@ mod tests {
             pct: [30.0, 50.0],
             label: "30-50 %".into(),
         };
-        let without = residency_svg(&a, &[], &[], 100, 1000, 1.0, 2.0).unwrap();
-        let with = residency_svg(&a, &[], &[mark], 100, 1000, 1.0, 2.0).unwrap();
+        let without = residency_svg(&Residency::new(&a, 100, 1000, 1.0, 2.0)).unwrap();
+        let with = residency_svg(&Residency {
+            published: &[mark],
+            ..Residency::new(&a, 100, 1000, 1.0, 2.0)
+        })
+        .unwrap();
         assert!(!without.contains(PUBLISHED_LEGEND));
         assert!(
             with.contains(PUBLISHED_LEGEND) && with.contains("measured: 30-50 %"),
@@ -1251,15 +994,11 @@ mod glance_tests {
             let svg = render(w, 260, |r| {
                 draw_residency(
                     r,
-                    &samples,
-                    &[],
-                    &[21.0, 25.5],
-                    &[],
-                    1000,
-                    8192,
-                    20.0,
-                    60.0,
-                    Some(30.0),
+                    &Residency {
+                        refills_s: &[21.0, 25.5],
+                        cursor_s: Some(30.0),
+                        ..Residency::new(&samples, 1000, 8192, 20.0, 60.0)
+                    },
                     LIGHT,
                 )
                 .unwrap()
@@ -1290,15 +1029,10 @@ mod glance_tests {
             render(600, 260, |r| {
                 draw_residency(
                     r,
-                    &samples,
-                    &[],
-                    refills,
-                    &[],
-                    1000,
-                    8192,
-                    20.0,
-                    60.0,
-                    None,
+                    &Residency {
+                        refills_s: refills,
+                        ..Residency::new(&samples, 1000, 8192, 20.0, 60.0)
+                    },
                     LIGHT,
                 )
                 .unwrap()
@@ -1331,18 +1065,12 @@ mod glance_tests {
                     points: &pts,
                     runs: 5,
                 });
-                draw_residency_band(
+                draw_residency(
                     r,
-                    &samples,
-                    &[],
-                    band,
-                    &[],
-                    &[],
-                    100,
-                    1000,
-                    60.0,
-                    210.0,
-                    None,
+                    &Residency {
+                        band,
+                        ..Residency::new(&samples, 100, 1000, 60.0, 210.0)
+                    },
                     LIGHT,
                 )
                 .unwrap()
