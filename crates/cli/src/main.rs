@@ -7,8 +7,9 @@
 
 mod cli;
 mod experiment;
+mod output;
+mod progress;
 
-use cli::output;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

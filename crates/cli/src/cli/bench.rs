@@ -38,7 +38,7 @@ struct BenchReport {
 pub fn run(a: &ArgMatches) -> Result<(), String> {
     let runs = parse_count(a, "runs", 1, 100)?;
     // One run at a time.
-    crate::cli::progress::check_presets("this benchmark", 1, a.get_flag("no-limit"))?;
+    crate::progress::check_presets("this benchmark", 1, a.get_flag("no-limit"))?;
     let name = "seed000-hot4485-b2b";
     let p = preset(name)?.params;
     let mut walls = Vec::new();

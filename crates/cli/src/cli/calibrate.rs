@@ -15,11 +15,7 @@ pub fn command() -> Command {
 pub fn run(a: &ArgMatches) -> Result<(), String> {
     let seeds = parse_count(a, "runs", 1, 100)?;
     let intervals = parse_list(a, "intervals", &[], 1, 3600)?;
-    crate::cli::progress::check_presets(
-        "this calibration",
-        seeds as usize,
-        a.get_flag("no-limit"),
-    )?;
+    crate::progress::check_presets("this calibration", seeds as usize, a.get_flag("no-limit"))?;
     println!("Cold start, 4,485-page hot set, back-to-back scans, old_blocks_time 1000, {seeds} runs per row.");
     println!("Experiment 000: the scanned table's young pages climbed about 35 pages/s (about 5,700 after 150 s), hot set still fully cached.");
     println!();

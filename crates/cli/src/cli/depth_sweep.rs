@@ -16,8 +16,8 @@ pub fn command() -> Command {
 /// `depth-sweep`: the write-heavy `lru_scan_depth` trade-off.
 pub fn run(a: &ArgMatches) -> Result<(), String> {
     let depths = parse_list(a, "depths", depth_sweep::DEPTHS, 100, 1_000_000)?;
-    crate::cli::progress::check_presets("this sweep", depths.len(), a.get_flag("no-limit"))?;
-    let mut counter = crate::cli::progress::Counter::stderr("runs", false);
+    crate::progress::check_presets("this sweep", depths.len(), a.get_flag("no-limit"))?;
+    let mut counter = crate::progress::Counter::stderr("runs", false);
     let rows = depth_sweep::depth_sweep(&depths, |d, n| counter.tick(d, n));
     counter.finish();
     if a.get_flag("json") {

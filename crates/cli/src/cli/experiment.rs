@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::experiment::plan::{spec_range, Settings};
-use crate::experiment::{self, server::Target, Options};
+use crate::experiment::{self, conn::Target, Options};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint_core::scenario::schema::{OLD_BLOCKS_PCT, OLD_BLOCKS_TIME};
 

@@ -68,7 +68,7 @@ pub fn command() -> Command {
 }
 
 fn refuse(msg: &str) -> ! {
-    crate::cli::output::print_error(msg);
+    crate::output::print_error(msg);
     std::process::exit(BAD_INPUT);
 }
 
@@ -200,7 +200,7 @@ fn fit_and_run(
         pool_words(&start)
     );
     midpoint_core::cost::check_budget(&total, &what, no_limit)?;
-    let mut counter = crate::cli::progress::Counter::stderr(
+    let mut counter = crate::progress::Counter::stderr(
         "runs",
         quiet || total.wall_s <= midpoint_core::cost::PROGRESS_THRESHOLD_S,
     );
@@ -328,9 +328,9 @@ fn run_rows(
     no_limit: bool,
 ) -> Result<Vec<midpoint_core::metrics::RunReport>, String> {
     if runs == 1 {
-        return Ok(vec![crate::cli::progress::run(q, no_limit)?]);
+        return Ok(vec![crate::progress::run(q, no_limit)?]);
     }
-    crate::cli::progress::check_sweep(q, runs as usize, no_limit)?;
+    crate::progress::check_sweep(q, runs as usize, no_limit)?;
     Ok(midpoint_lab::ensemble::run(q, runs)?.runs)
 }
 

@@ -6,17 +6,17 @@ mod calibrate;
 mod depth_sweep;
 mod experiment;
 mod from_status;
-pub mod output;
 mod phase;
 mod policy;
 mod presets;
-pub mod progress;
 mod replay;
 mod reproduce;
 mod run;
 mod scale;
 mod sweep;
 mod what_ifs;
+
+pub use crate::output::flagged;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use midpoint_core::scenario::schema::Spec;
@@ -222,45 +222,6 @@ pub fn given_params(m: &ArgMatches, names: &[String]) -> Vec<(usize, String, Str
     }
     given.sort();
     given
-}
-
-/// A rule's message with each parameter's name (`hot_pages`, as the core words its rules) as the
-/// flag that sets it (`--hot-pages`): the user typed flags, not the core's names.
-pub fn flagged(msg: &str) -> String {
-    let names: Vec<&str> = Params::SPECS
-        .iter()
-        .chain(WriteParams::SPECS.iter())
-        .map(|s| s.name)
-        .collect();
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let mut out = String::with_capacity(msg.len() + 16);
-    let mut rest = msg;
-    while !rest.is_empty() {
-        let at_word_start = out.chars().last().is_none_or(|c| !word(c));
-        let hit = at_word_start
-            .then(|| {
-                names
-                    .iter()
-                    .filter(|n| {
-                        rest.starts_with(**n) && !rest[n.len()..].starts_with(|c: char| word(c))
-                    })
-                    .max_by_key(|n| n.len())
-            })
-            .flatten();
-        match hit {
-            Some(n) => {
-                out.push_str("--");
-                out.push_str(&n.replace('_', "-"));
-                rest = &rest[n.len()..];
-            }
-            None => {
-                let c = rest.chars().next().expect("not empty");
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
-            }
-        }
-    }
-    out
 }
 
 pub const WRITE_PRESETS: &str = "seed001-*, seed003-rw-*, writeheavy-*";

@@ -136,10 +136,10 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         .reduce(|a, b| a.larger(&b))
         .ok_or("each axis needs at least one value")?;
     let runs = plan.len() * seeds as usize;
-    crate::cli::progress::check_runs(
+    crate::progress::check_runs(
         one,
         runs,
-        crate::cli::progress::at_once(runs) * seeds as usize,
+        crate::progress::at_once(runs) * seeds as usize,
         "this grid",
         a.get_flag("no-limit"),
     )?;
@@ -150,7 +150,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
             xs.len() * ys.len() * seeds as usize
         );
         let t0 = Instant::now();
-        let mut counter = crate::cli::progress::Counter::stderr("cells", false);
+        let mut counter = crate::progress::Counter::stderr("cells", false);
         let m = phase::run(&preset_name, &x, &xs, &y, &ys, seeds, |d, n| {
             counter.tick(d, n)
         })?;

@@ -354,12 +354,12 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     }
     let e = memory_estimate(path, format, column, name, pages);
     if a.get_flag("estimate") {
-        return super::replay::print_estimate(a, &e);
+        return crate::output::print_estimate(a, &e);
     }
-    crate::cli::progress::check_advising(
+    crate::progress::check_advising(
         &e,
         &format!("this replay through {name}"),
-        crate::cli::progress::REPLAY_ADVICE,
+        crate::progress::REPLAY_ADVICE,
         a.get_flag("no-limit"),
     )?;
     let c = replay_file(path, format, layout, name, pages)?;
@@ -535,7 +535,7 @@ fn check_recording(
         (midpoint_lab::policy::record::memory_estimate(params) as f64 + extra)
             / (1u64 << 20) as f64,
     );
-    crate::cli::progress::check(&e, what, no_limit)
+    crate::progress::check(&e, what, no_limit)
 }
 
 /// `midpoint policies --preset NAME [--json|--markdown] [--svg FILE]`.
@@ -557,7 +557,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     // of the tables.
     let frames = params.frames_per_instance() as u64 * params.buffer_pool_instances as u64;
     let pages = params.hot_table_pages as u64 + params.scan_table_pages() as u64 + frames;
-    let policies = crate::cli::progress::at_once(midpoint_lab::policy::NAMES.len() - 1) as u64;
+    let policies = crate::progress::at_once(midpoint_lab::policy::NAMES.len() - 1) as u64;
     let extra =
         policies * midpoint_lab::policy::replay_memory_estimate("lru", frames as u32, pages, false);
     check_recording(

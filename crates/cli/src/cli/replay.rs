@@ -33,16 +33,6 @@ pub fn command() -> Command {
         )
 }
 
-/// `--estimate`: the memory estimate, nothing replayed.
-pub fn print_estimate(a: &ArgMatches, e: &midpoint_core::cost::Estimate) -> Result<(), String> {
-    if a.get_flag("json") {
-        println!("{}", serde_json::json!({ "estimated_mib": e.mib }));
-    } else {
-        println!("estimated {:.0} MiB at the peak", e.mib);
-    }
-    Ok(())
-}
-
 pub fn run(a: &ArgMatches) -> Result<(), String> {
     if super::policy::is_policy_replay(a) {
         // The size limits guard the midpoint trace format, which is read whole; the standard
@@ -97,15 +87,15 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let no_limit = a.get_flag("no-limit");
     let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
     if let Some(len) = regular_len {
-        crate::cli::progress::check_advising(
+        crate::progress::check_advising(
             &midpoint_core::cost::Estimate::memory_only(mib(replay::parse_memory_estimate(len))),
             &format!("reading {path}"),
-            crate::cli::progress::REPLAY_ADVICE,
+            crate::progress::REPLAY_ADVICE,
             no_limit || a.get_flag("estimate"),
         )?;
     }
     let budget = if regular_len.is_none() && !no_limit {
-        crate::cli::progress::memory_limit().map(|l| l.bytes)
+        crate::progress::memory_limit().map(|l| l.bytes)
     } else {
         None
     };
@@ -126,14 +116,9 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     }
     let e = midpoint_core::cost::Estimate::memory_only(mib(replay::replay_memory_estimate(&trace)));
     if a.get_flag("estimate") {
-        return print_estimate(a, &e);
+        return crate::output::print_estimate(a, &e);
     }
-    crate::cli::progress::check_advising(
-        &e,
-        "this replay",
-        crate::cli::progress::REPLAY_ADVICE,
-        no_limit,
-    )?;
+    crate::progress::check_advising(&e, "this replay", crate::progress::REPLAY_ADVICE, no_limit)?;
     let r = replay::replay(&trace).map_err(|e| format!("{path}: {e}"))?;
     if a.get_flag("json") {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);

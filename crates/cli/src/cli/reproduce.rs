@@ -46,7 +46,7 @@ fn check_rows(
     let n = rows.len() * runs as usize;
     // Memory only: the experiment's time is its own, known and announced.
     let one = midpoint_core::cost::Estimate { wall_s: 0.0, ..one };
-    crate::cli::progress::check_runs(one, n, n, "this experiment", no_limit).map(drop)
+    crate::progress::check_runs(one, n, n, "this experiment", no_limit).map(drop)
 }
 
 /// `--set NAME=VALUE` pairs, each checked on the default parameters.
@@ -79,7 +79,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     // Checked for every experiment, so that a bad value is refused even where it is not used.
     let runs = parse_count(a, "runs", 1, 50)?;
     if a.get_flag("summary") {
-        let mut counter = crate::cli::progress::Counter::stderr("experiments", false);
+        let mut counter = crate::progress::Counter::stderr("experiments", false);
         let rows = summary::run(runs, quick, |d, t| counter.tick(d, t))?;
         counter.finish();
         if json {
@@ -111,7 +111,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         }
         Ok(())
     };
-    let counter = std::sync::Mutex::new(crate::cli::progress::Counter::stderr("runs", false));
+    let counter = std::sync::Mutex::new(crate::progress::Counter::stderr("runs", false));
     let progress = |done: usize, total: usize| {
         if let Ok(mut c) = counter.lock() {
             c.tick(done, total)
@@ -170,7 +170,7 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     if exp.code == "000" {
         check_rows(&seed000::rows(!quick), &sets, runs, no_limit)?;
     } else {
-        crate::cli::progress::check_presets("this experiment", 64, no_limit)?;
+        crate::progress::check_presets("this experiment", 64, no_limit)?;
     }
     if a.get_flag("rules") && exp.code != "001" {
         return Err(format!(

@@ -34,7 +34,7 @@ fn whole_estimate(
         _ => 0.0,
     };
     Ok(one
-        .times_at_once(runs as usize, crate::cli::progress::at_once(runs as usize))
+        .times_at_once(runs as usize, crate::progress::at_once(runs as usize))
         .plus_mib(json))
 }
 
@@ -206,22 +206,20 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let runs = parse_runs(a)?;
     let no_limit = a.get_flag("no-limit");
     let e = if runs == 1 {
-        Ensemble::of(vec![crate::cli::progress::run_estimated(
-            &p, whole, no_limit,
-        )?])
+        Ensemble::of(vec![crate::progress::run_estimated(&p, whole, no_limit)?])
     } else {
         // The time of every run; the memory of the runs at once and every report.
-        crate::cli::progress::check_words(
+        crate::progress::check_words(
             &whole,
             &format!("this sweep of {runs} runs"),
             &format!(
                 "this ensemble of {runs} runs, {} at once,",
-                crate::cli::progress::at_once(runs as usize)
+                crate::progress::at_once(runs as usize)
             ),
             no_limit,
         )?;
         let quiet = a.get_flag("json") || a.get_flag("csv");
-        let mut counter = crate::cli::progress::Counter::stderr("runs", quiet);
+        let mut counter = crate::progress::Counter::stderr("runs", quiet);
         let e = ensemble::run_with_progress(&p, runs, |d, n| counter.tick(d, n))?;
         counter.finish();
         e
@@ -385,7 +383,7 @@ fn cmd_write_run(a: &ArgMatches, wp: write_scenario::WritePreset) -> Result<(), 
             whole_estimate(a, midpoint_core::cost::estimate_write(&p), None)?,
         );
     }
-    let r = crate::cli::progress::run_write(&p, a.get_flag("no-limit"))?;
+    let r = crate::progress::run_write(&p, a.get_flag("no-limit"))?;
     if a.get_flag("json") {
         print_json(&r)?;
     } else {

@@ -59,12 +59,12 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
         })
         .reduce(|a, b| a.larger(&b))
         .ok_or("--sizes: give at least one size")?;
-    let at_once = crate::cli::progress::at_once(seeds as usize);
+    let at_once = crate::progress::at_once(seeds as usize);
     let e = midpoint_core::cost::Estimate {
         wall_s: 0.0,
         ..one.runs(seeds as usize, at_once, seeds as usize)
     };
-    crate::cli::progress::check(
+    crate::progress::check(
         &e,
         &format!("the largest size's {seeds} run(s), {at_once} at once,"),
         a.get_flag("no-limit"),

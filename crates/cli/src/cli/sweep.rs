@@ -47,15 +47,15 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let runs = parse_runs(a)?;
     // Points at once, each holding its runs' reports until it ends.
     let total = depths.len() * times.len() * runs as usize;
-    crate::cli::progress::check_runs(
+    crate::progress::check_runs(
         midpoint_core::cost::estimate(&p),
         total,
-        crate::cli::progress::at_once(total) * runs as usize,
+        crate::progress::at_once(total) * runs as usize,
         "this sweep",
         a.get_flag("no-limit"),
     )?;
     let quiet = a.get_flag("json") || a.get_flag("csv");
-    let mut counter = crate::cli::progress::Counter::stderr("points", quiet);
+    let mut counter = crate::progress::Counter::stderr("points", quiet);
     let res = sweep::sweep_runs(&p, &depths, &times, runs, |done, total| {
         counter.tick(done, total)
     })?;

@@ -50,13 +50,13 @@ pub fn run(a: &ArgMatches) -> Result<(), String> {
     let quick = a.get_flag("quick");
     let cells = whatif::seed000_cells(quick);
     let writes = whatif::write_presets(quick);
-    crate::cli::progress::check_presets(
+    crate::progress::check_presets(
         "this comparison",
         cells.len() * seeds as usize + writes.len(),
         a.get_flag("no-limit"),
     )?;
     let t0 = Instant::now();
-    let mut counter = crate::cli::progress::Counter::stderr("runs", false);
+    let mut counter = crate::progress::Counter::stderr("runs", false);
     let c = whatif::compare(&cells, &writes, seeds, |d, n| counter.tick(d, n))?;
     counter.finish();
     eprintln!(

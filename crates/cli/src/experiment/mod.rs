@@ -4,7 +4,9 @@
 //! `server`; the live procedure (load, clients, samplers) in `procedure`; the simulated
 //! ensemble in `model`.
 
+pub mod conn;
 pub mod host;
+pub mod interrupt;
 pub mod model;
 pub mod plan;
 pub mod procedure;
@@ -14,9 +16,9 @@ pub mod sample;
 pub mod server;
 pub mod session;
 
+use conn::Target;
 use plan::Settings;
 use restore::RestoreGuard;
-use server::Target;
 use session::Killer;
 
 /// What a run asked for besides the settings.
@@ -46,7 +48,7 @@ pub fn run(o: &Options) -> Result<String, String> {
 fn run_inner(o: &Options) -> Result<String, String> {
     let s = &o.settings;
     s.validate()?;
-    let mut c = server::connect(&o.target)?;
+    let mut c = conn::connect(&o.target)?;
     let info = server::inspect(&mut c, &o.target)?;
     let plan = plan::plan(s, &info.facts())?;
     if o.dry_run && o.json {
@@ -101,7 +103,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
         wall_s: 0.0,
         ..midpoint_core::cost::estimate(&model).times_at_once(s.runs as usize, 1)
     };
-    crate::cli::progress::check(&e, "this experiment's model", o.no_limit)?;
+    crate::progress::check(&e, "this experiment's model", o.no_limit)?;
     if !info.other_schemas.is_empty() && !o.yes {
         return Err(format!(
             "the server holds other schemas ({}); the experiment loads the server and evicts their pages from the buffer pool, so it expects a test server: rerun with --yes to go ahead",
@@ -117,7 +119,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
         eprintln!("experiment: restored {n} = {v}, left changed by an earlier run");
     }
     drop(c);
-    procedure::catch_interrupts();
+    interrupt::catch_interrupts();
     let killer = Killer::new(&o.target);
     let mut guard = RestoreGuard::new(&o.target, &killer)?;
     let live = procedure::run(&o.target, &info, s, &plan, &mut guard, &killer, o.json);
@@ -128,7 +130,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
         guard.drop_schema().map(|_| true)
     };
     drop(guard);
-    procedure::release_interrupts();
+    interrupt::release_interrupts();
     let m = match live {
         Ok(m) => m,
         // The run's own error first, then whatever the restore or the drop could not do.
@@ -146,7 +148,7 @@ fn run_inner(o: &Options) -> Result<String, String> {
     };
     let restored = restored?;
     let dropped = dropped?;
-    procedure::check_interrupt()?;
+    interrupt::check_interrupt()?;
     for (n, v) in &restored {
         eprintln!("experiment: restored {n} = {v}");
     }

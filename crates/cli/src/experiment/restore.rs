@@ -1,8 +1,8 @@
 //! The guard that restores every variable the run set, and the marker that lets the next run
 //! restore what a killed run left changed.
 
+use super::conn::{rows, scalar_u64, words, Target, Timeouts};
 use super::plan::{VarChange, SCHEMA};
-use super::server::{rows, scalar_u64, words, Target, Timeouts};
 use super::session::{Killer, Session};
 use mysql::prelude::Queryable;
 use mysql::Conn;
@@ -237,7 +237,7 @@ impl RestoreGuard {
     /// Drops the experiment's schema (its own name only), waiting 1 s for it after Ctrl-C and
     /// 2 min otherwise.
     pub fn drop_schema(&mut self) -> Result<(), String> {
-        let limit = if crate::experiment::procedure::interrupted() {
+        let limit = if super::interrupt::interrupted() {
             DROP_LIMIT_INTERRUPTED
         } else {
             DROP_LIMIT
@@ -261,7 +261,7 @@ impl Drop for RestoreGuard {
     fn drop(&mut self) {
         if !self.done && !self.set.is_empty() {
             if let Err(e) = self.restore() {
-                crate::cli::output::print_error(&e);
+                crate::output::print_error(&e);
             }
         }
     }

@@ -13,8 +13,8 @@
 //! The connection's own read/write timeouts stay a few seconds above the limit, as the last
 //! bound when even the kill gets no answer.
 
-use super::procedure::{check_interrupt, interrupted};
-use super::server::{connect, connect_with, scalar, timed_out, Target, Timeouts};
+use super::conn::{connect, connect_with, scalar, timed_out, Target, Timeouts};
+use super::interrupt::{check_interrupt, interrupted};
 use mysql::prelude::Queryable;
 use mysql::Conn;
 use std::sync::mpsc;
@@ -27,7 +27,7 @@ pub const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// How long a killed statement is given to end before the run goes on without its connection.
 pub const GRACE: Duration = Duration::from_millis(500);
 
-/// Rows as text, as [`super::server::rows`] gives them.
+/// Rows as text, as [`super::conn::rows`] gives them.
 pub type Rows = Vec<Vec<Option<String>>>;
 
 /// The connection that kills statements and reads their state: opened at the start (so that
@@ -140,7 +140,7 @@ impl Session {
                 .query::<mysql::Row, _>(owned)
                 .map(|rs| {
                     rs.into_iter()
-                        .map(|r| r.unwrap().into_iter().map(super::server::text).collect())
+                        .map(|r| r.unwrap().into_iter().map(super::conn::text).collect())
                         .collect::<Rows>()
                 })
                 .map_err(|e| timed_out(&e));

@@ -217,6 +217,58 @@ pub fn finish(code: ExitCode) -> ExitCode {
     }
 }
 
+/// A rule's message with each parameter's name (`hot_pages`, as the core words its rules) as the
+/// flag that sets it (`--hot-pages`): the user typed flags, not the core's names.
+pub fn flagged(msg: &str) -> String {
+    let names: Vec<&str> = midpoint_core::scenario::Params::SPECS
+        .iter()
+        .chain(midpoint_core::scenario::write::WriteParams::SPECS.iter())
+        .map(|s| s.name)
+        .collect();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut out = String::with_capacity(msg.len() + 16);
+    let mut rest = msg;
+    while !rest.is_empty() {
+        let at_word_start = out.chars().last().is_none_or(|c| !word(c));
+        let hit = at_word_start
+            .then(|| {
+                names
+                    .iter()
+                    .filter(|n| {
+                        rest.starts_with(**n) && !rest[n.len()..].starts_with(|c: char| word(c))
+                    })
+                    .max_by_key(|n| n.len())
+            })
+            .flatten();
+        match hit {
+            Some(n) => {
+                out.push_str("--");
+                out.push_str(&n.replace('_', "-"));
+                rest = &rest[n.len()..];
+            }
+            None => {
+                let c = rest.chars().next().expect("not empty");
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    out
+}
+
+/// `--estimate`: the memory estimate, nothing replayed.
+pub fn print_estimate(
+    a: &clap::ArgMatches,
+    e: &midpoint_core::cost::Estimate,
+) -> Result<(), String> {
+    if a.get_flag("json") {
+        println!("{}", serde_json::json!({ "estimated_mib": e.mib }));
+    } else {
+        println!("estimated {:.0} MiB at the peak", e.mib);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

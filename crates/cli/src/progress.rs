@@ -338,7 +338,7 @@ pub fn run_drawing(p: &Params, target: ProgressDrawTarget) -> Result<RunReport, 
 /// Runs one write-path scenario like [`midpoint_core::sim::run_write`], with the same budget and bar.
 pub fn run_write(p: &WriteParams, no_limit: bool) -> Result<WriteReport, String> {
     // The parameters' own rules (and their 4 GiB a run) first, then this machine's budget.
-    p.validate().map_err(|e| crate::cli::flagged(&e))?;
+    p.validate().map_err(|e| crate::output::flagged(&e))?;
     let e = cost::estimate_write(p);
     check(&e, "this run", no_limit)?;
     let target = if wants_bar(&e) {
