@@ -133,6 +133,19 @@ test("a glossary defines the article's terms, and the first use of each links to
       assert.equal(await page.locator(`#glossary ${h}[data-terms]`).count(), 1, `${h} leads to no glossary entry`);
     }
     for (const e of entries) assert.ok(hrefs.includes(`#${e.id}`), `nothing links to ${e.id}`);
+    // The figures link to it too: every colour key of cells in the article names its entries'
+    // glossary words (the boundary, old, the slide's black ring, the batch's pink ring...).
+    const keys = await page.locator(".explain [data-testid=figure-key]:has(.mp-sw)").evaluateAll((ks) =>
+      ks.map((k) => ({ links: [...k.querySelectorAll('a[href^="#glossary-"]')].map((a) => a.getAttribute("href")), t: k.textContent.replace(/\s+/g, " ").slice(0, 80) })),
+    );
+    // (The figures mount as they near the screen: those mounted at load, the lead one and the
+    // Beyond pair's among them.)
+    assert.ok(keys.length >= 2, `${keys.length} cell keys in the article`);
+    for (const k of keys) {
+      for (const h of ["#glossary-boundary", "#glossary-old", "#glossary-slide", "#glossary-demotion", "#glossary-hot-set"]) {
+        assert.ok(k.links.includes(h), `a figure's key (${k.t}…) does not link ${h}`);
+      }
+    }
     // A link goes there: the entry is scrolled into view.
     await page.locator('a[href="#glossary-quarter-rule"]').first().click();
     await page.waitForFunction(() => location.hash === "#glossary-quarter-rule");
@@ -325,6 +338,20 @@ test("the story's step 5 says what its close-up draws of the young sublist", asy
     } else {
       assert.match(p.look, /blue/, p.look);
     }
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("an embedded figure's key carries no link to a glossary its page does not show", async () => {
+  const { page, errors } = await openPage(shared.browser, "/www/index.html?embed=1&view=strip&at=batch", { viewport: { width: 800, height: 560 } });
+  try {
+    await pageReady(page);
+    const key = page.locator("[data-testid=figure-key]").first();
+    await key.waitFor();
+    assert.equal(await key.locator('a[href^="#glossary-"]').count(), 0);
+    assert.match(await key.textContent(), /LRU_old/);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();
