@@ -277,7 +277,7 @@ pub fn controls(p: &Params) -> Vec<Control> {
         };
         let mut label = cadence_label(&c);
         if m == SEED000_ACTIVITY_MEAN_S {
-            label.push_str(" (calibrated on the scan-leak experiment)");
+            label.push_str(" (calibrated on the scan-leak experiment's cold start)");
         }
         stops.push(Stop {
             value: c.label(),

@@ -486,8 +486,22 @@ impl Page {
     pub fn run_caption(&self, s: &RunSetSummary, window: [f64; 2], cost: &RunCost) -> RunCaption {
         let p = &self.params;
         let m = self.matched();
+        // The plot draws a diamond for every figure the server measured in this setting
+        // (seed000::residency_marks); where it published no kept figure (the 10-minute runs) the
+        // caption names the diamonds it does draw rather than saying nobody measured anything.
+        let marks = midpoint_lab::experiments::seed000::residency_marks(p);
         let measured = match m.and_then(|m| m.seed_compare.as_deref()) {
             Some(fig) => format!("; the server measured {fig} in this setting"),
+            None if !marks.is_empty() => format!(
+                "; the server published no kept figure for this setting: the diamond{} {} what it did measure, {}",
+                if marks.len() > 1 { "s" } else { "" },
+                if marks.len() > 1 { "are" } else { "is" },
+                marks
+                    .iter()
+                    .map(|k| k.label.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
             None => "; nobody measured this setting on a server".to_string(),
         };
         let left = s.runs.saturating_sub(s.done);
@@ -726,5 +740,17 @@ mod tests {
         let (custom, _) = Page::from_query("old_blocks_time=7");
         let c = custom.run_caption(&s, [1.0, 2.0], &RunCost::default());
         assert!(c.text.contains("nobody measured"), "{}", c.text);
+        // The 10-minute cold run: no kept figure was published, but the plot draws the server's
+        // range of hot pages cached over the last 5 minutes, and the caption says what it is.
+        let (ten, _) = Page::from_query("preset=seed000-cold-10min");
+        let c = ten.run_caption(&s, [1.0, 2.0], &RunCost::default());
+        assert!(!c.text.contains("nobody measured"), "{}", c.text);
+        assert!(
+            c.text.contains(
+                "the diamond is what it did measure, 100-1,300 hot pages cached after 300 s."
+            ),
+            "{}",
+            c.text
+        );
     }
 }

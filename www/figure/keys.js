@@ -12,18 +12,28 @@ export class CellKey {
     const grid = kind !== "strip";
     this.el = el("ul", { class: "mp-legend mp-key", "data-testid": "figure-key", "aria-label": "Key" });
     this.el.innerHTML = `
-      <li><span class="mp-sw mp-k1"></span><span>hot set</span></li>
+      <li data-g="hot-set"><span class="mp-sw mp-k1"></span><span>hot set</span></li>
       <li class="mp-rest" hidden><span class="mp-sw mp-k2"></span><span>rest of the hot table</span></li>
-      <li><span class="mp-sw mp-k3"></span><span>scanned table</span></li>
+      <li data-g="scan-pages"><span class="mp-sw mp-k3"></span><span>scanned table</span></li>
       <li class="mp-filler" hidden><span class="mp-sw mp-k4"></span><span>filler table</span></li>
-      <li><span class="mp-sw mp-k0"></span><span>free<span class="mp-long"> frame</span></span></li>
-      <li><span class="mp-sw mp-k3 mp-old"></span><span>hatched: old</span></li>
-      <li><span class="mp-sw mp-k3 mp-ry"></span><span>black ring: turned young<span class="mp-long"> by the boundary since the last LRU batch</span>${strip ? `<span class="mp-long"> (dot: reached the head)</span>` : ""}</span></li>
-      <li><span class="mp-sw mp-k1 mp-old mp-ro"></span><span>pink ring: hot<span class="mp-long"> page</span> turned old<span class="mp-long"> by the batch</span>${strip ? `<span class="mp-long"> (× once evicted)</span>` : ""}</span></li>
+      <li data-g="free-list"><span class="mp-sw mp-k0"></span><span>free<span class="mp-long"> frame</span></span></li>
+      <li data-g="old"><span class="mp-sw mp-k3 mp-old"></span><span>hatched: old</span></li>
+      <li data-g="slide"><span class="mp-sw mp-k3 mp-ry"></span><span>black ring: turned young<span class="mp-long"> by the boundary since the last LRU batch</span>${strip ? `<span class="mp-long"> (dot: reached the head)</span>` : ""}</span></li>
+      <li data-g="demotion"><span class="mp-sw mp-k1 mp-old mp-ro"></span><span>pink ring: hot<span class="mp-long"> page</span> turned old<span class="mp-long"> by the batch</span>${strip ? `<span class="mp-long"> (× once evicted)</span>` : ""}</span></li>
       ${grid ? `<li><span class="mp-sw mp-flash"></span><span>yellow: just now</span></li>` : ""}
-      <li><span class="mp-line"></span><span><code>LRU_old</code>: boundary</span></li>`;
+      <li data-g="boundary"><span class="mp-line"></span><span><code>LRU_old</code>: boundary</span></li>`;
     this.rest = this.el.querySelector(".mp-rest");
     this.filler = this.el.querySelector(".mp-filler");
+    // On the article's own page (index.html, not an embedded figure) each entry's words link to
+    // the glossary's entry for what the cell shows.
+    if (document.getElementById("glossary") && !document.documentElement.classList.contains("mp-embed-page")) {
+      for (const li of this.el.querySelectorAll("li[data-g]")) {
+        const words = li.lastElementChild;
+        const a = el("a", { class: "term", href: `#glossary-${li.dataset.g}` });
+        a.append(...words.childNodes);
+        words.append(a);
+      }
+    }
   }
 
   paramsChanged(v) {

@@ -421,7 +421,7 @@ pub fn residency_marks(p: &Params) -> Vec<Published> {
                 Metric::HotPagesRangeAfter(s) => (
                     [scan_start + s, end],
                     100.0 / hot,
-                    format!("{v} cached after {s:.0} s"),
+                    format!("{v} hot pages cached after {s:.0} s"),
                 ),
                 _ => return None,
             };
