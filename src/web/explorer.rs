@@ -392,7 +392,7 @@ impl Explorer {
 
     /// Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
     pub fn grid_rect_of(&self, f: u32) -> Vec<f64> {
-        match self.inner.grid_cell_of(f) {
+        match self.inner.grid_drawn_cell_of(f) {
             Some(i) if i < self.inner.layout().n => {
                 let l = self.inner.layout();
                 let (x, y) = l.origin(i);
