@@ -101,4 +101,3 @@ describe("Your server: the fit and the real size", () => {
     await page.close();
   });
 });
-});
