@@ -77,6 +77,10 @@ describe("Your server at 16 GiB in 8 instances", () => {
     assert.ok(root.notes === undefined || root.notes === "0", `notes: ${root.notes}`);
     const notes = await page.$$eval("[data-testid=midpoint-widget] li", (lis) => lis.map((l) => l.textContent));
     assert.equal(notes.filter((n) => /at most|cap|using 1024|one buffer pool instance/.test(n)).length, 0, notes.join("\n"));
+    // 131,056 frames: the grid is a summary, two frames a cell, and says so.
+    const grid = await page.$eval("[data-testid=pool-grid]", (c) => ({ k: c.dataset.perCell, label: c.getAttribute("aria-label") }));
+    assert.equal(grid.k, "2");
+    assert.match(grid.label, /summarised: each cell stands for 2 consecutive frames/);
     const label = (key) => page.getAttribute(`input[data-key="${key}"]`, "aria-valuetext");
     assert.match(await label("pool_mb"), /^16,382 MiB \(1,048,448 frames; 131,056 simulated\)/);
     assert.match(await label("buffer_pool_instances"), /^8\b/);

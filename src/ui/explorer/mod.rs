@@ -580,6 +580,11 @@ impl Explorer {
         &self.view.cells
     }
 
+    /// Positions of the list each drawn grid cell stands for (see `view::per_cell`).
+    pub fn grid_per_cell(&self) -> u32 {
+        self.view.per_cell
+    }
+
     /// Where the cells go on the canvas.
     pub fn layout(&self) -> &Layout {
         &self.view.layout
