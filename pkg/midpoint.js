@@ -93,6 +93,10 @@ export class Explorer {
         const ret = wasm.explorer_grid_frame_at(this.__wbg_ptr, x, y);
         return ret;
     }
+    grid_per_cell() {
+        const ret = wasm.explorer_grid_per_cell(this.__wbg_ptr);
+        return ret >>> 0;
+    }
     grid_rect_of(f) {
         const ret = wasm.explorer_grid_rect_of(this.__wbg_ptr, f);
         var v1 = getArrayF64FromWasm0(ret[0], ret[1]).slice();

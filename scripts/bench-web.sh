@@ -2,7 +2,7 @@
 # The page's speed beside the native core's, as one JSON line:
 #
 #   {"native_run_ms", "wasm_run_ms", "wasm_native_ratio", "wasm_cold_run_ms", "slider_first_ms",
-#    "slider_full_ms", "ensemble5_ms", "workers", "sweep40_s", "seek_cold_ms"}
+#    "slider_full_ms", "ensemble5_ms", "workers", "sweep40_s", "seek_cold_ms", "forecast_16g_ms"}
 #
 #   native_run_ms      `midpoint bench --json`'s run_ms_median: one full-size seed000-hot4485-b2b
 #                      run, median of 3 ($CARGO_TARGET_DIR/release/midpoint or target/release/midpoint, built first if stale)
@@ -21,8 +21,13 @@
 #   seek_cold_ms       the slowest of 10 seeks to moments spread over the full 210 s run (10 %
 #                      to 100 %), each in a fresh figure with nothing prepared (no snapshots),
 #                      from the request to the frame drawn there (target <= 300)
+#   forecast_16g_ms    the Your server panel's leak-risk forecast of the 16 GiB, 8-instance
+#                      status (crates/status/tests/fixtures/status/mysql-8.0-16g-8-instances.txt),
+#                      from the press of Leak risk to the panel's data-risk "done", in a page of
+#                      its own; null when refused or not over within the budget
 #
-# then the lines `seek_cold_ms N` and `seek_cold_each_ms N...` (each seek, in order).
+# then the lines `seek_cold_ms N`, `seek_cold_each_ms N...` (each seek, in order) and
+# `forecast_16g_ms N`.
 #
 # Serves the repository on a free loopback port and drives headless Chromium (playwright-core,
 # tests/browser/bench.mjs --json); finishes within BUDGET_S seconds (default 240) of its start.

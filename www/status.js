@@ -212,6 +212,8 @@ export async function mountStatusPanel(panel) {
       if (m.id !== id) return;
       const res = JSON.parse(m.result);
       const pool = `${res.pool_pages.toLocaleString("en-US")} pages${res.instances > 1 ? ` in ${res.instances} instances` : ""}`;
+      // A pool of several instances is forecast from one instance's share (the fit's rule).
+      const simulated = res.instances > 1 ? `, simulated as one instance's share of ${res.simulated_pages.toLocaleString("en-US")} pages` : "";
       if (res.refused) {
         // Past what this page runs: no forecast, the reason and the command line instead.
         w.terminate();
@@ -228,7 +230,7 @@ export async function mountStatusPanel(panel) {
       }
       if (!estimated) {
         estimated = true;
-        headline.textContent = `Fitting, then forecasting your pool at its real size (${pool}): about ${Math.max(1, Math.round(res.estimate_s))} s of work by the simulator's estimate (a native core's; this page runs a few times slower). Cancel stops it.`;
+        headline.textContent = `Fitting, then forecasting your pool at its real size (${pool}${simulated}): about ${Math.max(1, Math.round(res.estimate_s))} s of work by the simulator's estimate (a native core's; this page runs a few times slower). Cancel stops it.`;
       }
       if (m.type === "progress") {
         bar.value = m.frac;
@@ -245,7 +247,7 @@ export async function mountStatusPanel(panel) {
       progress.remove();
       riskCancel.hidden = true;
       renderRisk(table, res, false);
-      headline.textContent = `Your pool as read, ${pool}, fitted to your counters: ${res.kept_range ? `${res.kept_range.words} ` : ""}${res.advice}`;
+      headline.textContent = `Your pool as read, ${pool}${simulated}, fitted to your counters: ${res.kept_range ? `${res.kept_range.words} ` : ""}${res.advice}`;
       riskMsg.textContent = `Leak risk: ${res.rows.length} rows, ${res.runs} run${res.runs === 1 ? "" : "s"} each, in ${(m.ms / 1000).toFixed(1)} s (WebAssembly memory ${mib(m.mem)}).`;
       panel.dataset.risk = "done";
     };

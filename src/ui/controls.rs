@@ -250,21 +250,48 @@ pub fn controls(p: &Params) -> Vec<Control> {
         "The buffer pool. Each 128 MiB chunk holds 8,191 usable 16 KiB frames.",
         format!(
             // Reference §8: below 1 GiB MySQL 8.4 uses one instance; from 1 GiB on it may split
-            // the pool into several (by size and CPU count), each with its own LRU list. The
-            // page draws one instance at every size, so say so at the top stop.
-            "MySQL 8.4 default 128 MiB; this page: 8 – {} MiB as one instance (from 1 GiB a real server may split the pool into several instances, each with its own LRU list)",
-            super::query::PAGE_MAX_POOL_MB
+            // the pool into several, each with its own LRU list. The page simulates one
+            // instance's share of them (at most 8 GiB of one).
+            "{}; the page simulates one instance's share of the pool (at most {} MiB of one)",
+            range_facts("pool_mb", ""),
+            thousands(midpoint_lab::url::PAGE_MAX_INSTANCE_MB as f64)
         ),
-        &[8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0],
+        &[
+            8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0,
+            32768.0, 65536.0,
+        ],
         p.pool_mb as f64,
         true,
     );
-    pool.value_label = format!(
-        "{} MiB ({} frames)",
-        thousands(p.pool_mb as f64),
-        thousands(p.frames_per_instance() as f64)
-    );
+    let share = midpoint_lab::url::page_share(p).0;
+    pool.value_label =
+        if share.frames_per_instance() == p.frames_per_instance() && p.buffer_pool_instances <= 1 {
+            format!(
+                "{} MiB ({} frames)",
+                thousands(p.pool_mb as f64),
+                thousands(p.frames_per_instance() as f64)
+            )
+        } else {
+            format!(
+                "{} MiB ({} frames; {} simulated)",
+                thousands(p.pool_mb as f64),
+                thousands(p.frames_per_instance() as f64 * p.buffer_pool_instances.max(1) as f64),
+                thousands(share.frames_per_instance() as f64)
+            )
+        };
     v.push(pool);
+    v.push(num_control(
+        "buffer_pool_instances",
+        None,
+        "The pool split into instances, each with its own LRU list and LRU batches; the page simulates one of them, with its share of the pool, the hot set and the rates.",
+        format!(
+            "{}; a pool under 1 GiB has 1",
+            range_facts("buffer_pool_instances", "")
+        ),
+        &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0],
+        p.buffer_pool_instances as f64,
+        true,
+    ));
     // The cadence: one slider from "every second" to "never".
     let means = [1.0, 2.0, 5.0, 10.0, SEED000_ACTIVITY_MEAN_S, 30.0, 60.0];
     let mut stops = vec![Stop {

@@ -227,6 +227,7 @@ impl Page {
         }
         let (p, notes) = query::page_limits(&p);
         messages.extend(notes);
+        messages.extend(midpoint_lab::url::page_share(&p).1);
         messages.extend(p.warnings());
         self.params = p;
         self.rematch();

@@ -54,8 +54,9 @@ pub fn page_presets() -> Vec<PagePreset> {
     let rows = seed000::rows(false);
     let mut v: Vec<PagePreset> = scenario::presets()
         .into_iter()
-        // The page draws one instance of at most 1 GiB: every read-only preset fits (the test
-        // below holds it), so the page and `midpoint presets` list the same ones.
+        // Every read-only preset fits the page's limits and the embeds' (one instance of at
+        // most 1 GiB; the test below holds it), so the page and `midpoint presets` list the
+        // same ones.
         .filter(|p| query::page_limits(&p.params).1.is_empty())
         .map(|p| {
             let seed = rows
@@ -204,6 +205,11 @@ mod tests {
         assert!(v[MAIN.len()..].iter().all(|p| !p.main));
         for p in &v {
             assert!(query::page_limits(&p.params).1.is_empty(), "{}", p.name);
+            assert!(
+                midpoint_lab::url::embed_limits(&p.params).1.is_empty(),
+                "{}",
+                p.name
+            );
         }
         // Every read-only preset, in the scenario's order after the main ones.
         let all: Vec<String> = scenario::presets().into_iter().map(|p| p.name).collect();

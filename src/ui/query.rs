@@ -7,7 +7,14 @@
 use midpoint_core::scenario::{fmt_num, preset, Params};
 use serde::Serialize;
 
-pub use midpoint_lab::url::{page_limits, pairs_query, to_query, PAGE_MAX_POOL_MB};
+#[cfg(not(feature = "full"))]
+pub use midpoint_lab::url::embed_limits as page_limits;
+/// The page's limits: any pool the simulator takes, simulated as a share of it
+/// (`midpoint_lab::url::page_share`). The small module (built without `full`) serves only the
+/// close-up and grid embeds, which keep one instance of at most 1 GiB.
+#[cfg(feature = "full")]
+pub use midpoint_lab::url::page_limits;
+pub use midpoint_lab::url::{pairs_query, to_query};
 
 /// The largest whole number a JavaScript number holds exactly (2^53 - 1): the largest seed or
 /// event count that survives the trip to the page.
@@ -101,22 +108,12 @@ pub fn apply(p: &mut Params, name: &str, value: &str) -> Option<String> {
     let y = x.clamp(min, max);
     let mut note = if y != x {
         format!(
-            "{name} = {} is out of range ({}){}; using ",
+            "{name} = {} is out of range ({}); using ",
             shown(value),
-            spec.allowed(),
-            if name == "pool_mb" {
-                format!(", and this page draws pools of at most {PAGE_MAX_POOL_MB} MiB")
-            } else {
-                String::new()
-            }
+            spec.allowed()
         )
     } else {
         String::new()
-    };
-    let y = if name == "pool_mb" && y != x {
-        y.min(PAGE_MAX_POOL_MB as f64)
-    } else {
-        y
     };
     // Whole-number parameters: round.
     let mut used = fmt_num(y);
@@ -341,6 +338,7 @@ pub fn parse(query: &str) -> Parsed {
     }
     let (params, notes) = page_limits(&params);
     messages.extend(notes);
+    messages.extend(midpoint_lab::url::page_share(&params).1);
     messages.extend(params.warnings());
     let engine = |p: &Params| {
         p.to_pairs()
@@ -455,14 +453,16 @@ mod tests {
             "{all}"
         );
         assert!(
-            all.contains("pool_mb = 1000000000000 is out of range") && all.contains("using 1024"),
+            all.contains("pool_mb = 1000000000000 is out of range") && all.contains("using 65536"),
             "{all}"
         );
-        assert_eq!(q.messages.len(), 4, "one message per problem: {all}");
+        // The largest pool is simulated as a share of it, and the page says so.
+        assert!(all.contains("at most 8192 MiB of one instance"), "{all}");
+        assert_eq!(q.messages.len(), 5, "one message per problem: {all}");
         assert!(all.contains("unknown parameter 'frobnicate'"), "{all}");
         assert_eq!(q.params.lru_scan_depth, 100);
         assert_eq!(q.params.old_blocks_time, 1000);
-        assert_eq!(q.params.pool_mb, 1024);
+        assert_eq!(q.params.pool_mb, 65536);
         q.params.validate().unwrap();
         // Server variable names work too, and every parameter round-trips through the URL.
         let q = parse("innodb_lru_scan_depth=128&preset=seed000-hot224-b2b");

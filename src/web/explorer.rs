@@ -390,9 +390,15 @@ impl Explorer {
         self.inner.selected().map(|f| f as i32).unwrap_or(-1)
     }
 
+    /// Positions of the list each drawn grid cell stands for: 1 (a cell a frame) up to 65,536
+    /// frames, more past it (the grid is then a summary).
+    pub fn grid_per_cell(&self) -> u32 {
+        self.inner.grid_per_cell()
+    }
+
     /// Where frame `f` is drawn in the grid: [x, y, side] in device pixels, or [] if nowhere.
     pub fn grid_rect_of(&self, f: u32) -> Vec<f64> {
-        match self.inner.grid_cell_of(f) {
+        match self.inner.grid_drawn_cell_of(f) {
             Some(i) if i < self.inner.layout().n => {
                 let l = self.inner.layout();
                 let (x, y) = l.origin(i);

@@ -19,7 +19,8 @@ fn params_from(v: JsValue) -> Result<Params, JsValue> {
     if let Some(n) = notes.first() {
         return Err(JsValue::from_str(n));
     }
-    Ok(p)
+    // What the page's explorer simulates too: one instance's share of a pool of several.
+    Ok(midpoint_lab::url::page_share(&p).0)
 }
 
 /// A full run, advanced in slices so that the worker can report progress.

@@ -18,14 +18,18 @@
 // 40-point sweep at one run per point; null when it would not finish inside what is left of
 // --budget-s seconds, counted from this script's start), seek_cold_ms (the slowest of 10 seeks to
 // moments spread over the full run, 10 % to 100 %, each in a fresh figure with nothing prepared,
-// from the request to the frame drawn there), then the lines `seek_cold_ms N` and
-// `seek_cold_each_ms N…`.
+// from the request to the frame drawn there), forecast_16g_ms (the Your server panel's leak-risk
+// forecast of the 16 GiB, 8-instance status fixture, from the press of Leak risk to data-risk
+// "done", in a page of its own; null when refused or not over in time), then the lines
+// `seek_cold_ms N`, `seek_cold_each_ms N…` and `forecast_16g_ms N`.
 import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { baseUrl, launch } from "./helpers.mjs";
 
 const started = Date.now();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
 const argOf = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
 const runs = argOf("--runs", 3);
@@ -54,6 +58,49 @@ async function sweep(page, timeoutMs) {
     return null;
   }
   return (await page.evaluate(() => window.__midpoint.debug())).sweepMs;
+}
+
+/** The page's leak-risk forecast of the 16 GiB, 8-instance status fixture (crates/status/tests/
+ *  fixtures/status/mysql-8.0-16g-8-instances.txt), pasted into the lab's Your server panel and
+ *  read: ms from the press of Leak risk to the panel's data-risk "done", in a page of its own;
+ *  null if it is refused or not over within `timeoutMs`. */
+async function forecast16g(browser, timeoutMs) {
+  const fixture = path.join(root, "crates", "status", "tests", "fixtures", "status", "mysql-8.0-16g-8-instances.txt");
+  const text = await readFile(fixture, "utf8");
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`${baseUrl}/www/lab.html?autoplay=0`);
+    await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]")?.dataset.ready === "1", null, {
+      timeout: 60_000,
+    });
+    await page.fill("[data-testid=status-paste]", text);
+    await page.click("[data-testid=status-read]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]").dataset.read === "done", null, {
+      timeout: 60_000,
+    });
+    return await page.evaluate(
+      (timeout) =>
+        new Promise((resolve) => {
+          const panel = document.querySelector("[data-testid=status-panel]");
+          const t0 = performance.now();
+          const obs = new MutationObserver(() => {
+            const r = panel.dataset.risk;
+            if (r !== "done" && r !== "refused") return;
+            obs.disconnect();
+            resolve(r === "done" ? performance.now() - t0 : null);
+          });
+          obs.observe(panel, { attributes: true, attributeFilter: ["data-risk"] });
+          setTimeout(() => {
+            obs.disconnect();
+            resolve(null);
+          }, timeout);
+          panel.querySelector("[data-testid=status-risk-run]").click();
+        }),
+      Math.max(1, timeoutMs),
+    );
+  } finally {
+    await page.close();
+  }
 }
 
 if (args.includes("--json")) {
@@ -162,6 +209,8 @@ if (args.includes("--json")) {
     });
     const workers = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
     const wasmMs = median(wasm.warm);
+    // The page's forecast of a 16 GiB pool in 8 instances, with the figure's page idle.
+    const forecastMs = await forecast16g(browser, Math.min(300_000, budgetMs - (Date.now() - started) - 10_000));
     const left = budgetMs - (Date.now() - started);
     // The page's workers share the 40 points; a quarter more for the page and the stragglers.
     const estimate = ((40 * wasmMs) / Math.max(1, workers)) * 1.25;
@@ -179,8 +228,11 @@ if (args.includes("--json")) {
         workers,
         sweep40_s: sweepMs === null ? null : round(sweepMs / 1000, 2),
         seek_cold_ms: round(Math.max(...seeks)),
+        forecast_16g_ms: round(forecastMs, 0),
       }),
     );
+    // The page's forecast of the 16 GiB, 8-instance status (null: refused or not over in time).
+    console.log(`forecast_16g_ms ${forecastMs === null ? "null" : Math.round(forecastMs)}`);
     // The slowest cold seek, and each of them (10 % to 100 % of the run).
     console.log(`seek_cold_ms ${Math.round(Math.max(...seeks))}`);
     console.log(`seek_cold_each_ms ${seeks.map((x) => Math.round(x)).join(" ")}`);
@@ -189,7 +241,6 @@ if (args.includes("--json")) {
   }
   process.exit(0);
 }
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const mill = (x) => `${(x / 1e6).toFixed(1)} million`;
 
 if (!args.includes("--no-native")) {

@@ -168,7 +168,8 @@ describe("the explainer page", () => {
   const bad = [
     ["lru_scan_depth=-5", /lru_scan_depth = -5 is out of range .*using 100/, "lru_scan_depth=100"],
     ["old_blocks_time=abc", /old_blocks_time = 'abc' is not a number.*using 1000/, "old_blocks_time=1000"],
-    ["pool_mb=1000000000000", /pool_mb = 1000000000000 is out of range \(from 8 to 65,536 MiB\), and this page draws pools of at most 1024 MiB; using 1024/, "pool_mb=1024"],
+    // The largest pool the simulator takes, run as an eighth of it (8 GiB of one instance), said so.
+    ["pool_mb=1000000000000", /pool_mb = 1000000000000 is out of range \(from 8 to 65,536 MiB\); using 65536.*pool_mb = 65536: this page simulates at most 8192 MiB of one instance/s, "pool_mb=65536"],
     ["frobnicate=7", /unknown parameter 'frobnicate'/, null],
   ];
   for (const [q, message, inUrl] of bad) {

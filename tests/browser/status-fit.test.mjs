@@ -1,7 +1,8 @@
 // The "Your server" panel fits the scenario to the paste's own counters before it forecasts, at
 // the pool's real size: the fit's table (yours beside the model's), the estimate and
-// a progress bar before the rows, Cancel; and a pool past what the page runs (the 16 GiB,
-// 8-instance status) gets the reason and the command line in the headline, and no forecast.
+// a progress bar before the rows, Cancel; and what the page will not forecast (a hot set larger
+// than the pool) gets the reason and the command line in the headline, and no forecast. The
+// 16 GiB, 8-instance status is forecast: status-big.test.mjs.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -78,17 +79,21 @@ describe("Your server: the fit and the real size", () => {
     await page.close();
   });
 
-  test("a 16 GiB pool in 8 instances: the page says it will not, names the command line, shows no forecast", async () => {
+  test("a hot set larger than the pool: the page says it will not, names the command line, shows no forecast", async () => {
     const { page, errors } = await openPage(shared.browser, PAGE, { viewport: { width: 1366, height: 900 } });
-    const status = await readFile(path.join(fixtures, "mysql-8.0-16g-8-instances.txt"), "utf8");
+    const status = await readFile(path.join(fixtures, "mariadb-10.11-status-G.txt"), "utf8");
+    await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]")?.dataset.ready === "1", null, {
+      timeout: 15_000,
+    });
+    await page.fill("[data-testid=status-hot]", "5000");
     await pasteAndRead(page, status);
     await page.click("[data-testid=status-risk-run]");
     await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]").dataset.risk === "refused", null, {
       timeout: 120_000,
     });
     const headline = await page.textContent("[data-testid=status-risk-headline]");
-    assert.match(headline, /^This page cannot forecast your pool \(1,048,448 pages in 8 instances\)/);
-    assert.match(await page.textContent("[data-testid=status-risk-cli]"), /^midpoint from-status \S+ --risk --runs 1$/);
+    assert.match(headline, /^This page cannot forecast your pool \(1,014 pages\): a hot set of 5,000 pages cannot be resident/);
+    assert.match(await page.textContent("[data-testid=status-risk-cli]"), /^midpoint from-status \S+ --hot-pages 5000 --risk --runs 1$/);
     assert.equal(await page.$("[data-testid=status-risk-table]"), null);
     assert.equal(await page.$("[data-testid=status-fit]"), null);
     assert.equal(await page.$("[data-testid=status-advice]"), null);

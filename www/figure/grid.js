@@ -49,6 +49,15 @@ export class Grid {
     c.height = Math.round(boxH * dpr);
     c.style.width = `${css}px`;
     c.style.height = `${boxH}px`;
+    // Past 65,536 frames each cell stands for several positions of the list (a summary).
+    const k = this.w.ex.grid_per_cell();
+    c.dataset.perCell = String(k);
+    c.setAttribute(
+      "aria-label",
+      k > 1
+        ? `The buffer pool, summarised: each cell stands for ${k} consecutive frames of the list and shows the first of them, from the head of the LRU list (top left) to its tail, then the free list. Keyboard shortcuts work when this is focused.`
+        : "The buffer pool: one cell per frame, from the head of the LRU list (top left) to its tail, then the free list. Keyboard shortcuts work when this is focused.",
+    );
     this.drawn = false;
   }
 

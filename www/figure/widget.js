@@ -239,6 +239,11 @@ export class Widget {
       this.fatal(`could not start the simulation: ${e?.message ?? e}`);
       return;
     }
+    // The pool as set and what the figure simulates of it (one instance's share of a pool of
+    // several, see crates/lab/src/url.rs), for tests and readers of the markup.
+    this.root.dataset.poolMb = String(this.params.pool_mb);
+    this.root.dataset.instances = String(this.params.buffer_pool_instances);
+    this.root.dataset.simulatedFrames = String(this.ex.status().frames);
     this.ex.set_view_budget(this.viewName);
     // A view with a residency plot to scrub (the lab's) keeps snapshots over the whole run.
     this.ex.set_scouting(this.viewName === "lab");

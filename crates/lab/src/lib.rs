@@ -22,6 +22,7 @@ pub mod policy;
 pub mod replay;
 pub mod run_set;
 pub mod runs;
+pub mod share;
 pub mod study;
 pub mod sweep;
 pub mod trace;

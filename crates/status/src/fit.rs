@@ -134,30 +134,10 @@ pub fn run_length(p: &mut Params, scan_pages_per_s: f64) {
     p.sample_ms = (total_ms / 400).clamp(1000, 60_000) as u32;
 }
 
-/// One instance's share of a pool of several (see the module's notes), or the scenario itself.
+/// One instance's share of a pool of several (see the module's notes), or the scenario itself:
+/// [`midpoint_lab::share::instance_share`], the rule the page's forecast uses too.
 pub fn share(p: &Params) -> Params {
-    let n = p.buffer_pool_instances.max(1);
-    if n == 1 {
-        return p.clone();
-    }
-    let mut q = p.clone();
-    q.buffer_pool_instances = 1;
-    q.pool_mb = p.pool_mb.div_ceil(n).max(8);
-    if p.pool_pages > 0 {
-        q.pool_pages = p.frames_per_instance().min(q.pool_mb * 64);
-    }
-    q.hot_pages = (p.hot_pages / n).max(1);
-    q.hot_table_pages = (p.hot_table_pages / n).max(q.hot_pages);
-    q.scan_table_mb = p.scan_table_mb.div_ceil(n).max(1);
-    if p.idle_lookups_per_s > 0.0 {
-        q.idle_lookups_per_s = p.idle_lookups_per_s / n as f64;
-    } else {
-        q.lookup_cpu_us = (p.lookup_cpu_us * n as f64).min(100_000.0);
-    }
-    if p.idle_scan_pages_per_s > 0.0 {
-        q.idle_scan_pages_per_s = (p.idle_scan_pages_per_s / n as f64).max(1.0);
-    }
-    q
+    midpoint_lab::share::instance_share(p)
 }
 
 /// A run measured over its window, advanced a slice of simulated time at a time.

@@ -1,10 +1,12 @@
 //! The page's leak risk: the fit ([`fit::Fitter`]), then the runs of [`risk::plan`] for the
 //! fitted scenario, each row an ensemble of a few seeds ([`risk::page_runs`]), advanced a slice
 //! of events at a time so that the page's worker can report progress (and be stopped) between
-//! slices; then the fit, the table, the advice and the pasted rates as one JSON object. The
-//! runs simulate the pool as read, its pages and instances (the worker draws nothing, so
-//! nothing needs shrinking), unless it is past what the page runs ([`page_refusal`]): then
-//! nothing runs and the result says why, with the command line that runs it.
+//! slices; then the fit, the table, the advice and the pasted rates as one JSON object. Like
+//! the fit, the rows simulate one instance's share of a pool of several
+//! ([`midpoint_lab::share::instance_share`], its figures given for the whole pool by
+//! [`risk::pool_row`]): a pool of n instances is n such shares side by side, and one of them is
+//! an n-th of the work. Past what the page runs ([`page_refusal`]) nothing runs and the result
+//! says why, with the command line that runs it.
 
 use super::fit::{self, Fitter, Probe};
 use super::risk::{self, Plan, RunRow};
@@ -24,12 +26,16 @@ pub const PAGE_MEMORY_BYTES: u64 = 1 << 30;
 /// see docs/your-server.md for the measurement.
 pub const WASM_BYTES_PER_FRAME: u64 = 96;
 /// The most work the page starts (seconds of the core's native estimate, for the fit and every
-/// row together): the WebAssembly build runs a few times slower than the estimate, and the
-/// worker's runs should end while a reader waits, not after an hour.
-pub const PAGE_MAX_WORK_S: f64 = 120.0;
+/// row together). The estimate is an upper bound, several times the work as it runs (the
+/// 16 GiB, 8-instance fixture's fit and rows on one instance's share are estimated at under
+/// 2 minutes and take well under a minute in the page's worker); half an hour of it lets a
+/// big pool of one instance run (an 8 GiB one scanned slowly), and keeps the runs to what a
+/// reader waits for, not hours.
+pub const PAGE_MAX_WORK_S: f64 = 1800.0;
 
 /// Why the page will not run these rows (`None`: it will): a hot set larger than the pool, the
-/// pool's memory past [`PAGE_MEMORY_BYTES`], or the work past [`PAGE_MAX_WORK_S`].
+/// memory of the pool it simulates (one instance's share) past [`PAGE_MEMORY_BYTES`], or the
+/// work past [`PAGE_MAX_WORK_S`].
 pub fn page_refusal(p: &Params, work_s: f64) -> Option<String> {
     let frames = p.frames_per_instance() as u64 * p.buffer_pool_instances.max(1) as u64;
     if p.hot_pages as u64 > frames {
@@ -40,30 +46,43 @@ pub fn page_refusal(p: &Params, work_s: f64) -> Option<String> {
             group(frames)
         ));
     }
-    let table_pages = p.hot_table_pages as u64 + p.scan_table_pages() as u64;
-    let bytes = frames * WASM_BYTES_PER_FRAME + table_pages * 4;
+    let q = midpoint_lab::share::instance_share(p);
+    let simulated = q.frames_per_instance() as u64;
+    let table_pages = q.hot_table_pages as u64 + q.scan_table_pages() as u64;
+    let bytes = simulated * WASM_BYTES_PER_FRAME + table_pages * 4;
     if bytes > PAGE_MEMORY_BYTES {
         return Some(format!(
-            "a pool of {} pages needs about {} MiB of this page's WebAssembly memory, past the {} MiB it allows itself (a browser tab holds far less than the machine)",
-            group(frames),
+            "a pool of {} pages{} needs about {} MiB of this page's WebAssembly memory, past the {} MiB it allows itself (a browser tab holds far less than the machine)",
+            group(simulated),
+            of_instances(p),
             bytes >> 20,
             PAGE_MEMORY_BYTES >> 20
         ));
     }
     if work_s > PAGE_MAX_WORK_S {
         return Some(format!(
-            "simulating a pool of {} pages{} at its real size takes about {} natively, and a few times that in this page, past the {} the page takes on",
-            group(frames),
-            if p.buffer_pool_instances > 1 {
-                format!(" in {} instances", p.buffer_pool_instances)
-            } else {
-                String::new()
-            },
+            "simulating a pool of {} pages{} takes about {} natively by the core's estimate, past the {} the page takes on",
+            group(simulated),
+            of_instances(p),
             midpoint_core::cost::human_duration(work_s),
             midpoint_core::cost::human_duration(PAGE_MAX_WORK_S)
         ));
     }
     None
+}
+
+/// ", one instance's share of 8" for a pool of several instances.
+fn of_instances(p: &Params) -> String {
+    if p.buffer_pool_instances > 1 {
+        format!(" (one instance's share of {})", p.buffer_pool_instances)
+    } else {
+        String::new()
+    }
+}
+
+/// The core's estimate of one run of `q` as the page runs it: one instance's share.
+fn share_estimate(q: &Params) -> f64 {
+    midpoint_core::cost::estimate(&midpoint_lab::share::instance_share(q)).wall_s
 }
 
 fn group(n: u64) -> String {
@@ -154,10 +173,7 @@ impl PageRisk {
             }
         };
         let fit_s = fitter.estimate().wall_s;
-        let mut row_s: Vec<f64> = plan
-            .iter()
-            .map(|(_, _, q)| midpoint_core::cost::estimate(q).wall_s)
-            .collect();
+        let mut row_s: Vec<f64> = plan.iter().map(|(_, _, q)| share_estimate(q)).collect();
         if inputs.hot_pages.is_none() {
             // The as-read row at the two ends of the hot sets the counters allow.
             let first = row_s.first().copied().unwrap_or(0.0);
@@ -280,7 +296,7 @@ impl PageRisk {
                             self.row_s = self
                                 .plan
                                 .iter()
-                                .map(|(_, _, q)| midpoint_core::cost::estimate(q).wall_s)
+                                .map(|(_, _, q)| share_estimate(q))
                                 .collect();
                             self.phase = Phase::Rows(None);
                             return Ok(self.frac(0.0));
@@ -309,7 +325,7 @@ impl PageRisk {
                 seed: p.seed.wrapping_add(self.reports.len() as u64),
                 ..p.clone()
             };
-            let s = Simulation::new(&q)?;
+            let s = Simulation::new(&midpoint_lab::share::instance_share(&q))?;
             let start = s.now();
             *sim = Some((s, start));
         }
@@ -321,9 +337,11 @@ impl PageRisk {
                 if self.job == 0 {
                     self.outcomes = crate::outcomes::of(&self.reports);
                 }
-                let (label, change, _) = &self.plan[self.job];
-                self.rows
-                    .push(risk::row(label, change.clone(), &self.reports));
+                let (label, change, q) = &self.plan[self.job];
+                self.rows.push(risk::pool_row(
+                    risk::row(label, change.clone(), &self.reports),
+                    q,
+                ));
                 self.reports.clear();
                 self.job += 1;
                 if self.job >= self.plan.len() {
@@ -362,7 +380,8 @@ impl PageRisk {
 
     /// `rows` (as `from-status --risk --json`'s `runs`), `table` ([`risk::Table`]), `advice`,
     /// `fit` and `fit_table` (once the fit is over), `runs` (per row), `runs_note`, `notes`,
-    /// `estimate_s`, `pool_pages` and `instances` (the pool simulated), `refused` (why the page
+    /// `estimate_s`, `pool_pages` and `instances` (the pool forecast), `simulated_pages` (the pool
+    /// each run simulates: one instance's share), `refused` (why the page
     /// will not run it, with `cli`, the command line that does), `your_youngs_per_s`,
     /// `your_non_youngs_per_s`, and `done` (whether every row is in).
     pub fn result(&self) -> Json {
@@ -398,6 +417,7 @@ impl PageRisk {
             "estimate_s": self.estimate_s(),
             "pool_pages": p.frames_per_instance() as u64 * p.buffer_pool_instances as u64,
             "instances": p.buffer_pool_instances,
+            "simulated_pages": midpoint_lab::share::instance_share(p).frames_per_instance(),
             "refused": self.refused,
             "cli": self.refused.as_ref().map(|_| cli_line(self.hot_given)),
             "your_youngs_per_s": self.pasted.0,
@@ -525,6 +545,82 @@ mod tests {
         assert!(j["cli"].as_str().unwrap().contains("--hot-pages 5000"));
         // One the pool holds is run.
         assert!(PageRisk::new(STATUS, 300, 1).unwrap().result()["refused"].is_null());
+    }
+
+    const BIG: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/status/mysql-8.0-16g-8-instances.txt"
+    ));
+
+    #[test]
+    fn a_16_gib_pool_in_8_instances_is_forecast_from_one_instances_share() {
+        let pr = PageRisk::new(BIG, 0, 0).unwrap();
+        let j = pr.result();
+        assert!(j["refused"].is_null(), "{}", j["refused"]);
+        assert_eq!(j["pool_pages"], 1_048_448);
+        assert_eq!(j["instances"], 8);
+        assert_eq!(j["simulated_pages"], 131_056);
+        let est = pr.estimate_s();
+        assert!(est > 0.0 && est <= PAGE_MAX_WORK_S, "{est}");
+        // The whole pool at its real size would be estimated at several times the share's.
+        let (_, s) = crate::report::page_scenario(BIG, 0).unwrap();
+        let whole = midpoint_core::cost::estimate(&s.params).wall_s;
+        assert!(
+            whole > 4.0 * share_estimate(&s.params),
+            "{whole} {}",
+            share_estimate(&s.params)
+        );
+        // An 8 GiB pool in 8 instances, and one of 64 GiB, are not refused for their memory.
+        for mb in [8192u32, 65536] {
+            let p = Params {
+                pool_mb: mb,
+                buffer_pool_instances: 8,
+                hot_pages: 1000,
+                hot_table_pages: 1000,
+                scan_table_mb: 3 * mb,
+                ..Params::default()
+            };
+            assert_eq!(page_refusal(&p, 60.0), None, "{mb} MiB");
+        }
+    }
+
+    #[test]
+    fn a_row_of_a_share_speaks_for_the_whole_pool() {
+        // A 1 GiB pool in two instances, each instance's share run for a short scan.
+        let p = Params {
+            pool_mb: 1024,
+            buffer_pool_instances: 2,
+            hot_pages: 2000,
+            hot_table_pages: 2000,
+            scan_table_mb: 3072,
+            warmup_s: 4,
+            scan_s: 20,
+            kept_window_s: 10,
+            ..Params::default()
+        };
+        p.validate().unwrap();
+        let q = midpoint_lab::share::instance_share(&p);
+        let reports = vec![midpoint_core::sim::run(&q).unwrap()];
+        let one = risk::row("as read", None, &reports);
+        let whole = risk::pool_row(one.clone(), &p);
+        assert_eq!(one.instances, 1);
+        assert_eq!(whole.instances, 2);
+        assert_eq!(whole.pool_pages, p.frames_per_instance() as u64 * 2);
+        assert_eq!(whole.pool_pages, one.pool_pages * 2);
+        // Kept and the leak per refill are the share's; the rates and refills the pool's.
+        assert_eq!(whole.kept, one.kept);
+        assert_eq!(whole.kept_median, one.kept_median);
+        assert_eq!(whole.leak_per_refill, one.leak_per_refill);
+        assert!(
+            one.refills_during_scan > 0 && one.non_youngs_per_s > 0.0,
+            "{one:?}"
+        );
+        assert_eq!(whole.refills_during_scan, 2 * one.refills_during_scan);
+        assert_eq!(whole.non_youngs_per_s, 2.0 * one.non_youngs_per_s);
+        assert_eq!(whole.youngs_per_s, 2.0 * one.youngs_per_s);
+        assert_eq!(whole.leak_pages_per_s, 2.0 * one.leak_pages_per_s);
+        // One instance's row is left as it is.
+        assert_eq!(risk::pool_row(one.clone(), &q), one);
     }
 
     #[test]

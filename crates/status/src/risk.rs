@@ -85,6 +85,28 @@ pub fn row(label: &str, change: Option<(String, String)>, reports: &[RunReport])
     }
 }
 
+/// A row of runs of one instance's share of `p`'s pool
+/// ([`midpoint_lab::share::instance_share`]) as the whole pool's: kept (a fraction) and the
+/// leak per refill (one instance's LRU batch) are the share's; the pool's pages and instances
+/// are `p`'s; every instance runs its own batches and makes its own youngs, so the refills
+/// and the rates are the share's times the instances.
+pub fn pool_row(mut r: RunRow, p: &Params) -> RunRow {
+    let n = p.buffer_pool_instances.max(1);
+    if r.runs == 0 {
+        return r;
+    }
+    r.pool_pages = p.frames_per_instance() as u64 * n as u64;
+    r.instances = n;
+    if n > 1 {
+        let k = n as f64;
+        r.leak_pages_per_s *= k;
+        r.refills_during_scan *= n as u64;
+        r.youngs_per_s *= k;
+        r.non_youngs_per_s *= k;
+    }
+    r
+}
+
 /// The runs of a risk table: the scenario as read, then [`variants`].
 pub type Plan = Vec<(String, Option<(String, String)>, Params)>;
 
@@ -294,8 +316,10 @@ pub const PAGE_BUDGET_S: f64 = 60.0;
 
 /// How many runs of each of `jobs` rows the page makes for `p`: 5 when they fit in
 /// [`PAGE_BUDGET_S`], else 3, else 1; and the sentence that says so (and why when fewer).
+/// The page runs one instance's share of a pool of several
+/// ([`midpoint_lab::share::instance_share`]), so that is what is estimated.
 pub fn page_runs(p: &Params, jobs: usize) -> (u32, String) {
-    let one = midpoint_core::cost::estimate(p).wall_s;
+    let one = midpoint_core::cost::estimate(&midpoint_lab::share::instance_share(p)).wall_s;
     let jobs = jobs.max(1) as f64;
     let n = [5u32, 3]
         .into_iter()
@@ -307,9 +331,16 @@ pub fn page_runs(p: &Params, jobs: usize) -> (u32, String) {
         format!("RNG seed {}", p.seed)
     };
     let why = if n < 5 {
+        let of = if p.buffer_pool_instances > 1 {
+            format!(
+                "one instance's share of a {} MiB pool in {} instances",
+                p.pool_mb, p.buffer_pool_instances
+            )
+        } else {
+            format!("a {} MiB pool", p.pool_mb)
+        };
         format!(
-            " (not 5: one run of a {} MiB pool is estimated at {}; `midpoint from-status --risk --runs N` runs more)",
-            p.pool_mb,
+            " (not 5: one run of {of} is estimated at {}; `midpoint from-status --risk --runs N` runs more)",
             midpoint_core::cost::human_duration(one)
         )
     } else {

@@ -150,18 +150,22 @@ impl Explorer {
         let now = self.pc.last_ms.unwrap_or(0.0);
         self.build_cells(now);
         let pal = Palette::new(self.view.dark);
-        grid::render(&mut self.view.px, &self.view.layout, &self.view.cells, &pal);
+        let layout = self.view.layout;
+        let mut px = std::mem::take(&mut self.view.px);
+        grid::render(&mut px, &layout, self.view.drawn_bytes(), &pal);
+        self.view.px = px;
         let thick = ((2.0 * self.view.layout.dpr).round() as u32).max(2);
-        if self.view.lru_end < self.view.layout.n {
+        let lru_end = self.view.drawn_cell(self.view.lru_end);
+        if lru_end < self.view.layout.n {
             grid::staircase(
                 &mut self.view.px,
                 &self.view.layout,
-                self.view.lru_end,
+                lru_end,
                 thick.div_ceil(2).max(1),
                 grid::tail_colour(&pal),
             );
         }
-        if let Some(b) = self.view.boundary {
+        if let Some(b) = self.view.boundary.map(|b| self.view.drawn_cell(b)) {
             grid::staircase(
                 &mut self.view.px,
                 &self.view.layout,
@@ -198,15 +202,16 @@ impl Explorer {
             if b > 0 {
                 v.push(Label {
                     text: "LRU_old ▾",
-                    cell: b,
+                    cell: self.view.drawn_cell(b),
                     inverted: true,
                 });
             }
         }
-        if self.view.lru_end < l.n && self.view.lru_end > 0 {
+        let lru_end = self.view.drawn_cell(self.view.lru_end);
+        if lru_end < l.n && self.view.lru_end > 0 {
             v.push(Label {
                 text: "tail | free list",
-                cell: self.view.lru_end,
+                cell: lru_end,
                 inverted: false,
             });
         }
@@ -218,7 +223,7 @@ impl Explorer {
         let Some(i) = self.view.layout.cell_at(x, y) else {
             return String::new();
         };
-        self.describe_index(i as usize)
+        self.describe_index(self.view.position_of(i))
     }
 
     /// A sentence about the cell at position `i` of the drawing order.

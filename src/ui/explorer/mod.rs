@@ -185,6 +185,9 @@ impl Explorer {
         if let Some(n) = notes.first() {
             return Err(n.clone());
         }
+        // A pool of several instances, or past the page's size of one, runs as a share of it
+        // (the page says so where it takes the parameters).
+        let params = midpoint_lab::url::page_share(&params).0;
         let cur = Cursor::new(&params)?;
         let frames = cur.sim.pool.total_frames() as usize;
         let mut ex = Explorer {
@@ -575,6 +578,11 @@ impl Explorer {
     /// the free list.
     pub fn cells(&self) -> &[u8] {
         &self.view.cells
+    }
+
+    /// Positions of the list each drawn grid cell stands for (see `view::per_cell`).
+    pub fn grid_per_cell(&self) -> u32 {
+        self.view.per_cell
     }
 
     /// Where the cells go on the canvas.

@@ -572,8 +572,14 @@ impl Explorer {
 
     /// The frame of the grid cell under device pixel (x, y), if any.
     pub fn grid_frame_at(&self, x: f64, y: f64) -> Option<u32> {
-        let i = self.view.layout.cell_at(x, y)? as usize;
-        self.view.cell_frame.get(i).copied()
+        let i = self.view.layout.cell_at(x, y)?;
+        self.view.cell_frame.get(self.view.position_of(i)).copied()
+    }
+
+    /// The drawn grid cell that shows frame `f` (its position over the positions a cell
+    /// stands for, see `view::per_cell`).
+    pub fn grid_drawn_cell_of(&self, f: u32) -> Option<u32> {
+        self.grid_cell_of(f).map(|i| self.view.drawn_cell(i))
     }
 
     /// The grid cell (position in the drawing order) of frame `f`.

@@ -1,7 +1,18 @@
 //! The grid's view of the run: the cell bytes (one per frame, LRU head → tail then the free
 //! list), what they count, the highlights fading on them, and where they go on the canvas.
+//! A pool of more than [`MAX_DRAWN_CELLS`] frames is drawn as a summary: each drawn cell stands
+//! for `per_cell` consecutive positions of the list and shows the first of them.
 
 use super::super::grid::{self, Layout};
+
+/// The most cells the grid draws: one frame a cell up to 65,536 frames (a 1 GiB pool), a
+/// summary past it.
+pub const MAX_DRAWN_CELLS: u32 = 65_536;
+
+/// Positions of the list each drawn cell stands for, for a pool of `frames` frames.
+pub fn per_cell(frames: u32) -> u32 {
+    frames.div_ceil(MAX_DRAWN_CELLS).max(1)
+}
 
 /// Frames a freshly marked cell stays highlighted.
 pub(super) const FLASH_FRAMES: u8 = 75;
@@ -24,6 +35,10 @@ pub(super) struct CellsView {
     /// The rendered pixels (RGBA).
     pub(super) px: Vec<u32>,
     pub(super) layout: Layout,
+    /// Positions of the list a drawn cell stands for (1: every frame its own cell).
+    pub(super) per_cell: u32,
+    /// Scratch: the drawn cells' bytes when `per_cell` > 1.
+    pub(super) drawn: Vec<u8>,
     pub(super) dark: bool,
     /// The grid changed since it was last drawn.
     pub(super) dirty: bool,
@@ -42,7 +57,14 @@ impl CellsView {
             boundary: None,
             lru_end: 0,
             px: Vec::new(),
-            layout: Layout::new(800, 400, frames as u32, 1.0),
+            layout: Layout::new(
+                800,
+                400,
+                (frames as u32).div_ceil(per_cell(frames as u32)),
+                1.0,
+            ),
+            per_cell: per_cell(frames as u32),
+            drawn: Vec::new(),
             dark: false,
             dirty: true,
         }
@@ -51,9 +73,31 @@ impl CellsView {
     /// Lays the grid of `frames` out for a canvas `width` device pixels wide and at most
     /// `max_height` high; returns the height to give the canvas.
     pub(super) fn resize(&mut self, width: u32, max_height: u32, frames: u32, dpr: f64) -> u32 {
-        self.layout = Layout::new(width, max_height, frames, dpr);
+        self.per_cell = per_cell(frames);
+        self.layout = Layout::new(width, max_height, frames.div_ceil(self.per_cell), dpr);
         self.dirty = true;
         self.layout.height
+    }
+
+    /// The drawn cell that shows list position `pos`.
+    pub(super) fn drawn_cell(&self, pos: u32) -> u32 {
+        pos / self.per_cell.max(1)
+    }
+
+    /// The list position a drawn cell shows (the first of those it stands for).
+    pub(super) fn position_of(&self, cell: u32) -> usize {
+        cell as usize * self.per_cell.max(1) as usize
+    }
+
+    /// The bytes to draw, a cell each: the cells themselves, or one of every `per_cell`.
+    pub(super) fn drawn_bytes(&mut self) -> &[u8] {
+        if self.per_cell <= 1 {
+            return &self.cells;
+        }
+        let k = self.per_cell as usize;
+        self.drawn.clear();
+        self.drawn.extend(self.cells.iter().step_by(k));
+        &self.drawn
     }
 
     /// Uses the dark palette or the light one.
@@ -143,6 +187,32 @@ mod tests {
         v.flash_frame(2);
         v.clear_flash();
         assert!(v.flashing.is_empty() && v.flash[2] == 0);
+    }
+
+    #[test]
+    fn a_pool_past_the_drawn_cells_is_drawn_as_a_summary() {
+        // 1 GiB's 65,528 frames: a cell each.
+        let mut v = CellsView::new(65_528);
+        assert_eq!(v.per_cell, 1);
+        assert_eq!(v.layout.n, 65_528);
+        // A 2 GiB instance's 131,056 frames: one cell for two positions.
+        let frames = 131_056u32;
+        v.resize(800, 600, frames, 1.0);
+        assert_eq!(v.per_cell, 2);
+        assert_eq!(v.layout.n, 65_528);
+        v.cells = (0..frames).map(|i| (i % 5) as u8).collect();
+        let drawn = v.drawn_bytes().to_vec();
+        assert_eq!(drawn.len() as u32, v.layout.n);
+        assert!(drawn
+            .iter()
+            .enumerate()
+            .all(|(c, &b)| b == ((2 * c) % 5) as u8));
+        assert_eq!(v.drawn_cell(frames - 1), v.layout.n - 1);
+        assert_eq!(v.position_of(v.drawn_cell(101)), 100);
+        // 8 GiB's 524,224 frames: never more than the most cells drawn.
+        v.resize(800, 600, 524_224, 1.0);
+        assert_eq!(v.per_cell, 8);
+        assert!(v.layout.n <= MAX_DRAWN_CELLS);
     }
 
     #[test]
