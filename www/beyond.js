@@ -60,7 +60,9 @@ function addEmbed(fig, base, embedded) {
       el("a", { class: "mp-full", href: new URL("index.html#beyond-h", base).href, target: "_blank", rel: "noopener" }, "Open the article ", el("span", { "aria-hidden": "true", text: "↗" })),
     );
   }
-  const bar = fig.querySelector(".bf-bar");
+  // The pair's: after its buttons, on their last row (a row of its own would make the figure
+  // taller than a phone's screen).
+  const bar = fig.querySelector(".bf-btns");
   if (bar) bar.append(acts);
   else fig.prepend(el("div", { class: "bf-bar bf-actbar" }, acts));
 }
