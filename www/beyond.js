@@ -3,10 +3,69 @@
 // close-up as a Float32Array view and paints it with the widget's painter (figure/paint-strip.js). The
 // scale curve and the phase heat map are drawn by Rust (crates/lab/src/study/charts.rs) on canvases from
 // the committed www/data/ files; a heat-map cell's setting and text come from src/ui/beyond.rs.
+//
+// Each figure has its own Embed button (figure/embed-button.js, the widgets' dialog): its
+// snippets load index.html?embed=1&view=pair|scale|phase (main.js keeps that figure alone) or
+// the <midpoint-explainer view="…"> element (embed.js, which takes the figure's markup from
+// index.html), the pair's patch in `whatif=`.
 import * as mp from "../pkg/midpoint.js";
 import { data } from "./figure/data.js";
+import { EmbedButton } from "./figure/embed-button.js";
 import { paintStrip, stripColours } from "./figure/paint-strip.js";
-import { markFont } from "./util.js";
+import { el, markFont } from "./util.js";
+
+/** The Beyond figures' views (`view=` of their embeds). */
+export const BEYOND_VIEWS = ["pair", "scale", "phase"];
+
+const esc = (v) => String(v).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+let nextId = 0;
+
+/** What the Embed dialog asks of a figure (as of a widget, figure/widget.js `snippets`): the
+ *  snippets of Beyond figure `fig` as it stands (its view, the pair's patch), `height` px tall. */
+class BeyondEmbed {
+  constructor(fig, base) {
+    this.root = fig;
+    this.base = base;
+    this.id = `mpb${nextId++}`;
+  }
+  state() {
+    const kind = this.root.dataset.beyond;
+    const q = [["view", kind]];
+    if (kind === "pair" && this.root.dataset.whatif) q.push(["whatif", this.root.dataset.whatif]);
+    return q;
+  }
+  snippets(_view, height) {
+    if (!this.base) return null;
+    const q = this.state();
+    const page = new URL("index.html", this.base).href;
+    const src = `${page}?embed=1&${new URLSearchParams(q)}`;
+    const h = Math.round(height) || 600;
+    return {
+      iframe: `<iframe src="${esc(src)}" title="midpoint: an interactive simulator of the InnoDB buffer pool's LRU list" width="100%" height="${h}" style="display:block; border:0; width:100%; max-width:800px; height:${h}px" loading="lazy"></iframe>`,
+      element: `<script type="module" src="${esc(new URL("embed.js", this.base).href)}"></script>\n<midpoint-explainer\n${q.map(([k, v]) => `  ${k}="${esc(v)}"`).join("\n")}>\n</midpoint-explainer>`,
+      page: `${page}#beyond-h`,
+    };
+  }
+}
+
+/** The figure's Embed button (and, embedded, its link to the article), on its toolbar or
+ *  above its canvas. */
+function addEmbed(fig, base, embedded) {
+  const emb = new BeyondEmbed(fig, base);
+  const button = new EmbedButton(emb, [fig.dataset.beyond]);
+  const acts = el("span", { class: "bf-acts" }, button.el);
+  if (embedded && base) {
+    acts.append(
+      el("a", { class: "mp-full", href: new URL("index.html#beyond-h", base).href, target: "_blank", rel: "noopener" }, "Open the article ", el("span", { "aria-hidden": "true", text: "↗" })),
+    );
+  }
+  // The pair's: after its buttons, on their last row (a row of its own would make the figure
+  // taller than a phone's screen).
+  const bar = fig.querySelector(".bf-btns");
+  if (bar) bar.append(acts);
+  else fig.prepend(el("div", { class: "bf-bar bf-actbar" }, acts));
+}
 
 function showError(fig, msg) {
   const p = fig.querySelector("[data-error]");
@@ -69,16 +128,18 @@ class PairFigure {
     this.visible = true;
   }
 
-  async start() {
+  /** `want`: the patch to open with (an embed's `whatif=`), else the menu's default. */
+  async start(want) {
     const [whatifs, sweep] = await Promise.all([data("whatifs"), data("sweep")]);
     const c = mp.whatif_choices(whatifs, sweep);
     this.choices = c.choices;
+    const pick = c.choices.findIndex((ch) => ch.name === want);
     for (const [i, ch] of c.choices.entries()) {
       const o = document.createElement("option");
       o.value = ch.name;
       o.textContent = ch.label;
       this.select.append(o);
-      if (i === c.default) o.selected = true;
+      if (i === (pick >= 0 ? pick : c.default)) o.selected = true;
     }
     this.fig.querySelector("[data-provenance]").textContent = c.provenance;
     this.select.addEventListener("change", () => this.open(this.select.value));
@@ -225,12 +286,14 @@ async function scaleFigure(fig) {
 
 // ---- the phase heat map --------------------------------------------------------------------
 
-async function phaseFigure(fig, lab) {
+async function phaseFigure(fig, lab, base) {
   const view = new mp.PhaseView(await data("phase"));
   const canvas = fig.querySelector("canvas");
   const tip = fig.querySelector("[data-tip]");
   const live = fig.querySelector("[data-cell]");
   fig.querySelector("[data-provenance]").textContent = view.provenance();
+  // Alone (an embed), no lab below: a cell gives a link to the lab at its setting.
+  if (!lab) live.textContent = "Hover over a cell, or Tab to the map and use the arrow keys. Click a cell (or press Enter) for a link that runs that setting in the lab.";
   let w = 0;
   let h = 0;
   const draw = () => {
@@ -250,7 +313,9 @@ async function phaseFigure(fig, lab) {
     const q = view.query(i, j);
     fig.dataset.ran = q;
     if (!lab) {
-      live.textContent = "The lab is not on this page.";
+      // An embedded map: the lab opens in a new tab at that cell's setting.
+      const a = el("a", { href: new URL(`lab.html?${q}`, base ?? location.href).href, target: "_blank", rel: "noopener", text: "Run it in the lab ↗" });
+      live.replaceChildren(`${view.describe(i, j).replace(/ Click or press Enter.*$/, "")} `, a);
       return;
     }
     lab.applyQuery(q);
@@ -301,19 +366,26 @@ async function phaseFigure(fig, lab) {
   dark.addEventListener("change", draw);
 }
 
+/** Starts Beyond figure `fig` when it comes near the screen, with its Embed button; `lab` is
+ *  the widget a heat-map click runs (null: none on the page); `embedded`: the figure alone
+ *  (an iframe of index.html?embed=1&view=…, or the element), `query` its address. */
+export function startBeyondFigure(fig, env, lab, { embedded = false, query = "" } = {}) {
+  for (const c of fig.querySelectorAll("canvas")) c.dataset.minFontPx ??= "none";
+  const kind = fig.dataset.beyond;
+  addEmbed(fig, env.base ?? null, embedded);
+  const fail = (e) => {
+    console.error(e);
+    showError(fig, `This figure could not load: ${e?.message ?? e}`);
+  };
+  const want = new URLSearchParams(query).get("whatif")?.trim() ?? "";
+  whenNear(fig, () => {
+    const p =
+      kind === "pair" ? new PairFigure(fig, env.wasm).start(want) : kind === "scale" ? scaleFigure(fig) : phaseFigure(fig, lab, env.base ?? null);
+    p.then(() => (fig.dataset.ready = "1")).catch(fail);
+  });
+}
+
 /** Starts the figures of every [data-beyond] element; `lab` is the widget a heat-map click runs. */
-export function startBeyond(env, lab) {
-  for (const fig of document.querySelectorAll("[data-beyond]")) {
-    for (const c of fig.querySelectorAll("canvas")) c.dataset.minFontPx ??= "none";
-    const kind = fig.dataset.beyond;
-    const fail = (e) => {
-      console.error(e);
-      showError(fig, `This figure could not load: ${e?.message ?? e}`);
-    };
-    whenNear(fig, () => {
-      const p =
-        kind === "pair" ? new PairFigure(fig, env.wasm).start() : kind === "scale" ? scaleFigure(fig) : phaseFigure(fig, lab);
-      p.catch(fail);
-    });
-  }
+export function startBeyond(env, lab, opts) {
+  for (const fig of document.querySelectorAll("[data-beyond]")) startBeyondFigure(fig, env, lab, opts);
 }

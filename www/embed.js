@@ -10,6 +10,10 @@
 import * as mp from "../pkg/midpoint.js";
 import { boot, startFailure } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
+import { EMBED_HEIGHT } from "./figure/sizes.js";
+
+// The article's Beyond figures (beyond.js): not widgets; their markup is the article's own.
+const BEYOND_VIEWS = ["pair", "scale", "phase"];
 
 // The figures' styles, then the pages' (the element can show the lab or the presentation).
 const styleUrls = ["./style.css", "./page.css"].map((f) => new URL(f, import.meta.url).href);
@@ -53,11 +57,40 @@ class MidpointExplainer extends HTMLElement {
     );
     const root = document.createElement("div");
     shadow.replaceChildren(...links, root);
+    const kind = (this.getAttribute("view") ?? "").trim().toLowerCase();
+    if (BEYOND_VIEWS.includes(kind)) return this.startBeyond(kind, root, loaded);
     const [env] = await Promise.all([boot(), ...loaded]);
     const names = this.getAttributeNames();
     const query = mp.attributes_query(names, names.map((n) => this.getAttribute(n) ?? ""));
     root.dataset.query = query;
     this.app = await mountWidget(root, env, { query, embedded: true });
+    this.dataset.ready = "1";
+    this.dispatchEvent(new CustomEvent("midpoint-ready", { bubbles: true }));
+  }
+
+  /** A Beyond figure (view="pair|scale|phase"): its markup from the article (index.html, from
+   *  this script's host), started alone at its embed height; the pair's patch in `whatif`. */
+  async startBeyond(kind, root, loaded) {
+    const [env, html] = await Promise.all([
+      boot(),
+      fetch(new URL("./index.html", import.meta.url)).then((r) => {
+        if (!r.ok) throw new Error(`index.html answered ${r.status}`);
+        return r.text();
+      }),
+      ...loaded,
+    ]);
+    const src = new DOMParser().parseFromString(html, "text/html").querySelector(`[data-beyond="${kind}"]`);
+    if (!src) throw new Error(`no figure '${kind}' in the article`);
+    const fig = document.importNode(src, true);
+    fig.classList.add("bf-alone");
+    fig.style.height = `${EMBED_HEIGHT[kind]}px`;
+    root.className = "mp mp-embed";
+    root.dataset.view = kind;
+    root.append(fig);
+    const { startBeyondFigure } = await import("./beyond.js");
+    const whatif = this.getAttribute("whatif");
+    startBeyondFigure(fig, env, null, { embedded: true, query: whatif ? `whatif=${encodeURIComponent(whatif)}` : "" });
+    this.beyond = fig;
     this.dataset.ready = "1";
     this.dispatchEvent(new CustomEvent("midpoint-ready", { bubbles: true }));
   }

@@ -14,10 +14,23 @@ const search = new URLSearchParams(location.search);
 // and prose go, and the figure fills the iframe's height.
 const flag = search.get("embed");
 const embedded = flag !== null && !["0", "false", "no", "off"].includes(flag.trim().toLowerCase());
+const view = (search.get("view") ?? "").trim().toLowerCase();
+// An embedded Beyond figure (view=pair|scale|phase): that figure alone, which fills the
+// iframe's height (figure/sizes.js) and scrolls inside it past that; no widget.
+const beyondFig = embedded && ["pair", "scale", "phase"].includes(view) ? document.querySelector(`[data-beyond="${view}"]`) : null;
 if (embedded) {
   document.documentElement.classList.add("mp-embed-page");
+  if (beyondFig) {
+    const { EMBED_HEIGHT } = await import("./figure/sizes.js");
+    const own = EMBED_HEIGHT[view];
+    beyondFig.classList.add("bf-alone");
+    beyondFig.style.height = `${window.parent !== window ? window.innerHeight : Math.min(window.innerHeight, own)}px`;
+    if (window.parent !== window) addEventListener("resize", () => (beyondFig.style.height = `${window.innerHeight}px`));
+    document.querySelector("main").prepend(beyondFig);
+    for (const r of document.querySelectorAll("[data-midpoint]")) r.remove();
+  }
   for (const r of document.querySelectorAll("[data-midpoint][data-query]")) (r.closest("figure") ?? r).remove();
-  for (const a of document.querySelectorAll(".explain, [data-beyond]")) a.remove();
+  for (const a of document.querySelectorAll(".explain, [data-beyond]")) if (a !== beyondFig) a.remove();
   // In an iframe, tell the host page the figure's height whenever it changes, so a host that
   // listens (embed.js, or the one-line listener in docs/embedding.md) can fit the iframe to it.
   if (window.parent !== window) {
@@ -40,8 +53,6 @@ if (embedded) {
     });
   }
 }
-
-const view = (search.get("view") ?? "").trim().toLowerCase();
 
 // ?view=present: the classroom's presentation, the close-up and the story's beats scaled to the
 // screen; only the widget that reads the address stays.
@@ -143,7 +154,7 @@ try {
   for (const root of roots) if (root.dataset.query === undefined) await mount(root);
   for (const root of roots) if (root.dataset.query !== undefined) lazy.observe(root);
   // The "Beyond" figures; a heat-map click runs its cell in the lab (the widget of the address).
-  if (document.querySelector("[data-beyond]")) (await import("./beyond.js")).startBeyond(env, apps.find((a) => a.syncUrl) ?? null);
+  if (document.querySelector("[data-beyond]")) (await import("./beyond.js")).startBeyond(env, apps.find((a) => a.syncUrl) ?? null, { embedded: !!beyondFig, query: location.search });
   // The lab's "Your server" panel (not in an embed, which hides it).
   const panel = document.querySelector("[data-testid=status-panel]");
   if (panel && !embedded) (await import("./status.js")).mountStatusPanel(panel);

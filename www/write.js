@@ -20,16 +20,37 @@ export class WritePath {
     this.worker = null;
     this.depthJob = null;
     this.moment = 0;
+    this.kind = "write";
     this.build();
-    this.pick(this.presets[0].name);
+    // Its settings from the address (write_preset, write_depth, write_pages), else the first
+    // preset's own.
+    const opts = app.view?.view?.write ?? {};
+    this.pick(opts.preset ?? this.presets[0].name);
+    if (opts.depth) this.depthCtl.set(opts.depth);
+    if (opts.pages) this.pagesCtl.set(opts.pages);
+    // The write figure alone (view=write) keeps its settings in its snippets from the start.
+    if (app.viewName === "write") this.keep();
     this.drawAll();
+  }
+
+  /** The figure's settings into the widget's page state: its address and Embed snippets
+   *  (write_preset, write_depth, write_pages) carry them. */
+  keep() {
+    const preset = this.el.preset.value;
+    this.app.page?.set_write?.(preset, this.depthCtl.value, this.pagesCtl.value);
+    Object.assign(this.el.sec.dataset, { writePreset: preset, writeDepth: String(this.depthCtl.value), writePages: String(this.pagesCtl.value) });
+  }
+
+  /** Puts an element (the figure's Embed button, its link to the full page) beside its title. */
+  addAction(node) {
+    this.el.acts.append(node);
   }
 
   build() {
     const id = `${this.app.id}-w`;
-    const sec = el("section", { class: "mp-card mp-write", "aria-labelledby": `${id}-h` });
+    const sec = el("section", { class: "mp-card mp-write", "data-testid": "write-figure", "aria-labelledby": `${id}-h` });
     sec.innerHTML = `
-      <h2 class="mp-h" id="${id}-h">Write path: dirty pages, the doublewrite buffer, and the scan depth</h2>
+      <div class="mp-head"><h2 class="mp-h" id="${id}-h">Write path: dirty pages, the doublewrite buffer, and the scan depth</h2><span class="mp-headacts mp-wacts"></span></div>
       <p class="mp-write-intro">The same core also models InnoDB's write path: sysbench write clients dirty pages,
         the page cleaner's LRU batch writes dirty tail pages through the doublewrite buffer before evicting them,
         the flush list is written by adaptive flushing, and a reader that finds no clean victim flushes a page itself
@@ -96,6 +117,7 @@ export class WritePath {
     const $ = (s) => sec.querySelector(s);
     this.el = {
       sec,
+      acts: $(".mp-wacts"),
       preset: $('[data-wctl="preset"]'),
       desc: $(".mp-wpreset-desc"),
       sliders: $(".mp-wsliders"),
@@ -120,7 +142,10 @@ export class WritePath {
       "Free frames the page cleaner's LRU batch keeps per instance; it writes dirty tail pages to get them. MySQL's default 1,024, range 100 and up.");
     this.pagesCtl = this.slider(`${id}-pages`, "innodb_doublewrite_pages", PAGES_STOPS, "pages",
       "Pages a doublewrite buffer holds before it is written as one write. MySQL's default 128 (8.4), range up to 512.");
-    this.el.preset.addEventListener("change", () => this.pick(this.el.preset.value));
+    this.el.preset.addEventListener("change", () => {
+      this.pick(this.el.preset.value);
+      this.keep();
+    });
     sec.addEventListener("click", (e) => {
       const b = e.target.closest("button[data-wact]");
       if (!b) return;
@@ -162,6 +187,7 @@ export class WritePath {
     };
     input.addEventListener("input", () => {
       ctl.show();
+      this.keep();
       this.drawDepth();
     });
     return ctl;

@@ -335,6 +335,13 @@ export class Page {
     set_tour(step) {
         wasm.page_set_tour(this.__wbg_ptr, step);
     }
+    set_write(preset, depth, pages) {
+        const val2 = +depth;
+        const val3 = +pages;
+        const ptr0 = passStringToWasm0(preset, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.page_set_write(this.__wbg_ptr, ptr0, len0, val2, val3);
+    }
     snippets(view, ev, keep_at, height, page_url, script_url) {
         const val4 = +ev;
         const val5 = +keep_at;

@@ -64,7 +64,8 @@ pub fn attr(v: &str) -> String {
     html_escape::encode_double_quoted_attribute(v).into_owned()
 }
 
-/// View options (`view`, `at`, `ev`, `sweep_depths`, `sweep_times`) from a query string, in a
+/// View options (`view`, `at`, `write_preset`, `ev`, `sweep_depths`, `sweep_times`,
+/// `write_depth`, `write_pages`) from a query string, in a
 /// fixed order, dropping anything else (and any value that is not a known word, or digits and
 /// commas).
 fn view_pairs(view: &str) -> Vec<(String, String)> {
@@ -80,7 +81,18 @@ fn view_pairs(view: &str) -> Vec<(String, String)> {
             }
         }
     }
-    for k in ["ev", "sweep_depths", "sweep_times"] {
+    if let Some((_, v)) = given.iter().rev().find(|(kk, _)| kk == "write_preset") {
+        if super::write::PAGE_PRESETS.contains(&v.as_str()) {
+            out.push(("write_preset".to_string(), v.clone()));
+        }
+    }
+    for k in [
+        "ev",
+        "sweep_depths",
+        "sweep_times",
+        "write_depth",
+        "write_pages",
+    ] {
         if let Some((_, v)) = given.iter().rev().find(|(kk, _)| kk == k) {
             if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b',') {
                 out.push((k.to_string(), v.clone()));

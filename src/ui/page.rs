@@ -43,6 +43,8 @@ pub struct ViewOpts {
     pub sweep_depths: Vec<u32>,
     pub sweep_times: Vec<u32>,
     pub sweep_custom: bool,
+    /// The write-path figure's settings.
+    pub write: query::WriteOpts,
 }
 
 /// One widget's state.
@@ -174,6 +176,7 @@ impl Page {
                 sweep_depths: p.sweep_depths,
                 sweep_times: p.sweep_times,
                 sweep_custom: p.sweep_custom,
+                write: p.write,
             },
             matched: None,
         };
@@ -396,7 +399,29 @@ impl Page {
             q.push(("sweep_depths".into(), join(&o.sweep_depths)));
             q.push(("sweep_times".into(), join(&o.sweep_times)));
         }
+        let w = &o.write;
+        if let Some(p) = &w.preset {
+            q.push(("write_preset".into(), p.clone()));
+        }
+        if let Some(d) = w.depth {
+            q.push(("write_depth".into(), d.to_string()));
+        }
+        if let Some(n) = w.pages {
+            q.push(("write_pages".into(), n.to_string()));
+        }
         q
+    }
+
+    /// The write-path figure's settings, as its controls stand (the figure keeps them in the
+    /// address and its snippets).
+    pub fn set_write(&mut self, preset: &str, depth: u32, pages: u32) {
+        self.opts.write = query::WriteOpts {
+            preset: super::write::PAGE_PRESETS
+                .contains(&preset)
+                .then(|| preset.to_string()),
+            depth: Some(depth.clamp(100, 16_384)),
+            pages: Some(pages.clamp(1, 512)),
+        };
     }
 
     /// The page's address (its query, without `?`): the preset, every parameter (so that a
@@ -433,6 +458,10 @@ impl Page {
         let mut pairs = self.view_pairs(ev, keep_at);
         pairs.retain(|(k, _)| k != "view");
         pairs.insert(0, ("view".into(), view.into()));
+        // The write-path figure's settings are its own: other figures' snippets leave them.
+        if view != "write" {
+            pairs.retain(|(k, _)| !k.starts_with("write_"));
+        }
         embed::snippets(
             &self.params,
             self.matched().map(|m| m.name.as_str()),
@@ -658,6 +687,55 @@ mod tests {
         );
         assert!(s.iframe.contains("view=grid&amp;ev=42"), "{}", s.iframe);
         assert!(s.iframe.contains("height:480px"), "{}", s.iframe);
+    }
+
+    #[test]
+    fn the_write_figure_keeps_its_settings_in_the_address_and_snippets() {
+        let (mut page, m) = Page::from_query(
+            "view=write&write_preset=seed003-rw-tuned&write_depth=256&write_pages=16",
+        );
+        assert!(m.is_empty(), "{m:?}");
+        assert_eq!(page.view().view.view, "write");
+        assert_eq!(
+            page.view().view.write.preset.as_deref(),
+            Some("seed003-rw-tuned")
+        );
+        page.set_write("seed001-16thd-dblwr16", 512, 99_999);
+        let s = page.snippets(
+            "write",
+            None,
+            false,
+            640,
+            "https://e.org/www/index.html",
+            "e.js",
+        );
+        assert!(
+            s.iframe.contains("view=write&amp;write_preset=seed001-16thd-dblwr16&amp;write_depth=512&amp;write_pages=512"),
+            "{}",
+            s.iframe
+        );
+        assert!(
+            s.element.contains("write-preset=\"seed001-16thd-dblwr16\""),
+            "{}",
+            s.element
+        );
+        let back = query::parse(s.page.split_once('?').unwrap().1);
+        assert!(back.messages.is_empty(), "{:?}", back.messages);
+        assert_eq!(back.write.depth, Some(512));
+        // Another figure's snippet leaves them.
+        let s = page.snippets(
+            "strip",
+            None,
+            false,
+            560,
+            "https://e.org/www/index.html",
+            "e.js",
+        );
+        assert!(!s.iframe.contains("write_"), "{}", s.iframe);
+        // Bad values say so and fall back.
+        let (_, m) =
+            Page::from_query("view=policies&write_preset=nope&write_depth=x&write_pages=0");
+        assert_eq!(m.len(), 3, "{m:?}");
     }
 
     #[test]

@@ -57,10 +57,30 @@ pub struct Parsed {
     /// `?runs=N`: the runs of each setting (RNG seeds `seed`, `seed + 1`, …), 1 to
     /// [`PAGE_MAX_RUNS`](midpoint_lab::run_set::PAGE_MAX_RUNS); default [`PAGE_DEFAULT_RUNS`](midpoint_lab::run_set::PAGE_DEFAULT_RUNS).
     pub runs: u32,
+    /// The write-path figure's own settings (`?write_preset=…&write_depth=…&write_pages=…`).
+    pub write: WriteOpts,
+}
+
+/// The write-path figure's settings in the address: its write preset, `innodb_lru_scan_depth`
+/// and `innodb_doublewrite_pages` (each `None`: the figure's default, the preset's own).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct WriteOpts {
+    pub preset: Option<String>,
+    pub depth: Option<u32>,
+    pub pages: Option<u32>,
 }
 
 /// The views a widget can show.
-pub const VIEWS: [&str; 6] = ["lab", "strip", "grid", "residency", "sweep", "present"];
+pub const VIEWS: [&str; 8] = [
+    "lab",
+    "strip",
+    "grid",
+    "residency",
+    "sweep",
+    "present",
+    "write",
+    "policies",
+];
 /// The moments a figure can start at.
 pub const MOMENTS: [&str; 3] = ["scan", "batch", "watch"];
 
@@ -159,6 +179,36 @@ pub fn engine_defaults(mut p: Params, keys: &[String]) -> Params {
     p
 }
 
+/// A whole number of the write-path figure within `lo..=hi`, clamped with a message; `None`
+/// (and a message) if it is not a number.
+fn parse_write_num(
+    name: &str,
+    v: &str,
+    lo: u32,
+    hi: u32,
+    messages: &mut Vec<String>,
+) -> Option<u32> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => {
+            let y = x.round().clamp(lo as f64, hi as f64) as u32;
+            if y as f64 != x {
+                messages.push(format!(
+                    "{name} = {} is not a whole number from {lo} to {hi}; using {y}",
+                    shown(v)
+                ));
+            }
+            Some(y)
+        }
+        _ => {
+            messages.push(format!(
+                "{name} = '{}' is not a number ({lo} to {hi}); using the preset's",
+                shown(v)
+            ));
+            None
+        }
+    }
+}
+
 /// Parses a comma-separated list of whole numbers within `lo..=hi` (1 to 16 values).
 fn parse_list(name: &str, v: &str, lo: u32, hi: u32) -> Result<Vec<u32>, String> {
     let mut out = Vec::new();
@@ -253,6 +303,7 @@ pub fn parse(query: &str) -> Parsed {
         view: "lab".into(),
         at: None,
         runs: midpoint_lab::run_set::PAGE_DEFAULT_RUNS,
+        write: WriteOpts::default(),
     };
     for (k, v) in &pairs {
         let key = k.trim().replace('-', "_");
@@ -272,7 +323,7 @@ pub fn parse(query: &str) -> Parsed {
                     out.view = w;
                 } else {
                     messages.push(format!(
-                        "view = '{}' is not a view (lab, strip, grid, residency, sweep or present); showing the lab",
+                        "view = '{}' is not a view (lab, strip, grid, residency, sweep, present, write or policies); showing the lab",
                         shown(v)
                     ));
                 }
@@ -311,6 +362,24 @@ pub fn parse(query: &str) -> Parsed {
                 }
             }
             "runs" => out.runs = parse_runs(v, &mut messages),
+            "write_preset" => {
+                let w = v.trim();
+                if super::write::PAGE_PRESETS.contains(&w) {
+                    out.write.preset = Some(w.to_string());
+                } else {
+                    messages.push(format!(
+                        "write_preset = '{}' is not one of the write presets ({}); using the first",
+                        shown(v),
+                        super::write::PAGE_PRESETS.join(", ")
+                    ));
+                }
+            }
+            "write_depth" => {
+                out.write.depth = parse_write_num("write_depth", v, 100, 16_384, &mut messages)
+            }
+            "write_pages" => {
+                out.write.pages = parse_write_num("write_pages", v, 1, 512, &mut messages)
+            }
             "sweep_depths" => match parse_list("sweep_depths", v, 100, 1 << 20) {
                 Ok(l) => {
                     out.sweep_depths = l;

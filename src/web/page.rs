@@ -80,6 +80,12 @@ impl Page {
         self.inner.set_seed(seed)
     }
 
+    /// The write-path figure's settings (its preset, scan depth and doublewrite pages), kept
+    /// in the address and the snippets.
+    pub fn set_write(&mut self, preset: &str, depth: u32, pages: u32) {
+        self.inner.set_write(preset, depth, pages);
+    }
+
     /// The tour's step in the address (1-based), or 0 to leave it.
     pub fn set_tour(&mut self, step: u32) {
         self.inner.set_tour((step > 0).then_some(step));

@@ -40,7 +40,7 @@ async function everyEmbed(page, label) {
     assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 1 && box.y + box.height <= vp.height + 1, `${label} #${i}: dialog outside the viewport ${JSON.stringify(box)}`);
     const snippet = dlg.locator("[data-testid=embed-snippet]");
     assert.ok(await snippet.isVisible(), `${label} #${i}: snippet hidden`);
-    assert.match(await snippet.inputValue(), /^<iframe src="[^"]+embed=1[^"]*view=(strip|grid|residency|sweep)/);
+    assert.match(await snippet.inputValue(), /^<iframe src="[^"]+embed=1[^"]*view=(strip|grid|residency|sweep|write|policies|pair|scale|phase)/);
     // Escape for every other one, the Close button for the rest.
     if (i % 2 === 0) await page.keyboard.press("Escape");
     else await dlg.locator("[data-testid=embed-close]").click();

@@ -7,6 +7,8 @@
 //   grid       the whole pool, the transport, the key
 //   residency  the residency plot, its key and caption, the depth and old_blocks_time sliders
 //   sweep      the sweep (opening drawn), its key, the hot-set and pause sliders
+//   write      the lab's write path alone: its write preset, sliders, run, pool and charts
+//   policies   the lab's other replacement policies alone, on the widget's parameters
 //   lab        everything: the settings, both plots, the close-up and the pool, the tour,
 //              the policies and (on the lab's own page) the write path
 //   present    the classroom's presentation: the tour's beats beside the close-up
@@ -38,6 +40,8 @@ async function viewModules(view, withWrite) {
     grid: ["grid"],
     residency: ["residency"],
     sweep: ["sweep"],
+    write: ["write"],
+    policies: ["policies"],
     lab: ["grid", "residency", "sweep", "settings", "tour", "policies", ...(withWrite ? ["write"] : [])],
     present: ["tour"],
   }[view] ?? [];
@@ -60,7 +64,7 @@ async function viewModules(view, withWrite) {
  */
 export async function mountWidget(root, env, opts) {
   const w = new Widget(root, env, opts);
-  const [m, runs] = await Promise.all([viewModules(w.viewName, !w.embedView && w.syncUrl), w.needsRun ? import("./runs.js") : null]);
+  const [m, runs] = await Promise.all([viewModules(w.viewName, !w.embedView && w.syncUrl), w.needsWorkers ? import("./runs.js") : null]);
   if (runs) w.attachRuns(runs);
   if (w.viewName === "lab") mountLab(w, m);
   else if (w.viewName === "present") mountPresent(w, m);
@@ -100,7 +104,7 @@ class FullLink {
   }
 }
 
-function mountFigure(w, { Grid, Residency, Sweep }) {
+function mountFigure(w, { Grid, Residency, Sweep, Policies, WritePath }) {
   const view = w.viewName;
   const root = w.root;
   const embed = w.add(new EmbedButton(w, [view]));
@@ -108,7 +112,18 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
   w.add(new CaptionParams(w));
   const card = el("section", { class: "mp-card mp-figure", "aria-label": "Figure" });
   let flex;
-  if (view === "strip" || view === "grid") {
+  if (view === "write" || view === "policies") {
+    // The lab's write path or policies alone: a panel taller than its box on a phone, which
+    // scrolls inside it (.mp-scrolls); its own Embed and link beside its title.
+    const fig = view === "write" ? w.add(new WritePath(w)) : w.add(new Policies(w));
+    fig.addAction(embed.el);
+    if (w.embedView) fig.addAction(link.el);
+    const panel = view === "write" ? fig.el.sec : fig.el;
+    panel.classList.remove("mp-card");
+    card.classList.add("mp-scrolls");
+    card.append(panel);
+    flex = { layout: () => fig.layout?.() };
+  } else if (view === "strip" || view === "grid") {
     const t = w.add(new Transport(w, { compact: true }));
     // A figure's Embed (and, embedded, its link to the full page) on the clock's line, right:
     // the toolbar stays one row on a phone.
@@ -132,7 +147,7 @@ function mountFigure(w, { Grid, Residency, Sweep }) {
     if (w.embedView) flex.addAction(link.el);
     card.append(flex.el);
   }
-  const keys = FIGURE_SLIDERS[view];
+  const keys = FIGURE_SLIDERS[view] ?? [];
   if (keys.length) card.append(w.add(new Sliders(w, { keys, help: false, label: "This figure's settings", className: "mp-figsliders" })).el);
   root.append(card);
   w.place({ flex, fitBox: w.embedView ? root : root.closest("figure") ?? root, embedHeight: EMBED_HEIGHT[view] });
@@ -151,7 +166,11 @@ function mountLab(w, { Grid, Residency, Sweep, Settings, Tour, Policies, WritePa
   sweep.addAction(w.add(new EmbedButton(w, ["sweep"])).el);
   plots.append(residency.el, sweep.el);
   dash.append(settings.el, plots);
-  if (!w.embedView && w.syncUrl) dash.append(w.add(new WritePath(w)).el.sec);
+  if (!w.embedView && w.syncUrl) {
+    const write = w.add(new WritePath(w));
+    write.addAction(w.add(new EmbedButton(w, ["write"])).el);
+    dash.append(write.el.sec);
+  }
 
   const fig = el("section", { class: "mp-card mp-figure", "aria-labelledby": `${id}-h1` });
   const tour = w.add(new Tour(w));
@@ -168,7 +187,9 @@ function mountLab(w, { Grid, Residency, Sweep, Settings, Tour, Policies, WritePa
   const grid = w.add(new Grid(w));
   const below = el("div", { class: "mp-below" }, w.add(new CellKey(w, "lab")).el, w.add(new Counters(w)).el);
   fig.append(head, tour.el, t.el, strip.el, grid.el, below);
-  root.append(dash, fig, w.add(new Policies(w)).el, el("p", { class: "mp-keys", text: KEYS_HELP }));
+  const policies = w.add(new Policies(w));
+  policies.addAction(w.add(new EmbedButton(w, ["policies"])).el);
+  root.append(dash, fig, policies.el, el("p", { class: "mp-keys", text: KEYS_HELP }));
 }
 
 function mountPresent(w, { Tour }) {

@@ -26,9 +26,9 @@ export class Policies {
     const id = w.id;
     this.el = el("section", { class: "mp-card mp-policies", "data-testid": "policy-figure", "aria-labelledby": `${id}-polh` });
     this.el.innerHTML = `
-        <h2 class="mp-h" id="${id}-polh">Other replacement policies on this scenario</h2>
+        <div class="mp-head"><h2 class="mp-h" id="${id}-polh">Other replacement policies on this scenario</h2><span class="mp-headacts mp-polacts"></span></div>
         <p class="mp-polintro">The same clients and the same looping scan against LRU, FIFO, CLOCK, 2Q, ARC, SIEVE, S3-FIFO, LIRS and
-          Belady's optimum, beside InnoDB (the outlined bar: the run animated above). The others run closed loop (a miss
+          Belady's optimum, beside InnoDB (the outlined bar: ${w.viewName === "policies" ? "InnoDB's own run of these settings" : "the run animated above"}). The others run closed loop (a miss
           costs what it costs in the InnoDB run); Belady needs the future, so it replays the InnoDB run's recorded requests.
           Figures over the scan phase, as <code>midpoint policies</code> prints them.</p>
         <div class="mp-sweepbar">
@@ -40,7 +40,7 @@ export class Policies {
           <canvas class="mp-polcanvas" data-testid="policy-canvas" role="img" aria-label="Bar chart: for each replacement policy, the share of the hot set kept and the miss ratio over the scan phase; InnoDB's bars are outlined" hidden></canvas>
           <figcaption>
             <p class="mp-polnote" hidden>Click InnoDB's bars (or its row below) to go to the pool it summarises.</p>
-            <details class="mp-data" data-table="policies" open><summary>The figure's data as a table</summary><div class="mp-tablebox"><p>Not computed yet: press <em>Compare with other policies</em> (about ten full runs, in a background worker).</p></div></details>
+            <details class="mp-data" data-table="policies"${w.viewName === "policies" ? "" : " open"}><summary>The figure's data as a table</summary><div class="mp-tablebox"><p>Not computed yet: press <em>Compare with other policies</em> (about ten full runs, in a background worker).</p></div></details>
           </figcaption>
         </figure>`;
     const $ = (s) => this.el.querySelector(s);
@@ -68,6 +68,11 @@ export class Policies {
       const i = Math.floor(((e.clientX - r.left - x0) / (x1 - x0)) * rows.length);
       if (rows[i]?.policy === "innodb") this.focusPool();
     });
+  }
+
+  /** Puts an element (the figure's Embed button, its link to the full page) beside its title. */
+  addAction(node) {
+    this.el.querySelector(".mp-polacts").append(node);
   }
 
   act(name) {

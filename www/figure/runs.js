@@ -149,6 +149,8 @@ export class Runs {
 
   start() {
     const w = this.w;
+    // A figure that shows no run of its setting (the write path, the policies) starts none.
+    if (!w.needsRun) return;
     // A widget off screen does no work: the run starts when it scrolls into view.
     if (!w.visible) {
       this.pendingRun = true;

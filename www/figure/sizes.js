@@ -7,6 +7,13 @@ export const EMBED_HEIGHT = {
   grid: 500,
   residency: 500,
   sweep: 500,
+  // The lab's write path and policies, and the article's Beyond figures (beyond.js): taller
+  // figures, whose boxes scroll inside on a phone when the reader opens their tables.
+  write: 760,
+  policies: 620,
+  pair: 640,
+  scale: 560,
+  phase: 640,
 };
 
 /** The figures a reader can embed, in the order the lab's dialog offers them. */
@@ -15,4 +22,9 @@ export const EMBED_VIEWS = [
   ["grid", "The whole pool (grid)"],
   ["residency", "Residency over the run"],
   ["sweep", "The sweep"],
+  ["write", "The write path"],
+  ["policies", "Other replacement policies"],
+  ["pair", "Stock and patched side by side"],
+  ["scale", "Kept against pool size"],
+  ["phase", "The phase heat map"],
 ];

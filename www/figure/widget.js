@@ -86,7 +86,10 @@ export class Widget {
     this.showsRuns = this.viewName === "lab" || this.viewName === "residency";
     // The close-up and the pool alone show no run's result: they load no runs.js and start no
     // worker (on a phone that run took CPU from the figure's first frame, for nothing on screen).
-    this.needsRun = this.viewName !== "strip" && this.viewName !== "grid";
+    this.needsRun = !["strip", "grid", "write", "policies"].includes(this.viewName);
+    // The write path and the policies alone run their own jobs in workers, and no run of the
+    // widget's setting.
+    this.needsWorkers = this.needsRun || this.viewName === "write" || this.viewName === "policies";
     root.dataset.view = this.viewName;
     root.dataset.testid = "midpoint-widget";
     root.classList.add("mp");
