@@ -3,7 +3,7 @@
 // warnings and the scenario; "Run it" opens the lab at the scenario's address (the settings
 // only: the paste is not in it). "Leak risk" runs the scenario and the changes tried in a
 // worker (www/status-worker.js): first the fit to the paste's own counters (its table,
-// crates/status/src/fit.rs), then the scenario and the changes tried at the pool's real size, a
+// crates/status/src/fit/mod.rs), then the scenario and the changes tried at the pool's real size, a
 // few seeds each, and shows the table, the advice and the model's youngs/s beside the pasted
 // ones, all formatted in Rust (crates/status/src/risk.rs); the estimate comes first, Cancel or
 // a change to the paste stops it, and a pool past what the page runs gets the reason and the

@@ -2,6 +2,7 @@
 //! the rates of two snapshots' difference.
 
 use super::*;
+use crate::snapshot::Snapshot;
 
 /// Contradictions between the totals.
 pub(super) fn check(out: &mut Reading) {
@@ -159,16 +160,6 @@ pub(super) fn interval(out: &mut Reading, a: &Snapshot, b: &Snapshot) {
         );
         return;
     }
-    let get = |s: &Snapshot, k: &str| -> Option<u64> {
-        s.main.get(k).and_then(|v| v.value.as_u64()).or_else(|| {
-            let v: Vec<u64> = s
-                .instances
-                .iter()
-                .filter_map(|m| m.get(k).and_then(|v| v.value.as_u64()))
-                .collect();
-            (!v.is_empty()).then(|| v.iter().sum())
-        })
-    };
     let mut rates = BTreeMap::new();
     for (counter, rate) in [
         ("pages_made_young", "youngs_per_s"),
@@ -177,7 +168,7 @@ pub(super) fn interval(out: &mut Reading, a: &Snapshot, b: &Snapshot) {
         ("pages_created", "creates_per_s"),
         ("pages_written", "writes_per_s"),
     ] {
-        if let (Some(x), Some(y)) = (get(a, counter), get(b, counter)) {
+        if let (Some(x), Some(y)) = (a.counter(counter), b.counter(counter)) {
             if y < x {
                 out.warn(
                     format!("{counter} went down between the snapshots ({x} then {y}): the server restarted in between? no rate from it"),

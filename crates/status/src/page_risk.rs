@@ -273,7 +273,7 @@ impl PageRisk {
                             let fitted = self.fitter.fitted();
                             // The fit's share of the work is what it took.
                             self.fit_s *= self.fitter.steps() as f64 / fit::MAX_STEPS as f64;
-                            fit::apply(&mut self.scenario, &f, fitted);
+                            self.scenario.apply_fit(&f, fitted);
                             self.fit = Some(f);
                             self.plan = risk::plan(&self.scenario.params);
                             self.table_rows = self.plan.len();
@@ -653,7 +653,7 @@ mod tests {
             ..fit::Pins::default()
         };
         let (f, fitted) = fit::fit(&s.params, fit::targets(&r), pins, |_, _| {}).unwrap();
-        fit::apply(&mut s, &f, fitted);
+        s.apply_fit(&f, fitted);
         let plan = risk::plan(&s.params);
         assert_eq!(pr.total(), plan.len() * 2);
         assert!(

@@ -4,6 +4,7 @@
 //! the hot set's size and how often it is read, come from the user, or are assumed (a suggestion
 //! from the pool's numbers), and every value not read is listed as assumed with its reason.
 
+use super::fit::Fit;
 use super::Reading;
 use midpoint_core::engine::Engine;
 use midpoint_core::scenario::Params;
@@ -68,6 +69,64 @@ pub struct Scenario {
     pub notes: Vec<String>,
     /// The hot set the pool's numbers suggest (pages), whether or not the user gave one.
     pub suggested_hot_pages: u32,
+}
+
+impl Scenario {
+    /// The scenario after the fit: its parameters the fitted ones, and each fitted unknown's
+    /// `assumed` entry saying it was fitted, and to what.
+    pub fn apply_fit(&mut self, fit: &Fit, fitted: Params) {
+        let s = self;
+        s.params = fitted;
+        let mut set = |name: &str, value: String, why: String| {
+            s.assumed.retain(|a| a.name != name);
+            s.assumed.push(Assumed {
+                name: name.into(),
+                value,
+                why,
+            });
+        };
+        let unmet = |k: &str| fit.unmet.iter().any(|u| u == k);
+        let how = |k: &str| {
+            if unmet(k) {
+                "come nearest to"
+            } else {
+                "reproduce"
+            }
+        };
+        if fit.fitted.iter().any(|f| f == "hot_pages") {
+            set(
+                "hot_pages",
+                fit.hot_pages.to_string(),
+                if unmet("youngs_per_s") {
+                    "not given (--hot-pages), and not fixed by your counters: no hot set gives your youngs/s; the nearest the fit found".to_string()
+                } else {
+                    "not given (--hot-pages): fitted, the hot set whose evictions reproduce your youngs/s".to_string()
+                },
+            );
+        }
+        if fit.fitted.iter().any(|f| f == "lookups_per_s") {
+            set(
+                "lookups_per_s",
+                format!("{:.0}", fit.lookups_per_s),
+                format!(
+                    "not given (--lookups-per-s): fitted, the lookup rate whose gets {} your hit rate",
+                    how("hit_rate")
+                ),
+            );
+        }
+        if fit.fitted.iter().any(|f| f == "scan_pages_per_s") {
+            s.notes.retain(|n| !n.starts_with("the scan reads "));
+            set(
+                "scan_pages_per_s",
+                format!("{:.0}", fit.scan_pages_per_s),
+                format!(
+                    "not given (--scan-pages-per-s): fitted, the scan rate whose reads {} your reads/s",
+                    how("reads_per_s")
+                ),
+            );
+            s.assumed.retain(|a| a.name != "reads_per_s");
+        }
+    }
 }
 
 /// Below this, the read rate is not a scan's and the scan's rate is assumed.

@@ -214,7 +214,7 @@ fn fit_and_run(
         counter.tick(d, n)
     })?;
     counter.finish();
-    fit::apply(s, &f, fitted);
+    s.apply_fit(&f, fitted);
     let mut plan = risk::plan(&s.params);
     if !want_risk {
         plan.truncate(1);
