@@ -39,12 +39,21 @@ fn until_paused(ex: &mut Explorer, t: &mut f64) -> u32 {
 
 #[test]
 fn refuses_what_the_page_cannot_draw() {
+    // Past what the simulator takes (64 GiB): refused with the page's message.
     let p = Params {
-        pool_mb: 4096,
+        pool_mb: 131_072,
         ..small()
     };
     let e = Explorer::new(&p, clock).err().unwrap();
-    assert!(e.contains("pool_mb = 4096"), "{e}");
+    assert!(e.contains("pool_mb = 131072"), "{e}");
+    // Within it, a pool past one instance's share of the page runs as a share: 16 GiB in one
+    // instance is simulated as its half, the frames of an 8 GiB pool.
+    let frames = |pool_mb| {
+        let p = Params { pool_mb, ..small() };
+        Explorer::new(&p, clock).unwrap().status().frames
+    };
+    assert_eq!(frames(16_384), frames(8192));
+    assert!(frames(8192) > frames(4096));
 }
 
 #[test]
