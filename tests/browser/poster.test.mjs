@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { baseUrl, useBrowser } from "./helpers.mjs";
-import { imageIn, POSTERS, posterFile, shootLive } from "./posters.mjs";
+import { BEYOND, imageIn, POSTERS, posterFile, posterPath, posterRoot, shootLive } from "./posters.mjs";
 
 const shared = useBrowser();
 
@@ -69,6 +69,115 @@ for (const c of [
     }
   });
 }
+
+// The lab's write path and policies and the article's Beyond figures: their poster is in their
+// box before any module, and goes only when the figure's root says it has drawn its opening
+// moment (data-at-moment: widget.js for the write path and the policies, beyond.js for the
+// Beyond figures).
+const LATER = [
+  { view: "write", height: 760 },
+  { view: "policies", height: 620 },
+  { view: "pair", height: 640 },
+  { view: "scale", height: 560 },
+  { view: "phase", height: 640 },
+];
+for (const c of LATER) {
+  for (const width of [390, 800]) {
+    test(`the ${c.view} figure at ${width} px: its poster is in its box before the module, until the figure is at its opening moment`, async () => {
+      const ctx = await shared.browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 2 });
+      try {
+        const page = await ctx.newPage();
+        // Records, when the poster leaves, whether the figure was at its opening moment.
+        await page.addInitScript((sel) => {
+          window.__posterGone = null;
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const n of r.removedNodes)
+                if (n.dataset?.testid === "figure-poster" && window.__posterGone === null) window.__posterGone = { atMoment: document.querySelector(sel)?.dataset.atMoment ?? null };
+          }).observe(document, { childList: true, subtree: true });
+        }, posterRoot(c));
+        let release;
+        const held = new Promise((r) => (release = r));
+        const asked = [];
+        await page.route("**/*.wasm", async (route) => {
+          asked.push(new URL(route.request().url()).pathname);
+          await held;
+          await route.continue();
+        });
+        await page.goto(baseUrl + posterPath({ view: c.view, at: "" }));
+        await page.waitForFunction(() => {
+          const p = document.querySelector("[data-testid=figure-poster]");
+          return p && p.complete && p.naturalWidth > 0;
+        });
+        const box = (sel) => {
+          const r = (el) => {
+            if (!el) return null;
+            const b = el.getBoundingClientRect();
+            return [b.x, b.y, b.width, b.height].map((v) => Math.round(v * 10) / 10);
+          };
+          const root = document.querySelector(sel);
+          const poster = document.querySelector("[data-testid=figure-poster]");
+          const s = poster && getComputedStyle(poster);
+          return {
+            root: r(root),
+            poster: r(poster),
+            posterIn: !!poster && poster.parentElement === root,
+            shown: !!s && s.display !== "none" && s.visibility !== "hidden" && Number(s.opacity) > 0,
+            file: poster?.getAttribute("src") ?? null,
+            atMoment: root?.dataset.atMoment ?? null,
+          };
+        };
+        const before = await page.evaluate(box, posterRoot(c));
+        assert.equal(before.atMoment, null, "at its moment with its module held back");
+        assert.ok(before.posterIn && before.shown, `the poster is shown in the figure's root: ${JSON.stringify(before)}`);
+        assert.equal(before.file, `posters/${posterFile({ view: c.view, at: "", width })}`);
+        assert.deepEqual(before.poster, before.root, "the poster covers the figure's box");
+        assert.deepEqual(before.root.slice(2), [width, c.height], "the box has the page's width and the figure's height before any module");
+        release();
+        await page.waitForFunction(() => window.__posterGone !== null, null, { timeout: 60_000 });
+        assert.deepEqual(await page.evaluate(() => window.__posterGone), { atMoment: "1" }, "the poster went before the figure was at its moment");
+        const after = await page.evaluate(box, posterRoot(c));
+        assert.deepEqual(after.root, before.root, "the figure's box changed size when the live figure replaced the poster");
+        assert.deepEqual(asked.slice(0, 1), ["/pkg/midpoint_bg.wasm"], "the page's first module");
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+}
+
+test("the Embed dialog's iframe snippets of the write path, the policies and the Beyond figures show their poster", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 800, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    const srcs = {};
+    for (const c of LATER) {
+      await page.goto(baseUrl + posterPath({ view: c.view, at: "" }));
+      await page.waitForSelector("html[data-midpoint-ready]", { timeout: 60_000 });
+      await page.locator(`${posterRoot(c)} [data-testid=embed-button]`).first().click();
+      const snippet = page.locator("dialog[open] [data-testid=embed-snippet]");
+      await snippet.waitFor();
+      srcs[c.view] = (await snippet.inputValue()).match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&");
+    }
+    // As the snippets name them, with every module held back: only the poster can be in the box.
+    await page.route("**/*.wasm", () => {});
+    const missing = [];
+    for (const c of LATER) {
+      await page.goto(srcs[c.view]);
+      const shown = await page
+        .waitForFunction((sel) => {
+          const p = document.querySelector(`${sel} > [data-testid=figure-poster]`);
+          return p && p.complete && p.naturalWidth > 0;
+        }, posterRoot(c), { timeout: 10_000 })
+        .then(() => true, () => false);
+      if (!shown) missing.push(srcs[c.view]);
+    }
+    assert.deepEqual(missing, [], "snippets whose embed shows no poster");
+    assert.ok(BEYOND.every((v) => srcs[v].includes("/www/index.html?embed=1")), JSON.stringify(srcs));
+  } finally {
+    await ctx.close();
+  }
+});
 
 test("index.html and lab.html set up an embedded figure with the same scripts", async () => {
   const scripts = async (f) => {
