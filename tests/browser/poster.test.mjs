@@ -146,19 +146,86 @@ for (const c of LATER) {
   }
 }
 
-test("the Embed dialog's iframe snippets of the write path, the policies and the Beyond figures show their poster", async () => {
-  const ctx = await shared.browser.newContext({ viewport: { width: 800, height: 900 } });
+// The Embed dialog's snippets of these figures, as it gives them at their opening (the write
+// path's name its settings, the pair's its patch: at their defaults they change nothing).
+async function dialogSnippets(ctx) {
+  const page = await ctx.newPage();
+  const out = {};
   try {
-    const page = await ctx.newPage();
-    const srcs = {};
     for (const c of LATER) {
       await page.goto(baseUrl + posterPath({ view: c.view, at: "" }));
       await page.waitForSelector("html[data-midpoint-ready]", { timeout: 60_000 });
       await page.locator(`${posterRoot(c)} [data-testid=embed-button]`).first().click();
-      const snippet = page.locator("dialog[open] [data-testid=embed-snippet]");
-      await snippet.waitFor();
-      srcs[c.view] = (await snippet.inputValue()).match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&");
+      const iframe = page.locator("dialog[open] [data-testid=embed-snippet]");
+      await iframe.waitFor();
+      out[c.view] = {
+        src: (await iframe.inputValue()).match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"),
+        element: await page.locator("dialog[open] [data-testid=embed-element]").inputValue(),
+      };
     }
+  } finally {
+    await page.close();
+  }
+  return out;
+}
+
+test("the Embed dialog's element snippets of the write path, the policies and the Beyond figures show their poster until the figure is at its moment", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const snippets = await dialogSnippets(ctx);
+    for (const c of LATER) {
+      const page = await ctx.newPage();
+      try {
+        // A post with the element snippet, on the figures' host.
+        const post = `${baseUrl}/www/poster-post-${c.view}.html`;
+        await page.route(post, (r) => r.fulfill({ contentType: "text/html", body: `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body style="margin:0">${snippets[c.view].element}</body>` }));
+        let release;
+        const held = new Promise((r) => (release = r));
+        await page.route("**/*.wasm", async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(post);
+        const shown = () => {
+          const root = document.querySelector("midpoint-explainer")?.shadowRoot?.querySelector("div");
+          const p = root?.querySelector(":scope > [data-testid=figure-poster]");
+          if (!p || !p.complete || !p.naturalWidth) return null;
+          const r = (el) => [...Object.values(el.getBoundingClientRect().toJSON())].slice(0, 4).map(Math.round);
+          return { root: r(root), poster: r(p), file: p.getAttribute("src").replace(/^.*\/www\//, "") };
+        };
+        const before = await (await page.waitForFunction(shown, null, { timeout: 10_000 })).jsonValue();
+        assert.deepEqual(before.poster, before.root, `${c.view}: the poster covers the element's box`);
+        assert.equal(before.root[3], c.height, `${c.view}: the element's box has the figure's height before any module`);
+        assert.equal(before.file, `posters/${posterFile({ view: c.view, at: "", width: 390 })}`);
+        // Records, when the poster leaves, whether the figure was at its opening moment.
+        await page.evaluate((sel) => {
+          const shadow = document.querySelector("midpoint-explainer").shadowRoot;
+          const root = shadow.querySelector("div");
+          window.__posterGone = null;
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const n of r.removedNodes)
+                if (n.dataset?.testid === "figure-poster" && window.__posterGone === null) window.__posterGone = { atMoment: (root.matches(sel) ? root : root.querySelector(sel))?.dataset.atMoment ?? null };
+          }).observe(root, { childList: true });
+        }, BEYOND.includes(c.view) ? posterRoot(c) : "[data-testid=midpoint-widget]");
+        release();
+        await page.waitForFunction(() => window.__posterGone !== null, null, { timeout: 60_000 });
+        assert.deepEqual(await page.evaluate(() => window.__posterGone), { atMoment: "1" }, `${c.view}: the poster went before the figure was at its moment`);
+      } finally {
+        await page.close();
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+});
+
+test("the Embed dialog's iframe snippets of the write path, the policies and the Beyond figures show their poster", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 800, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    const snippets = await dialogSnippets(ctx);
+    const srcs = Object.fromEntries(Object.entries(snippets).map(([k, v]) => [k, v.src]));
     // As the snippets name them, with every module held back: only the poster can be in the box.
     await page.route("**/*.wasm", () => {});
     const missing = [];
