@@ -5,6 +5,7 @@
 # figure opens, and commit the result; tests/browser/poster.test.mjs fails on a stale poster.
 #
 #   scripts/posters.sh
+#   MIDPOINT_POSTERS=write,pair scripts/posters.sh   (those figures only)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/common.sh

@@ -87,6 +87,14 @@ function size(canvas, w, h) {
   return dpr;
 }
 
+/** data-at-moment="1" on the figure (set once): it has drawn its opening moment (the pair both
+ *  runs paused just before the scan phase's first LRU batch, at rest; the scale curve and the
+ *  heat map their committed data); an embed's poster of that moment stays until then (main.js,
+ *  as widget.js publishes it for a widget). */
+function atMoment(fig) {
+  if (!fig.dataset.atMoment) fig.dataset.atMoment = "1";
+}
+
 /** Runs `start` once `fig` comes near the screen (a phone runs only what it shows). */
 function whenNear(fig, start) {
   const io = new IntersectionObserver(
@@ -238,9 +246,11 @@ class PairFigure {
     const p = this.pair;
     const flags = p.frame(t);
     const dpr = dprOf();
+    let painted = false;
     for (const side of [0, 1]) {
       // Nothing moved and the canvas is as painted: leave it (an idle figure stays idle).
       if (!p.strip_update(side, t) && !this.stale?.[side]) continue;
+      painted = true;
       if (this.stale) this.stale[side] = false;
       const n = p.strip_len(side);
       const v = new Float32Array(this.wasm.memory.buffer, p.strip_ptr(side), n);
@@ -262,6 +272,10 @@ class PairFigure {
       this.fig.dataset.eventsPatched = s.patched.events;
       this.fig.dataset.mode = s.mode;
     }
+    // At its opening moment once both runs are painted, paused and at rest (a frame that had
+    // nothing left to paint).
+    const s = this.status;
+    if (!painted && s && !s.busy && s.mode === "paused" && !this.stale?.some(Boolean)) atMoment(this.fig);
   }
 }
 
@@ -280,6 +294,7 @@ async function scaleFigure(fig) {
     markFont(canvas, mp.last_font_px() / dpr);
   };
   draw();
+  atMoment(fig);
   new ResizeObserver(() => draw()).observe(canvas.parentElement);
   dark.addEventListener("change", draw);
 }
@@ -362,6 +377,7 @@ async function phaseFigure(fig, lab, base) {
     }
   });
   draw();
+  atMoment(fig);
   new ResizeObserver(() => draw()).observe(canvas.parentElement);
   dark.addEventListener("change", draw);
 }

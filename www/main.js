@@ -91,7 +91,8 @@ const roots = [...document.querySelectorAll("[data-midpoint]")].sort((a, b) => (
 
 // An embedded figure's poster (lab.html) stays over its box until the live figure has drawn at
 // the poster's moment: a canvas of the figure carries data-min-font-px once drawn (util.js,
-// markFont), the widget's root data-at-moment once at its opening moment (widget.js).
+// markFont), the widget's root data-at-moment once at its opening moment (widget.js; a Beyond
+// figure's own root, beyond.js).
 function dropPoster(root) {
   const poster = root.querySelector(":scope > .mp-poster");
   if (!poster) return;
@@ -155,6 +156,8 @@ try {
   for (const root of roots) if (root.dataset.query !== undefined) lazy.observe(root);
   // The "Beyond" figures; a heat-map click runs its cell in the lab (the widget of the address).
   if (document.querySelector("[data-beyond]")) (await import("./beyond.js")).startBeyond(env, apps.find((a) => a.syncUrl) ?? null, { embedded: !!beyondFig, query: location.search });
+  // An embedded Beyond figure's poster: until it has drawn at its opening moment (beyond.js).
+  if (beyondFig) dropPoster(beyondFig);
   // The lab's "Your server" panel (not in an embed, which hides it).
   const panel = document.querySelector("[data-testid=status-panel]");
   if (panel && !embedded) (await import("./status.js")).mountStatusPanel(panel);

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { baseUrl, useBrowser } from "./helpers.mjs";
-import { imageIn, POSTERS, posterFile, shootLive } from "./posters.mjs";
+import { BEYOND, imageIn, POSTERS, posterFile, posterPath, posterRoot, shootLive } from "./posters.mjs";
 
 const shared = useBrowser();
 
@@ -69,6 +69,182 @@ for (const c of [
     }
   });
 }
+
+// The lab's write path and policies and the article's Beyond figures: their poster is in their
+// box before any module, and goes only when the figure's root says it has drawn its opening
+// moment (data-at-moment: widget.js for the write path and the policies, beyond.js for the
+// Beyond figures).
+const LATER = [
+  { view: "write", height: 760 },
+  { view: "policies", height: 620 },
+  { view: "pair", height: 640 },
+  { view: "scale", height: 560 },
+  { view: "phase", height: 640 },
+];
+for (const c of LATER) {
+  for (const width of [390, 800]) {
+    test(`the ${c.view} figure at ${width} px: its poster is in its box before the module, until the figure is at its opening moment`, async () => {
+      const ctx = await shared.browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: 2 });
+      try {
+        const page = await ctx.newPage();
+        // Records, when the poster leaves, whether the figure was at its opening moment.
+        await page.addInitScript((sel) => {
+          window.__posterGone = null;
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const n of r.removedNodes)
+                if (n.dataset?.testid === "figure-poster" && window.__posterGone === null) window.__posterGone = { atMoment: document.querySelector(sel)?.dataset.atMoment ?? null };
+          }).observe(document, { childList: true, subtree: true });
+        }, posterRoot(c));
+        let release;
+        const held = new Promise((r) => (release = r));
+        const asked = [];
+        await page.route("**/*.wasm", async (route) => {
+          asked.push(new URL(route.request().url()).pathname);
+          await held;
+          await route.continue();
+        });
+        await page.goto(baseUrl + posterPath({ view: c.view, at: "" }));
+        await page.waitForFunction(() => {
+          const p = document.querySelector("[data-testid=figure-poster]");
+          return p && p.complete && p.naturalWidth > 0;
+        });
+        const box = (sel) => {
+          const r = (el) => {
+            if (!el) return null;
+            const b = el.getBoundingClientRect();
+            return [b.x, b.y, b.width, b.height].map((v) => Math.round(v * 10) / 10);
+          };
+          const root = document.querySelector(sel);
+          const poster = document.querySelector("[data-testid=figure-poster]");
+          const s = poster && getComputedStyle(poster);
+          return {
+            root: r(root),
+            poster: r(poster),
+            posterIn: !!poster && poster.parentElement === root,
+            shown: !!s && s.display !== "none" && s.visibility !== "hidden" && Number(s.opacity) > 0,
+            file: poster?.getAttribute("src") ?? null,
+            atMoment: root?.dataset.atMoment ?? null,
+          };
+        };
+        const before = await page.evaluate(box, posterRoot(c));
+        assert.equal(before.atMoment, null, "at its moment with its module held back");
+        assert.ok(before.posterIn && before.shown, `the poster is shown in the figure's root: ${JSON.stringify(before)}`);
+        assert.equal(before.file, `posters/${posterFile({ view: c.view, at: "", width })}`);
+        assert.deepEqual(before.poster, before.root, "the poster covers the figure's box");
+        assert.deepEqual(before.root.slice(2), [width, c.height], "the box has the page's width and the figure's height before any module");
+        release();
+        await page.waitForFunction(() => window.__posterGone !== null, null, { timeout: 60_000 });
+        assert.deepEqual(await page.evaluate(() => window.__posterGone), { atMoment: "1" }, "the poster went before the figure was at its moment");
+        const after = await page.evaluate(box, posterRoot(c));
+        assert.deepEqual(after.root, before.root, "the figure's box changed size when the live figure replaced the poster");
+        assert.deepEqual(asked.slice(0, 1), ["/pkg/midpoint_bg.wasm"], "the page's first module");
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+}
+
+// The Embed dialog's snippets of these figures, as it gives them at their opening (the write
+// path's name its settings, the pair's its patch: at their defaults they change nothing).
+async function dialogSnippets(ctx) {
+  const page = await ctx.newPage();
+  const out = {};
+  try {
+    for (const c of LATER) {
+      await page.goto(baseUrl + posterPath({ view: c.view, at: "" }));
+      await page.waitForSelector("html[data-midpoint-ready]", { timeout: 60_000 });
+      await page.locator(`${posterRoot(c)} [data-testid=embed-button]`).first().click();
+      const iframe = page.locator("dialog[open] [data-testid=embed-snippet]");
+      await iframe.waitFor();
+      out[c.view] = {
+        src: (await iframe.inputValue()).match(/src="([^"]+)"/)[1].replaceAll("&amp;", "&"),
+        element: await page.locator("dialog[open] [data-testid=embed-element]").inputValue(),
+      };
+    }
+  } finally {
+    await page.close();
+  }
+  return out;
+}
+
+test("the Embed dialog's element snippets of the write path, the policies and the Beyond figures show their poster until the figure is at its moment", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const snippets = await dialogSnippets(ctx);
+    for (const c of LATER) {
+      const page = await ctx.newPage();
+      try {
+        // A post with the element snippet, on the figures' host.
+        const post = `${baseUrl}/www/poster-post-${c.view}.html`;
+        await page.route(post, (r) => r.fulfill({ contentType: "text/html", body: `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body style="margin:0">${snippets[c.view].element}</body>` }));
+        let release;
+        const held = new Promise((r) => (release = r));
+        await page.route("**/*.wasm", async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(post);
+        const shown = () => {
+          const root = document.querySelector("midpoint-explainer")?.shadowRoot?.querySelector("div");
+          const p = root?.querySelector(":scope > [data-testid=figure-poster]");
+          if (!p || !p.complete || !p.naturalWidth) return null;
+          const r = (el) => [...Object.values(el.getBoundingClientRect().toJSON())].slice(0, 4).map(Math.round);
+          return { root: r(root), poster: r(p), file: p.getAttribute("src").replace(/^.*\/www\//, "") };
+        };
+        const before = await (await page.waitForFunction(shown, null, { timeout: 10_000 })).jsonValue();
+        assert.deepEqual(before.poster, before.root, `${c.view}: the poster covers the element's box`);
+        assert.equal(before.root[3], c.height, `${c.view}: the element's box has the figure's height before any module`);
+        assert.equal(before.file, `posters/${posterFile({ view: c.view, at: "", width: 390 })}`);
+        // Records, when the poster leaves, whether the figure was at its opening moment.
+        await page.evaluate((sel) => {
+          const shadow = document.querySelector("midpoint-explainer").shadowRoot;
+          const root = shadow.querySelector("div");
+          window.__posterGone = null;
+          new MutationObserver((records) => {
+            for (const r of records)
+              for (const n of r.removedNodes)
+                if (n.dataset?.testid === "figure-poster" && window.__posterGone === null) window.__posterGone = { atMoment: (root.matches(sel) ? root : root.querySelector(sel))?.dataset.atMoment ?? null };
+          }).observe(root, { childList: true });
+        }, BEYOND.includes(c.view) ? posterRoot(c) : "[data-testid=midpoint-widget]");
+        release();
+        await page.waitForFunction(() => window.__posterGone !== null, null, { timeout: 60_000 });
+        assert.deepEqual(await page.evaluate(() => window.__posterGone), { atMoment: "1" }, `${c.view}: the poster went before the figure was at its moment`);
+      } finally {
+        await page.close();
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+});
+
+test("the Embed dialog's iframe snippets of the write path, the policies and the Beyond figures show their poster", async () => {
+  const ctx = await shared.browser.newContext({ viewport: { width: 800, height: 900 } });
+  try {
+    const page = await ctx.newPage();
+    const snippets = await dialogSnippets(ctx);
+    const srcs = Object.fromEntries(Object.entries(snippets).map(([k, v]) => [k, v.src]));
+    // As the snippets name them, with every module held back: only the poster can be in the box.
+    await page.route("**/*.wasm", () => {});
+    const missing = [];
+    for (const c of LATER) {
+      await page.goto(srcs[c.view]);
+      const shown = await page
+        .waitForFunction((sel) => {
+          const p = document.querySelector(`${sel} > [data-testid=figure-poster]`);
+          return p && p.complete && p.naturalWidth > 0;
+        }, posterRoot(c), { timeout: 10_000 })
+        .then(() => true, () => false);
+      if (!shown) missing.push(srcs[c.view]);
+    }
+    assert.deepEqual(missing, [], "snippets whose embed shows no poster");
+    assert.ok(BEYOND.every((v) => srcs[v].includes("/www/index.html?embed=1")), JSON.stringify(srcs));
+  } finally {
+    await ctx.close();
+  }
+});
 
 test("index.html and lab.html set up an embedded figure with the same scripts", async () => {
   const scripts = async (f) => {

@@ -3,12 +3,19 @@
 // scripts/posters.mjs (which writes them) and tests/browser/poster.test.mjs (which checks them
 // against the live figure).
 
+/** The article's Beyond figures (beyond.js): no widget; their embed is index.html's, their root
+ *  the figure itself. */
+export const BEYOND = ["pair", "scale", "phase"];
+
 /** Every poster: the view, the moment (`at=`, "" for none) and the viewport width it is for
- *  (lab.html picks 390 below 600 px, else 800). */
+ *  (lab.html picks 390 below 600 px, else 800). The lab's write path and policies and the Beyond
+ *  figures open at one moment each: the write path and the policies before their first run, the
+ *  pair paused just before the scan phase's first LRU batch, the scale curve and the heat map
+ *  drawn from their committed data. */
 export const POSTERS = [];
 for (const width of [390, 800]) {
   for (const view of ["strip", "grid"]) for (const at of ["", "scan", "batch", "watch"]) POSTERS.push({ view, at, width });
-  for (const view of ["residency", "sweep"]) POSTERS.push({ view, at: "", width });
+  for (const view of ["residency", "sweep", "write", "policies", ...BEYOND]) POSTERS.push({ view, at: "", width });
 }
 
 /** The article's figures that open with settings of their own (the warm-up's small pool, the
@@ -28,7 +35,14 @@ export const posterFile = ({ view, at, width, name }) => (name ? `${name}-${widt
 /** The embed's address for a poster, relative to the repository root (`live`: the address the
  *  poster is drawn from). */
 export const posterPath = ({ view, at, query, shoot }, live = false) =>
-  query ? `/www/lab.html?${live && shoot ? shoot : query}&embed=1` : `/www/lab.html?view=${view}${at ? `&at=${at}` : ""}&embed=1`;
+  query
+    ? `/www/lab.html?${live && shoot ? shoot : query}&embed=1`
+    : BEYOND.includes(view)
+      ? `/www/index.html?embed=1&view=${view}`
+      : `/www/lab.html?view=${view}${at ? `&at=${at}` : ""}&embed=1`;
+
+/** The figure's root in its embed: the widget's, or the Beyond figure. */
+export const posterRoot = ({ view }) => (BEYOND.includes(view) ? `[data-beyond="${view}"]` : "[data-midpoint]");
 
 /** Pixel ratio of the posters: one, so that a poster (about 30 KiB) comes well before the module;
  *  the live figure replaces it at the screen's own ratio. */
@@ -48,6 +62,15 @@ export async function shootLive(browser, base, p) {
     await page.route("**/www/posters/**", (r) => r.abort());
     await page.goto(base + posterPath(p, true));
     await page.waitForSelector("html[data-midpoint-ready]", { timeout: 60_000 });
+    const root = posterRoot(p);
+    if (BEYOND.includes(p.view)) {
+      // A Beyond figure at its opening moment (beyond.js: the pair paused and at rest), then
+      // settled: its frames (the pair's) or a resize would have taken the moment back.
+      await page.waitForFunction((root) => document.querySelector(root)?.dataset.atMoment === "1", root, { timeout: 60_000 });
+      await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => setTimeout(r, 500))));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return await page.locator(root).first().screenshot({ animations: "disabled" });
+    }
     await page.waitForFunction(() => document.querySelector("[data-midpoint] canvas[data-min-font-px]") !== null, null, { timeout: 60_000 });
     // The figure at rest at its opening moment: done seeking to `at=` (the live figure's first
     // frames show the way there), and the residency plot with every run of its ensemble in and
@@ -80,8 +103,13 @@ export async function shootLive(browser, base, p) {
 /** Colours of a poster: the close-up's and the pool's flat fills, few inks and their text's
  *  antialiasing fit in 16 (a 390 px close-up: 14 KiB as lossless WebP, 18 KiB in 32 colours,
  *  36 KiB as lossy WebP at 0.7), the text a little rougher for the second or two before the live
- *  figure; a plot's lines, one colour each, keep them in 64 (in 16 the sweep's lines merged). */
-export const posterColours = ({ view }) => (view === "strip" || view === "grid" ? 16 : 64);
+ *  figure; so do the pair's two close-ups; a plot's lines, one colour each, keep them in 64 (in
+ *  16 the sweep's lines merged), as do the heat map's shades. 0: lossy WebP at 0.7, for the
+ *  write path's and the policies' panels, mostly text before a run (at 800 px the write path:
+ *  32 KiB lossy, 59 KiB in 64 colours, 55 KiB in 24; in 16, 33 KiB, its key's purple swatch
+ *  went grey). */
+export const posterColours = ({ view }) =>
+  ["write", "policies"].includes(view) ? 0 : ["strip", "grid", "pair"].includes(view) ? 16 : 64;
 
 /**
  * `png` (a Buffer) re-encoded in the browser: { webp } (base64; lossy at quality `q`, or with
