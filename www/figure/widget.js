@@ -16,7 +16,8 @@ const NO_RUNS = { first: null, ens: null, pendingRun: false, schedule() {}, star
 const NO_WORKERS = { busy: () => false };
 
 // After this many frames in a row with nothing to do, the loop polls every IDLE_POLL_MS (a
-// test sets `idleAfter` lower, to be idle whenever a message or an input arrives).
+// test sets the root's `data-idle-after` lower, to be idle whenever a message or an input
+// arrives).
 const IDLE_FRAMES = 30;
 const IDLE_POLL_MS = 250;
 
@@ -405,7 +406,7 @@ export class Widget {
     // A poll that found work means a change that did not call wake(): counted, for the tests.
     if (polled && !quiet) this.idleMisses++;
     this.quietFrames = quiet ? this.quietFrames + 1 : 0;
-    if (this.quietFrames < (this.idleAfter ?? IDLE_FRAMES)) {
+    if (this.quietFrames < (Number(this.root.dataset.idleAfter) || IDLE_FRAMES)) {
       requestAnimationFrame(this.loop);
       return;
     }
