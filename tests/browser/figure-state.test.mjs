@@ -34,7 +34,7 @@ async function playToEnd(page, sel) {
   for (let i = 0; i < 10 && !(await page.evaluate(fastest, sel)); i++) await page.keyboard.press("+");
   await page.waitForFunction(fastest, sel, { timeout: 5_000 });
   await page.locator(`${sel} [data-act="play"]`).click();
-  await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "ended" && document.querySelector(s).dataset.mode === "paused", sel, { timeout: 120_000 });
+  await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "ended" && document.querySelector(s).dataset.mode === "paused", sel, { timeout: 180_000 });
 }
 
 /** Waits until the figure is paused and its frame loop idle (nothing left to move or draw). */

@@ -151,7 +151,7 @@ describe("sweep workers and the animation", () => {
       // The working ones busy, and then more points done than there are workers: each worker has
       // been handed a next point (the held one would have taken one then).
       await page.waitForFunction((n) => window.__busy.most >= n - 1, n, { timeout: 30_000, polling: 20 });
-      await page.waitForFunction((p) => Number(document.querySelector('[data-testid="sweep-plot"]').dataset.points) >= p, points0 + n + 1, { timeout: 60_000, polling: 50 });
+      await page.waitForFunction((p) => Number(document.querySelector('[data-testid="sweep-plot"]').dataset.points) >= p, points0 + n + 1, { timeout: 120_000, polling: 50 });
       const rec = await page.evaluate(() => {
         window.__busy.stop = true;
         return window.__busy;
