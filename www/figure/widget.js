@@ -748,6 +748,8 @@ export class Widget {
     return { cells, trails: ex.strip_meta().trails.length };
   }
 
+  /** Where a click on the residency plot seeks to, at each tenth of its width (`null` without
+   *  the plot): the times its seek computes from the pointer's place. */
   residencySeekDebug() {
     const r = this.residencyFigure;
     if (!r?.canvas) return null;
