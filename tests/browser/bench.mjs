@@ -38,6 +38,11 @@ const median = (xs) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 
+/** The lab's widget object itself, for the measurements of what no figure publishes (its workers'
+ *  bare runs, a fresh explorer's cold seeks, the pool's drawing): the one reach in this file past
+ *  the test surface (docs/testing.md, "The test surface"). */
+const labWidget = (page) => page.evaluateHandle(() => window.__midpoint.apps[0]);
+
 /** Runs the page's 40-point sweep (one run per point); resolves with its time (ms) as the page reports it, or null
  *  if it is not over within `timeoutMs`. */
 async function sweep(page, timeoutMs) {
@@ -113,9 +118,9 @@ if (args.includes("--json")) {
     await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
     // The page's own first run, over before anything is timed.
     await page.waitForFunction(() => window.__midpoint.debug().hasRun, null, { timeout: 120_000, polling: 100 });
-    const wasm = await page.evaluate(async (runs) => {
+    const lab = await labWidget(page);
+    const wasm = await lab.evaluate(async (app, runs) => {
       const mp = await import("../pkg/midpoint.js");
-      const app = window.__midpoint.apps[0];
       const params = mp.presets().find((x) => x.name === "seed000-hot4485-b2b").params;
       const warm = [];
       const cold = [];
@@ -182,8 +187,7 @@ if (args.includes("--json")) {
     // A seek, cold: 10 moments spread over the full run (the lab's default, experiment 000's
     // 210 s), each in a fresh figure (a new explorer: no snapshots, no scout), from the request
     // to the frame drawn there.
-    const seeks = await page.evaluate(async () => {
-      const app = window.__midpoint.apps[0];
+    const seeks = await lab.evaluate(async (app) => {
       const frame = () => new Promise((r) => requestAnimationFrame(r));
       const out = [];
       for (let i = 1; i <= 10; i++) {
@@ -207,7 +211,7 @@ if (args.includes("--json")) {
       }
       return out;
     });
-    const workers = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
+    const workers = await page.evaluate(() => window.__midpoint.debug().sweepWorkers);
     const wasmMs = median(wasm.warm);
     // The page's forecast of a 16 GiB pool in 8 instances, with the figure's page idle.
     const forecastMs = await forecast16g(browser, Math.min(300_000, budgetMs - (Date.now() - started) - 10_000));
@@ -283,8 +287,7 @@ try {
       `${core.med.toFixed(0)} ms per run (median of ${runs}; ${mill(core.accesses)} accesses, ${mill(core.events)} events)`,
   );
   // Drawing the 16,382-frame pool: build the cell bytes, render the pixels, putImageData.
-  const draw = await page.evaluate(() => {
-    const app = window.__midpoint.apps[0];
+  const draw = await (await labWidget(page)).evaluate((app) => {
     const ctx = document.querySelector(".mp-pool").getContext("2d");
     const t0 = performance.now();
     for (let i = 0; i < 100; i++) app.ex.draw(ctx);
@@ -292,45 +295,60 @@ try {
     return { ms: (performance.now() - t0) / 100, w: c.width, h: c.height };
   });
   console.log(`pool drawing: ${draw.ms.toFixed(2)} ms per frame (${draw.w}×${draw.h} device px)`);
-  // Frames while playing at 100×.
+  // Frames while playing at 100× (the Speed menu's last), counted over 3 s of playing.
+  const speed = page.locator('[data-testid="midpoint-widget"] select[data-ctl="speed"]');
+  await speed.selectOption(await speed.evaluate((s) => s.options[s.options.length - 1].value));
+  await page.click('[data-act="play"]');
   const fps = await page.evaluate(async () => {
-    const app = window.__midpoint.apps[0];
-    app.ex.set_speed(6);
-    app.ex.play();
     let n = 0;
     const t0 = performance.now();
-    const v0 = app.ex.t_s();
+    const v0 = window.__midpoint.debug().t_s;
     await new Promise((done) => {
       const f = () => (performance.now() - t0 < 3000 ? (n++, requestAnimationFrame(f)) : done());
       requestAnimationFrame(f);
     });
-    app.ex.pause();
-    return { fps: n / 3, virt: (app.ex.t_s() - v0) / 3 };
+    return { fps: n / 3, virt: (window.__midpoint.debug().t_s - v0) / 3 };
   });
+  await page.click('[data-act="play"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused");
   console.log(`playing at 100×: ${fps.fps.toFixed(0)} frames/s, ${fps.virt.toFixed(0)} simulated s per wall s`);
-  // Scrubbing the residency plot: once the scout's snapshots cover the run, each jump is a
-  // restore and a short replay. Wall time from the seek to the view paused there.
+  // Scrubbing the residency plot: once the scout's snapshots cover the run, each jump (a click
+  // on the plot) is a restore and a short replay. Wall time from the click to the view paused
+  // there.
   {
     const s0 = Date.now();
-    await page.evaluate(() => window.__midpoint.apps[0].ex.reset());
-    await page.waitForFunction(() => window.__midpoint.apps[0].ex.scouted(), null, { timeout: 300_000, polling: 100 });
+    // Reset (Home, the focus on the Play button).
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.t === "0.0000");
+    await page.waitForFunction(() => window.__midpoint.debug().scouted, null, { timeout: 300_000, polling: 100 });
     const scoutS = (Date.now() - s0) / 1000;
-    const jumps = await page.evaluate(async () => {
-      const app = window.__midpoint.apps[0];
-      const end = app.ex.status().end_s;
-      const out = [];
-      for (const f of [0.8, 0.2, 0.6, 0.4, 0.95, 0.1]) {
-        const t0 = performance.now();
-        app.ex.seek_time(end * f);
-        await new Promise((done) => {
-          const tick = () => (app.ex.status().mode === "paused" ? done() : requestAnimationFrame(tick));
-          requestAnimationFrame(tick);
+    const plot = page.locator('[data-testid="residency-plot"]');
+    await plot.scrollIntoViewIfNeeded();
+    const jumps = [];
+    for (const f of [0.8, 0.2, 0.6, 0.4, 0.95, 0.1]) {
+      // From the click's pointerdown to the first frame that finds the explorer paused there.
+      await page.evaluate(() => {
+        window.__jump = new Promise((resolve) => {
+          const c = document.querySelector('[data-testid="residency-plot"]');
+          c.addEventListener(
+            "pointerdown",
+            () => {
+              const t0 = performance.now();
+              const tick = () => {
+                const d = window.__midpoint.debug();
+                if (d.mode === "paused") resolve({ ms: performance.now() - t0, seek: d.seek, replayed: d.seek_replayed });
+                else requestAnimationFrame(tick);
+              };
+              requestAnimationFrame(tick);
+            },
+            { once: true, capture: true },
+          );
         });
-        const st = app.ex.status();
-        out.push({ ms: performance.now() - t0, seek: st.seek, replayed: st.seek_replayed });
-      }
-      return out;
-    });
+      });
+      const box = await plot.boundingBox();
+      await page.mouse.click(box.x + box.width * f, box.y + box.height / 2);
+      jumps.push(await page.evaluate(() => window.__jump));
+    }
     const ms = jumps.map((j) => j.ms);
     console.log(
       `scrubbing: snapshots over the run after ${scoutS.toFixed(1)} s; ${jumps.length} jumps, median ${median(ms).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms ` +

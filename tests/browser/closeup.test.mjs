@@ -2,17 +2,16 @@
 // at the boundary. Run by scripts/test.sh (section 5) against a served repository.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+import { atRest, debugOf, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 
-/** Samples the close-up's cells every animation frame until the widget pauses. */
+/** Samples the close-up's cells (its `debug().strip`) every animation frame until the widget
+ *  pauses. */
 async function watchAndRecord(page) {
   return page.evaluate(
     () =>
       new Promise((resolve) => {
-        const app = window.__midpoint.apps[0];
-        const stride = app.ex.constructor.strip_stride();
         const t0 = performance.now();
         const slidInWindow = new Set();
         const reachedHead = new Set();
@@ -22,24 +21,20 @@ async function watchAndRecord(page) {
         let maxTrails = 0;
         document.querySelector('[data-testid="watch-refill"]').click();
         const tick = () => {
-          const ex = app.ex;
-          const v = new Float32Array(app.wasm.memory.buffer, ex.strip_ptr(), ex.strip_len()).slice();
+          const d = window.__midpoint.debug();
+          const v = JSON.stringify(d.strip.cells);
           frames++;
-          if (prev && (prev.length !== v.length || v.some((x, i) => x !== prev[i]))) changed++;
+          if (prev !== null && v !== prev) changed++;
           prev = v;
-          for (let i = 0; i + stride - 1 < v.length; i += stride) {
-            const f = v[i];
-            const flags = v[i + 4];
-            const region = v[i + 6];
+          for (const { page: f, flags, region } of d.strip.cells) {
             // Region 1: the window around LRU_old; 0: the head row. Flag 1: turned young by
             // the boundary since the last LRU batch.
             if (flags & 1 && region === 1) slidInWindow.add(f);
             if (region === 0 && slidInWindow.has(f)) reachedHead.add(f);
           }
-          maxTrails = Math.max(maxTrails, ex.strip_meta().trails.length);
-          const mode = app.status?.mode;
-          if (mode === "paused" && performance.now() - t0 > 500) {
-            resolve({ ms: performance.now() - t0, frames, changed, slid: slidInWindow.size, toHead: reachedHead.size, maxTrails, narration: app.status.narration });
+          maxTrails = Math.max(maxTrails, d.strip.trails);
+          if (d.mode === "paused" && performance.now() - t0 > 500) {
+            resolve({ ms: performance.now() - t0, frames, changed, slid: slidInWindow.size, toHead: reachedHead.size, maxTrails, narration: d.narration });
           } else requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
@@ -52,7 +47,7 @@ describe("the boundary close-up", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
       for (const id of ["midpoint-widget", "boundary-strip", "narration", "code-panel", "watch-refill"]) {
         assert.equal(await page.locator(`[data-testid="${id}"]`).count(), 1, id);
       }
@@ -73,10 +68,10 @@ describe("the boundary close-up", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
       // Count every call that draws on the close-up's canvas.
       await page.evaluate(() => {
-        const ctx = window.__midpoint.apps[0].stripFigure.ctx;
+        const ctx = document.querySelector('[data-testid="boundary-strip"]').getContext("2d");
         window.__stripDraws = 0;
         for (const m of ["clearRect", "fillRect", "strokeRect", "fillText", "fill", "stroke", "drawImage"]) {
           const f = ctx[m].bind(ctx);
@@ -95,14 +90,14 @@ describe("the boundary close-up", () => {
             }),
           ms,
         );
-      // Whatever was still easing or fading comes to rest within a second or two.
-      await page.waitForTimeout(2500);
-      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].status.mode), "paused");
+      // Whatever was still easing or fading comes to rest (the frame loop says so).
+      await atRest(page, undefined, { timeout: 30_000 });
+      assert.equal((await debugOf(page)).mode, "paused");
       assert.equal(await count(1500), 0, "draw calls on the paused close-up's canvas in 1.5 s");
       const before = await page.evaluate(() => window.__stripDraws);
       await page.locator('[data-act="step"]').click();
-      await page.waitForTimeout(300);
-      assert.ok((await page.evaluate(() => window.__stripDraws)) > before, "a step repainted nothing");
+      // The step's repaint, or a timeout that fails the test.
+      await page.waitForFunction((n) => window.__stripDraws > n, before, { timeout: 10_000 });
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -113,26 +108,27 @@ describe("the boundary close-up", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?view=strip&at=batch", { viewport: { width: 1366, height: 900 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
       await page.locator('[data-act="step"]').click();
-      // Step through the drain until an event turns a page young.
+      // Step through the drain (its Step button, each click acting at once) until an event turns
+      // a page young.
       const found = await page.evaluate(() => {
-        const app = window.__midpoint.apps[0];
+        const step = document.querySelector('[data-testid="midpoint-widget"] [data-act="step"]');
         for (let i = 0; i < 3000; i++) {
-          const before = app.ex.status().slid_young;
-          app.act("step");
-          if (app.ex.status().slid_young > before) return true;
+          const before = window.__midpoint.debug().slid_young;
+          step.click();
+          if (window.__midpoint.debug().slid_young > before) return true;
         }
         return false;
       });
       assert.ok(found);
-      await page.waitForTimeout(100);
+      await atRest(page, undefined, { timeout: 30_000 });
       const on = await page.locator('[data-testid="code-panel"] .mp-on').allTextContents();
       assert.ok(on.some((t) => t.includes("LRU_old.old = false")), on.join(" | "));
       const routine = await page.locator('[data-testid="code-panel"] .mp-active h3 code').allTextContents();
       assert.ok(routine.includes("buf_LRU_old_adjust_len"), routine.join(", "));
       const vars = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".mp-vars dt")].map((dt) => [dt.querySelector("code").textContent, dt.nextElementSibling.textContent])));
-      const st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
+      const st = await debugOf(page);
       assert.equal(vars.old_len, st.old.toLocaleString("en-US"));
       assert.deepEqual(errors, []);
     } finally {
@@ -146,28 +142,31 @@ describe("the boundary close-up", () => {
       await pageReady(page);
       const nums = (s) => (s.match(/\d[\d,]*/g) ?? []).map((x) => Number(x.replaceAll(",", "")));
       const shown = () => page.locator('[data-testid="narration"]').textContent();
-      // Warm-up, while playing: derived from the state, not the opening line.
-      await page.evaluate(() => { const a = window.__midpoint.apps[0]; a.ex.set_speed(5); a.ex.play(); });
-      await page.waitForTimeout(700);
-      await page.evaluate(() => window.__midpoint.apps[0].ex.pause());
-      await page.waitForTimeout(100);
-      let st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
+      // Warm-up, after playing a while: derived from the state, not the opening line.
+      const root = page.locator('[data-testid="midpoint-widget"]');
+      await page.waitForFunction(() => window.__midpoint.debug()?.mode === "paused", null, { timeout: 30_000 });
+      const ev0 = Number(await root.getAttribute("data-event"));
+      await page.locator('[data-act="play"]').click();
+      await page.waitForFunction((e) => Number(document.querySelector('[data-testid="midpoint-widget"]').dataset.event) >= e + 200, ev0, { timeout: 30_000 });
+      await page.locator('[data-act="play"]').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused", null, { timeout: 10_000 });
+      let st = await debugOf(page);
       let text = await shown();
       assert.equal(st.phase, "warm-up");
       assert.ok(!text.includes("warm-up begins"), text);
       assert.ok(nums(text).includes(st.lru) && nums(text).includes(st.free), `${text} / lru ${st.lru} free ${st.free}`);
       // Before a batch.
       await page.locator('[data-act="batch"]').click();
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.at_batch === true, null, { timeout: 30_000 });
-      st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
+      await page.waitForFunction(() => window.__midpoint.debug().at_batch === true, null, { timeout: 30_000 });
+      st = await debugOf(page);
       text = await shown();
       assert.match(text, /paused just before/);
       assert.ok(nums(text).includes(st.free), text);
       // After it: the evictions and the free list as the state shows them.
       const before = st;
       await page.locator('[data-act="step"]').click();
-      await page.waitForTimeout(100);
-      st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
+      await page.waitForFunction((e) => window.__midpoint.debug().events > e, before.events, { timeout: 10_000 });
+      st = await debugOf(page);
       text = await shown();
       assert.ok(nums(text).includes(st.free), text);
       assert.ok(nums(text).includes(st.slid_old - before.slid_old), `${text} / demoted ${st.slid_old - before.slid_old}`);
@@ -195,8 +194,8 @@ describe("views and embeds", () => {
       try {
         await pageReady(page);
         const residency = view === "residency" ? page.evaluate(() => new Promise((res) => document.querySelector('[data-testid="midpoint-widget"]').addEventListener("midpoint-residency", (e) => res(e.detail), { once: true }))) : null;
-        await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
-        await page.waitForTimeout(300);
+        await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
+        await atRest(page);
         const h = await page.evaluate(() => document.body.getBoundingClientRect().height);
         const w = await page.evaluate(() => document.documentElement.scrollWidth);
         assert.ok(h <= budget, `${Math.round(h)} px tall`);
@@ -205,7 +204,7 @@ describe("views and embeds", () => {
         if (view === "strip") {
           assert.ok(await page.locator('[data-testid="boundary-strip"]').isVisible());
           assert.ok(await page.locator('[data-testid="watch-refill"]').isVisible(), "Watch is there in the embedded strip");
-          assert.ok(await page.evaluate(() => window.__midpoint.apps[0].ex.strip_len() > 0));
+          assert.ok((await debugOf(page)).strip.cells.length > 0);
         }
         if (view === "residency") {
           const d = await residency;
@@ -228,20 +227,19 @@ describe("views and embeds", () => {
       await pageReady(page);
       const plot = page.locator('[data-testid="residency-plot"]');
       const box = await plot.boundingBox();
+      // Six tenths of its width: where debug().residencySeek[6] says a click seeks to.
       const x = box.width * 0.6;
-      const want = await page.evaluate(([x, w]) => {
-        const a = window.__midpoint.apps[0];
-        return a.ex.residency_time_at(x, w, a.residencyFigure.canvas.width, a.residencyFigure.scale);
-      }, [x, box.width]);
-      const end = await page.evaluate(() => window.__midpoint.apps[0].ex.status().end_s);
+      const d0 = await debugOf(page);
+      const want = d0.residencySeek[6];
+      const end = d0.end_s;
       assert.ok(want > end * 0.4 && want < end * 0.7, `${want} of ${end}`);
       await plot.click({ position: { x, y: box.height / 2 } });
-      await page.waitForFunction((t) => { const s = window.__midpoint.apps[0].ex.status(); return s.mode === "paused" && s.t_s >= t; }, want, { timeout: 30_000 });
-      const t = await page.evaluate(() => window.__midpoint.apps[0].ex.status().t_s);
+      await page.waitForFunction((t) => { const s = window.__midpoint.debug(); return s.mode === "paused" && s.t_s >= t; }, want, { timeout: 30_000, polling: 100 });
+      const t = (await debugOf(page)).t_s;
       assert.ok(t - want < 1, `at ${t} s, wanted ${want}`);
       // And back: a click further left goes back in time.
       await plot.click({ position: { x: box.width * 0.3, y: box.height / 2 } });
-      await page.waitForFunction((t) => { const s = window.__midpoint.apps[0].ex.status(); return s.mode === "paused" && s.t_s < t; }, want, { timeout: 30_000 });
+      await page.waitForFunction((t) => { const s = window.__midpoint.debug(); return s.mode === "paused" && s.t_s < t; }, want, { timeout: 30_000, polling: 100 });
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -257,16 +255,14 @@ describe("views and embeds", () => {
       const { baseUrl } = await import("./helpers.mjs");
       await page.goto(`${baseUrl}/www/lab.html?view=strip&at=batch&embed=1`);
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
       const strip = page.locator('[data-testid="boundary-strip"]');
       const box = await strip.boundingBox();
       assert.ok(box.width <= 390 && box.width > 300, `${box.width}`);
       // A cell of the window: its position from the strip's own view.
       const cell = await page.evaluate(() => {
-        const ex = window.__midpoint.apps[0].ex;
-        const v = new Float32Array(window.__midpoint.apps[0].wasm.memory.buffer, ex.strip_ptr(), ex.strip_len());
-        for (let i = 0; i < v.length; i += 8) if (v[i + 6] === 1) return [v[i + 1] + 4, v[i + 2] + 4];
-        return null;
+        const c = window.__midpoint.debug().strip.cells.find((c) => c.region === 1);
+        return c ? [c.x + 4, c.y + 4] : null;
       });
       assert.ok(cell);
       const fire = (type, x, y) =>
@@ -276,10 +272,10 @@ describe("views and embeds", () => {
       const tip = page.locator(".mp-striptip");
       await tip.waitFor({ state: "visible" });
       assert.match(await tip.textContent(), /LRU position/);
-      const ev0 = await page.evaluate(() => window.__midpoint.apps[0].ex.events());
+      const ev0 = (await debugOf(page)).events;
       await fire("pointerdown", 300, 60);
       await fire("pointerup", 200, 62);
-      await page.waitForFunction((e) => window.__midpoint.apps[0].ex.events() === e + 1, ev0);
+      await page.waitForFunction((e) => window.__midpoint.debug().events === e + 1, ev0);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -291,7 +287,7 @@ describe("views and embeds", () => {
     try {
       await pageReady(page);
       const first = page.locator("[data-midpoint][data-query]").first();
-      await page.waitForFunction(() => window.__midpoint.apps.length >= 2);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="midpoint-widget"][data-mode]').length >= 2);
       const top = await first.evaluate((e) => e.getBoundingClientRect().top);
       assert.ok(top < 600, `the first figure starts at ${top} px`);
       assert.ok((await page.locator("[data-predict]").count()) >= 2, "two predict-then-reveal moments");

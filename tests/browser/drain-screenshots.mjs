@@ -6,7 +6,7 @@
 // MIDPOINT_URL sets the server (default http://127.0.0.1:8000).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, launch } from "./helpers.mjs";
+import { atRest, baseUrl, launch } from "./helpers.mjs";
 import { shotsDir } from "./shots.mjs";
 
 const args = process.argv.slice(2);
@@ -20,13 +20,14 @@ try {
     page.on("pageerror", (e) => console.error("page error:", e.message));
     await page.goto(`${baseUrl}/www/lab.html?preset=seed000-hot4485-b2b&at=batch`);
     await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
-    await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 60_000, polling: 100 });
     const widget = page.locator("[data-testid=midpoint-widget]");
     const strip = page.locator("[data-testid=boundary-strip]");
     const shot = async (name) => {
       await strip.scrollIntoViewIfNeeded();
       await page.mouse.move(0, 0);
-      await page.waitForTimeout(300);
+      // The figure at rest: the step's cells in place, no tooltip left.
+      await atRest(page);
       const file = path.join(out, `drain-${vp.width}-${name}.png`);
       await page.screenshot({ path: file });
       const d = await widget.evaluate((w) => ({ t: w.dataset.t, free: w.dataset.freeLen }));

@@ -7,11 +7,13 @@
 // MIDPOINT_URL sets the server (default http://127.0.0.1:8000).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, launch } from "./helpers.mjs";
+import { atRest, baseUrl, launch } from "./helpers.mjs";
 import { shotsDir } from "./shots.mjs";
 
 const docs = shotsDir;
 const ready = (page) => page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
+/** Presses the button `act` of the first figure (hidden ones too: an article's figure shows fewer). */
+const press = (page, act) => page.evaluate((a) => document.querySelector("[data-midpoint]").querySelector(`[data-act="${a}"]`).click(), act);
 const SIZES = [
   { width: 1366, height: 768 },
   { width: 1920, height: 1080 },
@@ -33,19 +35,19 @@ try {
     await ready(page);
     await page.waitForFunction(
       () => {
-        const a = window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]"));
-        return a?.status?.mode === "watching" && a.status.drain_young > 250;
+        const s = document.querySelector("[data-midpoint]").debug?.();
+        return s?.mode === "watching" && s.drain_young > 250;
       },
       null,
       { timeout: 60_000, polling: "raf" },
     );
-    await page.evaluate(() => window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]")).act("play"));
-    await page.waitForTimeout(1200);
+    await press(page, "play"); // pauses
+    await atRest(page, "[data-midpoint]");
     await shot(page, `figures-${vp.width}-first-screen`);
     // 2. The same figure at the end of its drain, whole: the caption's, the counters' and the
     // code panel's numbers side by side.
-    await page.evaluate(() => window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]")).act("step-drain-end"));
-    await page.waitForTimeout(1500);
+    await press(page, "step-drain-end");
+    await atRest(page, "[data-midpoint]");
     const lead = page.locator(".explain figure.mp-lead");
     await lead.scrollIntoViewIfNeeded();
     await lead.screenshot({ path: path.join(docs, `figures-${vp.width}-lead-drained.png`) });
@@ -53,7 +55,8 @@ try {
     // 3. Its Embed dialog.
     await page.locator(".explain figure.mp-lead [data-testid=embed-button]").click();
     await page.locator("[data-testid=embed-dialog][open]").waitFor();
-    await page.waitForTimeout(200);
+    // The dialog's opening transition done.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), null, { timeout: 10_000 });
     await shot(page, `figures-${vp.width}-embed-dialog`);
     await page.keyboard.press("Escape");
     // 4. The residency and the sweep figures, each with its sliders and key.
@@ -62,7 +65,7 @@ try {
       await fig.scrollIntoViewIfNeeded();
       if (view === "residency") await page.waitForFunction((f) => f.querySelector("[data-testid=residency-plot]")?.dataset.bandRuns === "5", await fig.elementHandle(), { timeout: 120_000, polling: 250 });
       else await page.waitForFunction((f) => Number(f.querySelector("[data-testid=sweep-plot]")?.dataset.points) > 0, await fig.elementHandle(), { timeout: 10_000 });
-      await page.waitForTimeout(500);
+      await atRest(page, `.explain [data-midpoint][data-query*="view=${view}"]`);
       await fig.screenshot({ path: path.join(docs, `figures-${vp.width}-${view}.png`) });
       console.log(`wrote figures-${vp.width}-${view}.png`);
     }
@@ -75,8 +78,8 @@ try {
       `<!doctype html><body style="margin:0;padding:8px;background:#fffdf8;font:16px Georgia,serif"><p>A post, and the figure pasted from its Embed dialog:</p><iframe src="${baseUrl}/www/index.html?embed=1&amp;preset=seed000-hot4485-b2b&amp;view=strip&amp;at=batch" width="100%" height="560" style="display:block; border:0; width:100%; max-width:800px; height:560px"></iframe></body>`,
     );
     const frame = page.frames().find((f) => f !== page.mainFrame());
-    await frame.waitForFunction(() => window.__midpoint?.apps[0]?.status?.after_batch === true, null, { timeout: 60_000 });
-    await page.waitForTimeout(800);
+    await frame.waitForFunction(() => window.__midpoint?.debug()?.after_batch === true, null, { timeout: 60_000, polling: 100 });
+    await atRest(frame);
     await shot(page, `figures-${width}-embedded-strip`, { fullPage: true });
     await page.close();
   }

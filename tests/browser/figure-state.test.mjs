@@ -6,7 +6,7 @@
 // signals (data-mode, data-t, debug().idle), never on a fixed time.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { debugOf, openPage, pageReady, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 const VIEWPORT = { width: 1366, height: 768 };
@@ -17,13 +17,24 @@ async function articleFigure(sel) {
   const { page, errors } = await openPage(shared.browser, "/www/index.html", { viewport: VIEWPORT });
   await pageReady(page);
   await page.locator(sel).scrollIntoViewIfNeeded();
-  await page.waitForFunction((s) => window.__midpoint.apps.some((a) => a.root === document.querySelector(s)), sel, { timeout: 20_000 });
+  // Mounted: its root publishes its mode.
+  await page.waitForFunction((s) => document.querySelector(s).dataset.mode !== undefined, sel, { timeout: 20_000 });
   return { page, errors };
 }
 
-/** The figure's debug surface (`Widget.debug()`), read in the page. */
-function debugOf(page, sel) {
-  return page.evaluate((s) => window.__midpoint.apps.find((a) => a.root === document.querySelector(s)).debug(), sel);
+/** Plays the figure `sel` to its run's end at its fastest speed (+ pressed inside it until its
+ *  Speed menu, hidden in an article's figure, shows the last), and waits until it is there and
+ *  paused. */
+async function playToEnd(page, sel) {
+  await page.locator(`${sel} [data-act="play"]`).focus();
+  const fastest = (s) => {
+    const m = document.querySelector(s).querySelector('select[data-ctl="speed"]');
+    return m.selectedIndex === m.options.length - 1;
+  };
+  for (let i = 0; i < 10 && !(await page.evaluate(fastest, sel)); i++) await page.keyboard.press("+");
+  await page.waitForFunction(fastest, sel, { timeout: 5_000 });
+  await page.locator(`${sel} [data-act="play"]`).click();
+  await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "ended" && document.querySelector(s).dataset.mode === "paused", sel, { timeout: 180_000 });
 }
 
 /** Waits until the figure is paused and its frame loop idle (nothing left to move or draw). */
@@ -31,8 +42,7 @@ function rest(page, sel, timeout = 60_000) {
   return page.waitForFunction(
     (s) => {
       const r = document.querySelector(s);
-      const a = window.__midpoint.apps.find((x) => x.root === r);
-      return r.dataset.mode === "paused" && a.debug().idle;
+      return r.dataset.mode === "paused" && r.debug()?.idle === true;
     },
     sel,
     { timeout, polling: 50 },
@@ -46,17 +56,10 @@ describe("a figure's state is (its settings, its moment)", () => {
     const sel = '.explain [data-midpoint][data-query*="view=grid&at=batch"]';
     const { page, errors } = await articleFigure(sel);
     try {
-      // Its opening moment, then the end of the run (a seek, then Play to the end).
+      // Its opening moment, then the end of the run (Play, at the fastest speed, to the end).
       await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "scan", sel, { timeout: 60_000 });
       await rest(page, sel);
-      await page.evaluate((s) => {
-        const a = window.__midpoint.apps.find((x) => x.root === document.querySelector(s));
-        a.ex.seek_time(209.5);
-        a.wake();
-      }, sel);
-      await rest(page, sel);
-      await page.locator(`${sel} [data-act="play"]`).click();
-      await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "ended", sel, { timeout: 60_000 });
+      await playToEnd(page, sel);
       await rest(page, sel);
       assert.match(await narration(page, sel), /the run is over\. Press Reset \(or Home\)/);
       const reset = page.locator(`${sel} button[data-act="reset"]`);
@@ -74,13 +77,7 @@ describe("a figure's state is (its settings, its moment)", () => {
       await page.locator(`${sel} [data-act="step"]`).click();
       await page.waitForFunction((s) => document.querySelector(s).dataset.event === "1", sel);
       // Ended again and Home (the key) from inside the figure does the same.
-      await page.evaluate((s) => {
-        const a = window.__midpoint.apps.find((x) => x.root === document.querySelector(s));
-        a.ex.seek_time(209.5);
-        a.ex.play();
-        a.wake();
-      }, sel);
-      await page.waitForFunction((s) => document.querySelector(s).dataset.phase === "ended" && document.querySelector(s).dataset.mode === "paused", sel, { timeout: 60_000 });
+      await playToEnd(page, sel);
       await page.locator(`${sel} [data-act="back"]`).focus();
       await page.keyboard.press("Home");
       await page.waitForFunction((s) => document.querySelector(s).dataset.t === "0.0000", sel);

@@ -48,6 +48,18 @@ export function pageReady(page) {
   });
 }
 
+/** The figure's test surface (docs/testing.md, "The test surface"): the `debug()` of the widget
+ *  whose root `sel` selects (the first widget by default), read once. */
+export function debugOf(page, sel = '[data-testid="midpoint-widget"]') {
+  return page.evaluate((s) => document.querySelector(s).debug(), sel);
+}
+
+/** Wait until the widget `sel` selects (the first by default) exists and its frame loop has come
+ *  to rest (`debug().idle`: nothing moves until input or a worker's message). */
+export function atRest(page, sel = '[data-testid="midpoint-widget"]', { timeout = 90_000 } = {}) {
+  return page.waitForFunction((s) => document.querySelector(s)?.debug?.()?.idle === true, sel, { timeout, polling: 100 });
+}
+
 /** Launch headless Chromium. Close it with `await browser.close()`. */
 export function launch() {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });

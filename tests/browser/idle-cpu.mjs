@@ -28,6 +28,7 @@ try {
   let prev = await metrics();
   let prevAt = Date.now();
   while (Date.now() - t0 < seconds * 1000) {
+    // The measurement's window: Chromium's task time is read every 2 s of wall time.
     await new Promise((r) => setTimeout(r, 2000));
     const m = await metrics();
     const now = Date.now();
@@ -36,7 +37,7 @@ try {
     const at = (now - t0) / 1000;
     if (at <= 12) first.push(w);
     else if (at >= 16) paused.push(w);
-    if (scouted === null && (await page.evaluate(() => window.__midpoint.apps[0].ex.scouted()))) scouted = at;
+    if (scouted === null && (await page.evaluate(() => window.__midpoint.debug().scouted))) scouted = at;
     prev = m;
     prevAt = now;
   }

@@ -4,7 +4,7 @@
 // wake-up had announced: each would be a change shown up to 250 ms late.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { atRest, debugOf, openPage, pageReady, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 
@@ -19,7 +19,7 @@ const framesIn = (page, ms) =>
     ms,
   );
 
-const idle = (page) => page.waitForFunction(() => window.__midpoint.debug().idle, null, { timeout: 90_000, polling: 100 });
+const idle = (page) => atRest(page);
 
 describe("the page at rest", () => {
   test("paused, the frame loop slows to a poll; a step, a key, a slider and the theme wake it", async () => {
@@ -35,7 +35,7 @@ describe("the page at rest", () => {
         };
       });
       // The load's runs done and the scout's snapshots made, the page comes to rest.
-      await page.waitForFunction(() => window.__midpoint.debug().hasRun && window.__midpoint.apps[0].ex.scouted(), null, { timeout: 90_000, polling: 200 });
+      await page.waitForFunction(() => window.__midpoint.debug().hasRun && window.__midpoint.debug().scouted, null, { timeout: 90_000, polling: 200 });
       await idle(page);
       const resting = await framesIn(page, 2000);
       assert.ok(resting <= 12, `${resting} frames requested in 2 s at rest (a poll every 250 ms is 8)`);
@@ -57,7 +57,7 @@ describe("the page at rest", () => {
 
       // From here on the loop rests after a single quiet frame, so that the workers' messages
       // (the run's streamed samples, the ensemble's other runs) arrive at a resting page.
-      await page.evaluate(() => (window.__midpoint.apps[0].idleAfter = 1));
+      await page.evaluate(() => (document.querySelector('[data-testid="midpoint-widget"]').dataset.idleAfter = "1"));
       // A slider: the new runs arrive from the workers and are drawn.
       await page.evaluate(
         () =>
@@ -75,13 +75,22 @@ describe("the page at rest", () => {
       );
       await idle(page);
 
-      // The theme: the close-up repaints in the new colours.
-      await page.evaluate(() => (window.__midpoint.apps[0].stripFigure.seen = null));
+      // The theme: the close-up repaints in the new colours (each paint starts by clearing its
+      // canvas).
+      await page.evaluate(() => {
+        const ctx = document.querySelector('[data-testid="boundary-strip"]').getContext("2d");
+        const clear = ctx.clearRect.bind(ctx);
+        window.__stripPaints = 0;
+        ctx.clearRect = (...a) => {
+          window.__stripPaints++;
+          return clear(...a);
+        };
+      });
       await page.emulateMedia({ colorScheme: "dark" });
-      await page.waitForFunction(() => window.__midpoint.apps[0].stripFigure.seen !== null, null, { timeout: 5_000 });
+      await page.waitForFunction(() => window.__stripPaints > 0, null, { timeout: 5_000 });
       await idle(page);
 
-      assert.equal(await page.evaluate(() => window.__midpoint.debug().idleMisses), 0, "polls found work that nothing had woken them for");
+      assert.equal((await debugOf(page)).idleMisses, 0, "polls found work that nothing had woken them for");
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -92,16 +101,16 @@ describe("the page at rest", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&view=strip&at=batch", { viewport: { width: 390, height: 844 } });
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
       // Its hidden grid's changes (never drawn) kept the frames going before.
       await idle(page);
       await page.locator('[data-testid="watch-refill"]').click();
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.mode === "watching", null, { timeout: 10_000 });
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.mode === "paused", null, { timeout: 60_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "watching", null, { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused", null, { timeout: 60_000 });
       // The refill's pages glide and fade in, then rest: the fade's last step must not wait for
       // a poll.
       await idle(page);
-      assert.equal(await page.evaluate(() => window.__midpoint.debug().idleMisses), 0, "polls found work that nothing had woken them for");
+      assert.equal((await debugOf(page)).idleMisses, 0, "polls found work that nothing had woken them for");
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

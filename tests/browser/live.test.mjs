@@ -6,7 +6,7 @@
 // page a core.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useBrowser, pageReady, openPage } from "./helpers.mjs";
+import { debugOf, useBrowser, pageReady, openPage } from "./helpers.mjs";
 
 const shared = useBrowser();
 
@@ -50,7 +50,8 @@ describe("live residency plot", () => {
       });
       assert.ok(before.full > before.blank * 1.5, `the finished curve has ink: ${JSON.stringify(before)}`);
 
-      // Drag the thumb through four stops to the left, pausing briefly on each.
+      // Drag the thumb through four stops to the left, pausing on each until the plot has
+      // redrawn for it.
       const slider = page.locator('input[data-key="lru_scan_depth"]');
       await slider.scrollIntoViewIfNeeded();
       const box = await slider.boundingBox();
@@ -68,7 +69,10 @@ describe("live residency plot", () => {
       assert.ok(stops.length >= 3, "the default depth has stops to its left");
       for (const v of stops) {
         await page.mouse.move(xOf(v), y, { steps: 4 });
-        await page.waitForTimeout(120);
+        // The depth of that stop, as the address gives it.
+        await page.waitForFunction((v) => document.querySelector('input[data-key="lru_scan_depth"]').value === v, String(v), { timeout: 5_000 });
+        const d = await page.evaluate(() => new URLSearchParams(location.search).get("lru_scan_depth"));
+        await page.waitForFunction((d) => window.__live.events.some((e) => e.depth === d), d, { timeout: 30_000, polling: 20 });
       }
       await page.mouse.up();
       const last = String(await slider.evaluate((s) => s.value));
@@ -102,16 +106,16 @@ describe("live residency plot", () => {
       // The stops the drag skipped are computed afterwards, in the background; going back to
       // one then shows its final curve without a new run.
       await page.waitForFunction(() => {
-        const runs = window.__midpoint.apps[0].runs;
-        return !runs.liveJob && runs.skipped.length === 0;
+        const d = window.__midpoint.debug();
+        return !d.liveRun && d.skippedRuns === 0;
       }, null, { timeout: 90_000, polling: 100 });
-      const cached = await page.evaluate(() => window.__midpoint.apps[0].runs.runCache.size);
+      const cached = (await debugOf(page)).cachedRuns;
       assert.ok(cached >= stops.length + 1, `runs cached: ${cached} (the first, and each stop)`);
       await page.evaluate(() => (window.__live.events = []));
       await slider.focus();
       await page.keyboard.press("ArrowRight");
       await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 5_000, polling: 20 });
-      assert.equal(await page.evaluate(() => window.__midpoint.apps[0].runs.liveJob), null, "no run started");
+      assert.equal((await debugOf(page)).liveRun, false, "no run started");
       assert.equal(String(await slider.evaluate((s) => s.value)), String(stops[stops.length - 2]));
       assert.deepEqual(errors, []);
     } finally {
@@ -125,24 +129,38 @@ describe("sweep workers and the animation", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html");
     try {
       await pageReady(page);
-      const n = await page.evaluate(() => window.__midpoint.apps[0].sweepFigure.workerCount());
+      const n = (await debugOf(page)).sweepWorkers;
       if (n < 2) return t.skip(`one sweep worker here (hardwareConcurrency ${n})`);
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "playing");
-      const busy = () => page.evaluate(() => window.__midpoint.apps[0].sweepFigure.job?.workers.filter((w) => w.jobs.size > 0).length ?? 0);
+      // Every animation frame while the animation plays: the most sweep workers computing at once.
+      await page.evaluate(() => {
+        window.__busy = { most: 0, frames: 0 };
+        const frame = () => {
+          const d = window.__midpoint.debug();
+          if (d.mode === "playing") {
+            window.__busy.most = Math.max(window.__busy.most, d.sweepBusy);
+            window.__busy.frames++;
+          }
+          if (!window.__busy.stop) requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      });
       await page.click('[data-act="sweep"]');
-      let most = 0;
-      for (let i = 0; i < 20; i++) {
-        most = Math.max(most, await busy());
-        await page.waitForTimeout(100);
-      }
-      assert.equal(most, n - 1, `busy sweep workers while playing (of ${n})`);
+      // The points drawn as the sweep starts (a finished sweep starts again from none).
+      const points0 = Number(await page.locator('[data-testid="sweep-plot"]').getAttribute("data-points"));
+      // The working ones busy, and then more points done than there are workers: each worker has
+      // been handed a next point (the held one would have taken one then).
+      await page.waitForFunction((n) => window.__busy.most >= n - 1, n, { timeout: 30_000, polling: 20 });
+      await page.waitForFunction((p) => Number(document.querySelector('[data-testid="sweep-plot"]').dataset.points) >= p, points0 + n + 1, { timeout: 120_000, polling: 50 });
+      const rec = await page.evaluate(() => {
+        window.__busy.stop = true;
+        return window.__busy;
+      });
+      assert.equal(await page.getAttribute('[data-testid="midpoint-widget"]', "data-mode"), "playing", "still playing after the sweep's first points");
+      assert.equal(rec.most, n - 1, `busy sweep workers while playing (of ${n}, ${rec.frames} frames sampled)`);
       await page.click('[data-act="play"]');
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused");
-      await page.waitForFunction(
-        (n) => window.__midpoint.apps[0].sweepFigure.job?.workers.filter((w) => w.jobs.size > 0).length === n,
-        n,
-        { timeout: 10_000, polling: 20 },
-      );
+      await page.waitForFunction((n) => window.__midpoint.debug().sweepBusy === n, n, { timeout: 10_000, polling: 20 });
       await page.click('[data-act="cancel"]');
       assert.deepEqual(errors, []);
     } finally {

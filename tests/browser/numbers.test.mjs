@@ -5,7 +5,7 @@
 // this test fails on that.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { atRest, openPage, pageReady, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 const num = (s) => Number(String(s).replaceAll(",", ""));
@@ -78,8 +78,9 @@ describe("one source for every number on screen", () => {
     try {
       await pageReady(page);
       const root = page.locator("[data-testid=midpoint-widget]");
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
-      await page.waitForTimeout(200);
+      await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
+      // Each sample is taken with the figure at rest: everything it prints drawn for the event.
+      await atRest(page);
       // Just after the batch: demoted and hot from the batch, as the narration, the caption and
       // the counters give them; the close-up draws only some of those hot pages.
       let s = await sample(page);
@@ -92,7 +93,7 @@ describe("one source for every number on screen", () => {
         const ev = Number(await root.getAttribute("data-event"));
         await root.locator("[data-act=step]").click();
         await page.waitForFunction((ev) => Number(document.querySelector("[data-testid=midpoint-widget]").dataset.event) > ev, ev);
-        await page.waitForTimeout(60);
+        await atRest(page);
         agree(await sample(page), `step ${i + 1}`);
         samples++;
       }
@@ -101,7 +102,7 @@ describe("one source for every number on screen", () => {
         const ev = Number(await root.getAttribute("data-event"));
         await root.locator("[data-testid=step-boundary]").click();
         await page.waitForFunction((ev) => Number(document.querySelector("[data-testid=midpoint-widget]").dataset.event) > ev, ev, { timeout: 10_000 });
-        await page.waitForTimeout(60);
+        await atRest(page);
         s = await sample(page);
         agree(s, `boundary step ${i + 1}`);
         samples++;

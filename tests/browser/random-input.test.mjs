@@ -85,8 +85,13 @@ async function settle(page, sel) {
     const rb = r.getBoundingClientRect();
     if (rb.top < 0 || rb.bottom > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
     document.querySelector("dialog[open]")?.close();
-    const a = window.__midpoint.apps.find((x) => x.root === r);
-    if (r.dataset.mode !== "paused") a.act("play");
+    // Its Play button (or, without one, Space sent to the figure) pauses it.
+    window.__pause = (r) => {
+      const play = r.querySelector('[data-act="play"]');
+      if (play) play.click();
+      else r.dispatchEvent(new KeyboardEvent("keydown", { key: " ", bubbles: true, cancelable: true }));
+    };
+    if (r.dataset.mode !== "paused") window.__pause(r);
   }, sel);
   try {
     await page.waitForFunction(
@@ -95,11 +100,10 @@ async function settle(page, sel) {
         // A key's smooth scroll (End, Space on the page) may still be carrying the page away.
         const rb = r.getBoundingClientRect();
         if (rb.bottom < 0 || rb.top > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
-        const a = window.__midpoint.apps.find((x) => x.root === r);
         // A run paused because it went off screen plays on when back in view (the widget's
         // setVisible), which the scroll above may cause after the first pause: paused again.
-        if (r.dataset.mode === "playing" || r.dataset.mode === "watching") a.act("play");
-        const d = a.debug();
+        if (r.dataset.mode === "playing" || r.dataset.mode === "watching") window.__pause(r);
+        const d = r.debug();
         return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
       },
       sel,
@@ -109,7 +113,7 @@ async function settle(page, sel) {
     // Where it stuck: the widget's published state.
     const where = await page.evaluate((s) => {
       const r = document.querySelector(s);
-      const d = window.__midpoint.apps.find((x) => x.root === r).debug();
+      const d = r.debug();
       return { data: { ...r.dataset }, mode: d.mode, busy: d.busy, idle: d.idle, workersBusy: d.workersBusy, idleMisses: d.idleMisses, t: d.t_s, narration: d.narration.slice(0, 160) };
     }, sel);
     e.message = `${e.message}\nthe figure did not come to rest: ${JSON.stringify(where)}`;
@@ -121,8 +125,7 @@ async function settle(page, sel) {
 function problems(page, sel) {
   return page.evaluate((s) => {
     const r = document.querySelector(s);
-    const a = window.__midpoint.apps.find((x) => x.root === r);
-    const d = a.debug();
+    const d = r.debug();
     const fmt = new Intl.NumberFormat("en-US");
     const out = [];
     const want = (what, got, exp) => {
@@ -264,7 +267,8 @@ describe("random input, from a fixed seed", () => {
       try {
         await pageReady(page);
         await page.locator(v.root).scrollIntoViewIfNeeded();
-        await page.waitForFunction((s) => window.__midpoint.apps.some((a) => a.root === document.querySelector(s)), v.root, { timeout: 20_000 });
+        // Mounted: its root publishes its mode.
+        await page.waitForFunction((s) => document.querySelector(s).dataset.mode !== undefined, v.root, { timeout: 20_000 });
         await settle(page, v.root);
         for (let burst = 0; burst < BURSTS; burst++) {
           for (let j = 0; j < PER_BURST; j++) log.push(await act(page, v.root, rnd));

@@ -8,7 +8,7 @@
 //   embed-strip.png     the strip embedded (embed=1&view=strip) at 390 px, its snippet's 560 px tall.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, launch } from "./helpers.mjs";
+import { atRest, baseUrl, launch } from "./helpers.mjs";
 import { shot } from "./shots.mjs";
 
 const dark = process.argv.includes("--dark");
@@ -16,7 +16,9 @@ const docs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../d
 const colorScheme = dark ? "dark" : "light";
 const suffix = dark ? "-dark" : "";
 const ready = (page) => page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1");
-const atBatch = (page) => page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 60_000 });
+const atBatch = (page) => page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 60_000, polling: 100 });
+/** Presses the Play button (here, to pause) of the figure `sel` selects. */
+const pause = (page, sel = "[data-testid=midpoint-widget]") => page.evaluate((s) => document.querySelector(s).querySelector('[data-act="play"]').click(), sel);
 
 const browser = await launch();
 try {
@@ -30,29 +32,28 @@ try {
     await page.click('[data-testid="watch-refill"]');
     await page.waitForFunction(
       () => {
-        const a = window.__midpoint.apps[0];
-        const s = a.ex.status();
+        const s = window.__midpoint.debug();
         return s.mode === "watching" && / draining\./.test(s.narration) && s.free < 560;
       },
       null,
       { timeout: 60_000, polling: "raf" },
     );
-    await page.evaluate(() => window.__midpoint.apps[0].act("play")); // pauses
-    await page.waitForTimeout(900); // the cells settle
+    await pause(page);
+    await atRest(page); // the cells settle
     await page.mouse.move(0, 0);
     const out = path.join(docs, `closeup-drain${suffix}.png`);
     await page.locator(".mp-figure").screenshot({ path: out });
     console.log(`wrote ${out}`);
     // 2. Step until an event moves LRU_old toward the tail: the code panel shows adjust_len.
     await page.evaluate(() => {
-      const a = window.__midpoint.apps[0];
+      const step = document.querySelector('[data-testid="midpoint-widget"] [data-act="step"]');
       for (let i = 0; i < 3000; i++) {
-        const before = a.ex.status().slid_young;
-        a.act("step");
-        if (a.ex.status().slid_young > before) break;
+        const before = window.__midpoint.debug().slid_young;
+        step.click();
+        if (window.__midpoint.debug().slid_young > before) break;
       }
     });
-    await page.waitForTimeout(900);
+    await atRest(page);
     const out2 = path.join(docs, `code-adjust-len${suffix}.png`);
     await page.locator(".mp-closeup").screenshot({ path: out2 });
     console.log(`wrote ${out2}`);
@@ -66,14 +67,14 @@ try {
     // The first figure plays its refill: caught as the drain turns scan pages young.
     await page.waitForFunction(
       () => {
-        const a = window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]"));
-        return a?.status?.mode === "watching" && a.status.drain_young > 250;
+        const s = document.querySelector("[data-midpoint]").debug?.();
+        return s?.mode === "watching" && s.drain_young > 250;
       },
       null,
       { timeout: 60_000, polling: "raf" },
     );
-    await page.evaluate(() => window.__midpoint.apps.find((x) => x.root === document.querySelector("[data-midpoint]")).act("play"));
-    await page.waitForTimeout(1200);
+    await pause(page, "[data-midpoint]");
+    await atRest(page, "[data-midpoint]");
     const out = path.join(docs, `article-phone${suffix}.png`);
     await page.screenshot({ path: out });
     console.log(`wrote ${out}`);
@@ -87,11 +88,11 @@ try {
     await atBatch(page);
     await page.click('[data-testid="watch-refill"]');
     await page.waitForFunction(() => {
-      const s = window.__midpoint.apps[0].ex.status();
+      const s = window.__midpoint.debug();
       return / draining\./.test(s.narration) && s.free < 700;
     }, null, { timeout: 60_000, polling: "raf" });
-    await page.evaluate(() => window.__midpoint.apps[0].act("play"));
-    await page.waitForTimeout(900);
+    await pause(page);
+    await atRest(page);
     const out = shot(`embed-strip${suffix}.png`);
     await page.screenshot({ path: out, fullPage: true });
     console.log(`wrote ${out}`);

@@ -3,7 +3,7 @@
 // against a served repository.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+import { debugOf, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 const nums = (s) => (s.match(/\d[\d,]*/g) ?? []).map((x) => Number(x.replaceAll(",", "")));
@@ -17,13 +17,13 @@ describe("a restart in the lab", () => {
     );
     try {
       await pageReady(page);
-      // Step one event at a time (what the Step button does) until a step slides the boundary
-      // by growth; then the page shows that narration.
+      // Step one event at a time (the Step button, each click acting at once) until a step
+      // slides the boundary by growth; then the page shows that narration.
       const found = await page.evaluate(() => {
-        const ex = window.__midpoint.apps[0].ex;
+        const step = document.querySelector('[data-testid="midpoint-widget"] [data-act="step"]');
         for (let i = 0; i < 1500; i++) {
-          ex.step();
-          if (ex.status().narration.includes("growth slide, not a refill's")) return i;
+          step.click();
+          if (window.__midpoint.debug().narration.includes("growth slide, not a refill's")) return i;
         }
         return -1;
       });
@@ -34,7 +34,7 @@ describe("a restart in the lab", () => {
       );
       const text = await page.locator('[data-testid="narration"]').textContent();
       assert.ok(found >= 0, `no step narrated the growth slide; last: ${text}`);
-      const st = await page.evaluate(() => window.__midpoint.apps[0].ex.status());
+      const st = await debugOf(page);
       // The numbers it gives are the state's: the free list is not empty, the list is past 512.
       assert.ok(st.free > 0, `free ${st.free}`);
       assert.ok(st.lru >= 512, `lru ${st.lru}`);

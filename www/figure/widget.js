@@ -16,7 +16,8 @@ const NO_RUNS = { first: null, ens: null, pendingRun: false, schedule() {}, star
 const NO_WORKERS = { busy: () => false };
 
 // After this many frames in a row with nothing to do, the loop polls every IDLE_POLL_MS (a
-// test sets `idleAfter` lower, to be idle whenever a message or an input arrives).
+// test sets the root's `data-idle-after` lower, to be idle whenever a message or an input
+// arrives).
 const IDLE_FRAMES = 30;
 const IDLE_POLL_MS = 250;
 
@@ -97,6 +98,9 @@ export class Widget {
     this.alert = el("div", { class: "mp-alert", role: "alert", hidden: true });
     this.notes = el("div", { class: "mp-notes", role: "status", hidden: true });
     root.append(this.alert, this.notes);
+    // The test surface on the figure's own element: an article's figures mount as they come
+    // near the screen, so a test finds one by its root, not by its place in __midpoint.apps.
+    root.debug = () => (this.ex ? this.debug() : null);
   }
 
   /** The full runs and their workers, from runs.js (`{ Runs, Workers }`), before start(). */
@@ -402,7 +406,7 @@ export class Widget {
     // A poll that found work means a change that did not call wake(): counted, for the tests.
     if (polled && !quiet) this.idleMisses++;
     this.quietFrames = quiet ? this.quietFrames + 1 : 0;
-    if (this.quietFrames < (this.idleAfter ?? IDLE_FRAMES)) {
+    if (this.quietFrames < (Number(this.root.dataset.idleAfter) || IDLE_FRAMES)) {
       requestAnimationFrame(this.loop);
       return;
     }
@@ -676,7 +680,8 @@ export class Widget {
     else this.wake();
   }
 
-  /** Counts and state for tests and curious readers: `window.__midpoint.apps[0].debug()`. */
+  /** Counts and state for tests and curious readers (docs/testing.md, "The test surface"):
+   *  `window.__midpoint.debug(i)`, or `debug()` on the widget's root element. */
   debug() {
     const s = this.ex.status();
     const c = mp.strip_constants();
@@ -713,6 +718,43 @@ export class Widget {
       // Workers computing runs or a sweep (the frame loop is not idle meanwhile).
       workersBusy: this.workers.busy(),
       idleMisses: this.idleMisses,
+      // The scout's snapshots for scrubbing all made (the loop rests only then).
+      scouted: this.ex.scouted(),
+      strip: this.stripDebug(),
+      // The time a click at each tenth of the residency plot's width seeks to (0 to 10 tenths).
+      residencySeek: this.residencySeekDebug(),
+      // The full runs: one computing for the shown setting, the skipped stops still to compute,
+      // the runs cached.
+      liveRun: !!this.runs.liveJob,
+      skippedRuns: this.runs.skipped?.length ?? 0,
+      cachedRuns: this.runs.runCache?.size ?? 0,
+      // The sweep's workers, and how many are computing a point now.
+      sweepWorkers: this.sweepFigure?.workerCount() ?? 0,
+      sweepBusy: this.sweepFigure?.job?.workers.filter((w) => w.jobs.size > 0).length ?? 0,
     };
+  }
+
+  /** The close-up's cells as its last frame computed them (`null` without a close-up): each
+   *  cell's page, place (CSS px), flags (1: turned young by the boundary since the last batch)
+   *  and region (0: the head row, 1: the window around LRU_old); and its trails. */
+  stripDebug() {
+    if (!this.stripFigure) return null;
+    const ex = this.ex;
+    const stride = ex.constructor.strip_stride();
+    const n = ex.strip_len();
+    const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
+    const cells = [];
+    for (let i = 0; i + stride - 1 < n; i += stride) cells.push({ page: v[i], x: v[i + 1], y: v[i + 2], flags: v[i + 4], region: v[i + 6] });
+    return { cells, trails: ex.strip_meta().trails.length };
+  }
+
+  /** Where a click on the residency plot seeks to, at each tenth of its width (`null` without
+   *  the plot): the times its seek computes from the pointer's place. */
+  residencySeekDebug() {
+    const r = this.residencyFigure;
+    if (!r?.canvas) return null;
+    const c = r.canvas;
+    const w = c.getBoundingClientRect().width;
+    return Array.from({ length: 11 }, (_, i) => this.ex.residency_time_at((w * i) / 10, w, c.width, r.scale || 1));
   }
 }
