@@ -80,7 +80,7 @@ export async function screenshot(page, name) {
   return file;
 }
 
-// ---- The public face (issue 48): what a figure publishes, and waits on it ---------------------
+// ---- The public face: what a figure publishes, and waits on it --------------------------------
 // Tests read `window.__midpoint.debug(which)` (a widget's debug(): its status and counts, `idle`
 // once its frame loop has come to rest) and the widget root's data-* attributes, and wait on them
 // rather than for a fixed time. `which` is a widget's index or a CSS selector of its root (or of
