@@ -161,8 +161,10 @@ try {
   // The lab's "Your server" panel (not in an embed, which hides it).
   const panel = document.querySelector("[data-testid=status-panel]");
   if (panel && !embedded) (await import("./status.js")).mountStatusPanel(panel);
-  // A read-only hook for tests and the curious.
-  window.__midpoint = { apps, debug: (i = 0) => apps[i]?.debug() };
+  // A read-only hook for tests and the curious: debug(i) is the i-th widget's debug(), debug(el)
+  // that of the widget whose root is or holds the element el (docs/testing.md).
+  const widgetOf = (el) => apps.find((a) => a.root === el) ?? apps.find((a) => a.root.contains(el));
+  window.__midpoint = { apps, debug: (i = 0) => (i instanceof Element ? widgetOf(i) : apps[i])?.debug() };
   document.documentElement.dataset.midpointReady = "1";
 } catch (e) {
   console.error(e);

@@ -17,7 +17,9 @@
 //                         data-at-moment="1" (widget.js) and the poster is gone (null without a
 //                         poster, or for a build without data-at-moment)
 //   embed_transfer_kb     bytes over the wire (response headers and encoded bodies, every request
-//                         of the page and its workers) until 2 s after the first frame, KiB
+//                         of the page and its workers) until the live figure is at the poster's
+//                         moment (or, for a build without data-at-moment, its first frame) and no
+//                         request is in flight, KiB
 //   encoding              the Content-Encoding the WASM module came with (as the server sent it)
 //
 // MIDPOINT_URL is the served repository (scripts/bench-embed.sh serves it compressed, as a static
@@ -86,6 +88,16 @@ async function once(browser) {
   let bytes = 0;
   let wasmEncoding = null;
   const requests = [];
+  // Requests in flight (counted down once a finished one's bytes are added), and what waits for
+  // none to be.
+  let inFlight = 0;
+  let onQuiet = null;
+  const settle = () => {
+    inFlight--;
+    if (inFlight === 0) onQuiet?.();
+  };
+  context.on("request", () => inFlight++);
+  context.on("requestfailed", settle);
   context.on("requestfinished", async (req) => {
     try {
       const s = await req.sizes();
@@ -94,6 +106,8 @@ async function once(browser) {
       if (req.url().endsWith(".wasm")) wasmEncoding = (await req.response())?.headers()["content-encoding"] ?? "identity";
     } catch {
       // A request of a closed page: not counted.
+    } finally {
+      settle();
     }
   });
   const page = await context.newPage();
@@ -109,12 +123,18 @@ async function once(browser) {
   await page.addInitScript(watch);
   await page.goto(base + figurePath, { waitUntil: "commit" });
   await page.waitForFunction(() => window.__embedBench?.frame !== null, null, { timeout: timeoutS * 1000, polling: 100 });
-  await page.waitForTimeout(2000);
-  const kb = bytes / 1024;
   // The live figure at the poster's moment (a build without data-at-moment never gets there).
   await page
     .waitForFunction(() => window.__embedBench.moment !== null, null, { timeout: timeoutS * 1000, polling: 100 })
     .catch(() => {});
+  // Then the network quiet: no request of the page or its workers in flight.
+  // (Bounded by --timeout-s, as the frame is: a request that never ends does not hang the run.)
+  if (inFlight > 0) {
+    let bound;
+    await Promise.race([new Promise((resolve) => (onQuiet = resolve)), new Promise((resolve) => (bound = setTimeout(resolve, timeoutS * 1000)))]);
+    clearTimeout(bound);
+  }
+  const kb = bytes / 1024;
   const marks = await page.evaluate(() => window.__embedBench);
   await context.close();
   const poster = marks.posterTiming ?? marks.poster;

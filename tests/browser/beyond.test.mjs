@@ -28,6 +28,18 @@ const settled = (page) =>
     { timeout: 90_000 },
   );
 
+/** Wait until both runs of the pair are more than 10 events past `from` (the watched drain
+ *  plays), the figure still watching or playing. */
+const drainPlays = (page, from) =>
+  page.waitForFunction(
+    (from) => {
+      const f = document.querySelector("[data-beyond=pair]");
+      return Number(f.dataset.eventsStock) > from + 10 && Number(f.dataset.eventsPatched) > from + 10 && f.dataset.mode !== "paused";
+    },
+    from,
+    { timeout: 60_000, polling: 50 },
+  );
+
 const canvases = (page, sel) => page.evaluate((s) => [...document.querySelectorAll(`${s} canvas`)].map((c) => c.toDataURL()), sel);
 
 test("side by side: both close-ups change between frames and stay on the same event count", { timeout: 180_000 }, async () => {
@@ -41,8 +53,9 @@ test("side by side: both close-ups change between frames and stay on the same ev
   const start = await pairState(page);
   const before = await canvases(page, "[data-beyond=pair]");
   await fig.locator("button[data-act=watch]").click();
-  // The batch is held ~1.1 s, its evictions shown ~1.6 s, then the drain plays.
-  await page.waitForTimeout(5000);
+  // The batch is held ~1.1 s, its evictions shown ~1.6 s, then the drain plays: both runs
+  // some events into it (the figure's data-events-stock and data-events-patched).
+  await drainPlays(page, start.stock);
   await fig.locator("button[data-act=play]").click(); // pauses the watch
   await settled(page);
   const after = await canvases(page, "[data-beyond=pair]");
@@ -113,9 +126,10 @@ test("phase heat map: hovering describes a cell, clicking one runs its setting i
   await page.waitForFunction(() => location.search.includes("idle_lookups_per_s=2000"), null, { timeout: 10_000 });
   const url = new URL(page.url());
   assert.equal(url.searchParams.get("cleaner"), "after-activity:4");
-  const lab = await page.evaluate(() => window.__midpoint.apps.find((a) => a.syncUrl).params);
-  assert.equal(lab.idle_lookups_per_s, 2000);
-  assert.equal(lab.hot_pages, 897);
+  // The lab runs it: the parameters its root publishes (data-address).
+  const lab = new URLSearchParams(await page.locator(".mp-lab").getAttribute("data-address"));
+  assert.equal(lab.get("idle_lookups_per_s"), "2000");
+  assert.equal(lab.get("hot_pages"), "897");
   // From the keyboard: the next cell to the right, Enter.
   await canvas.focus();
   await page.keyboard.press("ArrowRight");
@@ -146,8 +160,9 @@ test("screenshots of the Beyond section on a desktop and a phone", { timeout: 18
     for (const kind of ["pair", "scale", "phase"]) await page.locator(`[data-beyond=${kind}]`).scrollIntoViewIfNeeded();
     await page.locator("[data-beyond=pair]").scrollIntoViewIfNeeded();
     await settled(page);
+    const from = (await pairState(page)).stock;
     await page.locator("[data-beyond=pair] button[data-act=watch]").click();
-    await page.waitForTimeout(5500);
+    await drainPlays(page, from);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `${name}: the page is ${overflow} px wider than the screen`);
     // The section at the screen's full width (the figures reach past the text column), and

@@ -7,7 +7,7 @@
 //   (HANDOUT_ONLY=1: only docs/handout-*.png)
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, launch } from "./helpers.mjs";
+import { baseUrl, launch, painted } from "./helpers.mjs";
 import { shot } from "./shots.mjs";
 import { HANDOUT_LABEL_PX } from "../../www/handout.js";
 
@@ -24,9 +24,15 @@ async function open(browser, width, height, query = "") {
 
 /** Waits for the beat drawn at its moment and at rest (paused, nothing moving). */
 async function settled(page) {
-  await page.waitForFunction((s) => !document.querySelector(s).dataset.seeking && document.querySelector(s).dataset.mode === "paused", widget, { timeout: 60_000 });
+  // The close-up at rest too: no page on its way (data-moving="0", strip.js), and the frame loop
+  // idle (debug().idle: nothing drawn for 30 frames, so the highlights of the pages that just
+  // changed have faded).
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(1500);
+  await page.waitForFunction((s) => {
+    const r = document.querySelector(s);
+    return !r.dataset.seeking && r.dataset.mode === "paused" && r.dataset.moving === "0" && window.__midpoint.debug().idle;
+  }, widget, { timeout: 120_000 });
+  await painted(page);
 }
 
 const browser = await launch();

@@ -85,17 +85,27 @@ describe("the presentation fits the projector", () => {
 });
 
 /** Sets the drain's timeline to `v` (as a drag does: an input event) and returns the widget's
- *  free list and the timeline's value once drawn. */
+ *  free list and the timeline's value as published: the timeline's input handler moves the
+ *  explorer and publishes its status in the event's own task (strip.js). */
 async function scrub(page, v) {
-  await page.locator("[data-testid=drain-scrubber]").evaluate((r, v) => {
-    r.value = String(v);
-    r.dispatchEvent(new Event("input", { bubbles: true }));
-  }, v);
-  await page.waitForTimeout(100);
-  return page.evaluate((s) => {
-    const r = document.querySelector("[data-testid=drain-scrubber]");
-    return { free: Number(document.querySelector(s).dataset.freeLen), value: Number(r.value), max: Number(r.max), mode: document.querySelector(s).dataset.mode };
-  }, W);
+  return page.evaluate(
+    ([s, v]) => {
+      const r = document.querySelector("[data-testid=drain-scrubber]");
+      r.value = String(v);
+      r.dispatchEvent(new Event("input", { bubbles: true }));
+      return { free: Number(document.querySelector(s).dataset.freeLen), value: Number(r.value), max: Number(r.max), mode: document.querySelector(s).dataset.mode };
+    },
+    [W, v],
+  );
+}
+
+/** Wait until the widget's published free list is other than `was`, and return it. */
+async function freeAfter(page, was) {
+  const h = await page.waitForFunction(([s, was]) => {
+    const f = Number(document.querySelector(s).dataset.freeLen);
+    return f !== was && String(f);
+  }, [W, was], { timeout: 10_000 });
+  return Number(await h.jsonValue());
 }
 
 test("the drain's timeline from at=batch: the middle and the end give the matching free list, and back", async () => {
@@ -171,13 +181,11 @@ test("a teacher's journey: the beats by key from load, play and pause, the drain
     const seen = [size];
     for (let i = 0; i < 3; i++) {
       await page.keyboard.press("ArrowUp");
-      await page.waitForTimeout(100);
-      seen.push(await page.evaluate((s) => Number(document.querySelector(s).dataset.freeLen), W));
+      seen.push(await freeAfter(page, seen[seen.length - 1]));
     }
     for (let i = 1; i < seen.length; i++) assert.ok(seen[i] < seen[i - 1], `a read forward each press: ${seen}`);
     await page.keyboard.press("ArrowDown");
-    await page.waitForTimeout(100);
-    assert.equal(await page.evaluate((s) => Number(document.querySelector(s).dataset.freeLen), W), seen[2], "one read back");
+    assert.equal(await freeAfter(page, seen[3]), seen[2], "one read back");
     assert.equal(await page.evaluate((s) => document.querySelector(s).dataset.tour, W), "4");
     assert.equal(await mode(), "paused");
     // The last beats, and back to the first.

@@ -2,7 +2,7 @@
 // at the boundary. Run by scripts/test.sh (section 5) against a served repository.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { atRest, debugOf, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+import { atRest, debugOfRoot, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 
@@ -92,7 +92,7 @@ describe("the boundary close-up", () => {
         );
       // Whatever was still easing or fading comes to rest (the frame loop says so).
       await atRest(page, undefined, { timeout: 30_000 });
-      assert.equal((await debugOf(page)).mode, "paused");
+      assert.equal((await debugOfRoot(page)).mode, "paused");
       assert.equal(await count(1500), 0, "draw calls on the paused close-up's canvas in 1.5 s");
       const before = await page.evaluate(() => window.__stripDraws);
       await page.locator('[data-act="step"]').click();
@@ -128,7 +128,7 @@ describe("the boundary close-up", () => {
       const routine = await page.locator('[data-testid="code-panel"] .mp-active h3 code').allTextContents();
       assert.ok(routine.includes("buf_LRU_old_adjust_len"), routine.join(", "));
       const vars = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll(".mp-vars dt")].map((dt) => [dt.querySelector("code").textContent, dt.nextElementSibling.textContent])));
-      const st = await debugOf(page);
+      const st = await debugOfRoot(page);
       assert.equal(vars.old_len, st.old.toLocaleString("en-US"));
       assert.deepEqual(errors, []);
     } finally {
@@ -150,7 +150,7 @@ describe("the boundary close-up", () => {
       await page.waitForFunction((e) => Number(document.querySelector('[data-testid="midpoint-widget"]').dataset.event) >= e + 200, ev0, { timeout: 30_000 });
       await page.locator('[data-act="play"]').click();
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "paused", null, { timeout: 10_000 });
-      let st = await debugOf(page);
+      let st = await debugOfRoot(page);
       let text = await shown();
       assert.equal(st.phase, "warm-up");
       assert.ok(!text.includes("warm-up begins"), text);
@@ -158,7 +158,7 @@ describe("the boundary close-up", () => {
       // Before a batch.
       await page.locator('[data-act="batch"]').click();
       await page.waitForFunction(() => window.__midpoint.debug().at_batch === true, null, { timeout: 30_000 });
-      st = await debugOf(page);
+      st = await debugOfRoot(page);
       text = await shown();
       assert.match(text, /paused just before/);
       assert.ok(nums(text).includes(st.free), text);
@@ -166,7 +166,7 @@ describe("the boundary close-up", () => {
       const before = st;
       await page.locator('[data-act="step"]').click();
       await page.waitForFunction((e) => window.__midpoint.debug().events > e, before.events, { timeout: 10_000 });
-      st = await debugOf(page);
+      st = await debugOfRoot(page);
       text = await shown();
       assert.ok(nums(text).includes(st.free), text);
       assert.ok(nums(text).includes(st.slid_old - before.slid_old), `${text} / demoted ${st.slid_old - before.slid_old}`);
@@ -204,7 +204,7 @@ describe("views and embeds", () => {
         if (view === "strip") {
           assert.ok(await page.locator('[data-testid="boundary-strip"]').isVisible());
           assert.ok(await page.locator('[data-testid="watch-refill"]').isVisible(), "Watch is there in the embedded strip");
-          assert.ok((await debugOf(page)).strip.cells.length > 0);
+          assert.ok((await debugOfRoot(page)).strip.cells.length > 0);
         }
         if (view === "residency") {
           const d = await residency;
@@ -229,13 +229,13 @@ describe("views and embeds", () => {
       const box = await plot.boundingBox();
       // Six tenths of its width: where debug().residencySeek[6] says a click seeks to.
       const x = box.width * 0.6;
-      const d0 = await debugOf(page);
+      const d0 = await debugOfRoot(page);
       const want = d0.residencySeek[6];
       const end = d0.end_s;
       assert.ok(want > end * 0.4 && want < end * 0.7, `${want} of ${end}`);
       await plot.click({ position: { x, y: box.height / 2 } });
       await page.waitForFunction((t) => { const s = window.__midpoint.debug(); return s.mode === "paused" && s.t_s >= t; }, want, { timeout: 30_000, polling: 100 });
-      const t = (await debugOf(page)).t_s;
+      const t = (await debugOfRoot(page)).t_s;
       assert.ok(t - want < 1, `at ${t} s, wanted ${want}`);
       // And back: a click further left goes back in time.
       await plot.click({ position: { x: box.width * 0.3, y: box.height / 2 } });
@@ -272,7 +272,7 @@ describe("views and embeds", () => {
       const tip = page.locator(".mp-striptip");
       await tip.waitFor({ state: "visible" });
       assert.match(await tip.textContent(), /LRU position/);
-      const ev0 = (await debugOf(page)).events;
+      const ev0 = (await debugOfRoot(page)).events;
       await fire("pointerdown", 300, 60);
       await fire("pointerup", 200, 62);
       await page.waitForFunction((e) => window.__midpoint.debug().events === e + 1, ev0);

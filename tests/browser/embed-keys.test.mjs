@@ -29,7 +29,9 @@ test("a reveal.js deck changes slides by → and PageDown after a click inside a
     watch(fig);
     await fig.goto(`${baseUrl}/www/index.html?embed=1&view=strip&at=batch`);
     await pageReady(fig);
-    const snippet = await fig.evaluate(() => window.__midpoint.apps[0].snippets("strip", 560).iframe);
+    // The close-up's Embed button, its dialog's iframe snippet.
+    await fig.locator("[data-testid=embed-button]").click();
+    const snippet = await fig.locator("[data-testid=embed-snippet]").inputValue();
     await fig.close();
     assert.match(snippet, /^<iframe /);
     const deck = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A talk</title>

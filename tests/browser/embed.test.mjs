@@ -155,7 +155,10 @@ describe("embedding", () => {
       assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo"\n  view="strip">\n/);
       // A changed setting is the only parameter written after the preset.
       await page.keyboard.press("Escape");
-      await page.evaluate(() => window.__midpoint.apps[0].setParam("old_blocks_time", "0"));
+      // old_blocks_time to 0 on its slider (its first stop), from the keyboard.
+      await page.locator('input[data-param="old_blocks_time"]').first().focus();
+      await page.keyboard.press("Home");
+      await page.waitForFunction(() => /(^|&)old_blocks_time=0(&|$)/.test(document.querySelector("[data-testid=midpoint-widget]").dataset.address ?? ""), null, { timeout: 10_000 });
       await page.locator('.mp-figure [data-act="embed"]').click();
       await page.locator(".mp-dialog").waitFor({ state: "visible" });
       iframe = await page.locator(".mp-dialog textarea").nth(0).inputValue();

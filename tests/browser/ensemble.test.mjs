@@ -6,7 +6,7 @@
 // With MIDPOINT_SHOTS=1 it also saves ensemble-1366.png and ensemble-390.png (tests/browser/shots.mjs).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useBrowser, pageReady, openPage } from "./helpers.mjs";
+import { useBrowser, pageReady, openPage, painted } from "./helpers.mjs";
 import { shot } from "./shots.mjs";
 
 const shared = useBrowser();
@@ -108,18 +108,25 @@ describe("ensembles in the lab", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=4");
     try {
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].runs.ens?.jobs.size > 0, null, { timeout: 60_000, polling: 20 });
-      const before = await page.evaluate(() => window.__midpoint.apps[0].runs.ens.token);
-      await change(page, '[data-ctl="seed"]', 9);
-      // The page's next run starts on a timer: then the old ensemble's jobs are cancelled and
-      // only the new one's keep workers busy.
-      await page.waitForFunction((t) => window.__midpoint.apps[0].runs.ens?.token > t, before, { timeout: 10_000, polling: 10 });
-      const after = await page.evaluate(() => {
-        const a = window.__midpoint.apps[0];
-        return { seed: a.params.seed, busy: a.runs.memberBusy.size, jobs: a.runs.ens.jobs.size };
-      });
-      assert.equal(after.seed, 9);
-      assert.equal(after.busy, after.jobs, "no worker still runs the old seeds");
+      // Runs of seeds 1-4 computing in the member workers (the root's data-member-seeds).
+      const root = "[data-testid=midpoint-widget]";
+      await page.waitForFunction((r) => !!document.querySelector(r).dataset.memberSeeds, root, { timeout: 60_000, polling: 20 });
+      const old = (await page.getAttribute(root, "data-member-seeds")).split(" ").map(Number);
+      assert.ok(old.every((s) => s >= 1 && s <= 4), old.join(" "));
+      // The new value cancels them at once, in the change's own task (the new runs start on a
+      // timer).
+      const left = await page.evaluate((r) => {
+        const i = document.querySelector('[data-ctl="seed"]');
+        i.value = "9";
+        i.dispatchEvent(new Event("change", { bubbles: true }));
+        return document.querySelector(r).dataset.memberSeeds;
+      }, root);
+      assert.equal(left, "", "no worker still runs the old seeds");
+      assert.equal(await page.textContent('[data-testid="seed-set"]'), "runs 9-12");
+      // Then only the new seeds' runs keep the member workers busy.
+      await page.waitForFunction((r) => !!document.querySelector(r).dataset.memberSeeds, root, { timeout: 60_000, polling: 20 });
+      const now = (await page.getAttribute(root, "data-member-seeds")).split(" ").map(Number);
+      assert.ok(now.every((s) => s >= 10 && s <= 12), now.join(" "));
       await complete(page, 4, 9);
       assert.deepEqual(errors, []);
     } finally {
@@ -138,7 +145,7 @@ describe("ensembles in the lab", () => {
           await pageReady(page);
           await complete(page, 5, 1);
           await page.locator(".mp-residency").scrollIntoViewIfNeeded();
-          await page.waitForTimeout(300);
+          await painted(page);
           await page.locator(".mp-plot").first().screenshot({ path: shot(`ensemble-${w}.png`) });
         } finally {
           await page.close();

@@ -6,7 +6,7 @@
 // signals (data-mode, data-t, debug().idle), never on a fixed time.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { debugOf, openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { debugOfRoot, openPage, pageReady, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 const VIEWPORT = { width: 1366, height: 768 };
@@ -105,7 +105,7 @@ describe("a figure's state is (its settings, its moment)", () => {
       const bad = (d) => Object.entries(d.rings).filter(([k, v]) => v > 0 && k !== "pink hot old" && !/^black \S+ young$/.test(k));
       const seen = [];
       const check = async (where) => {
-        const d = await debugOf(page, sel);
+        const d = await debugOfRoot(page, sel);
         assert.ok(d.rings, "debug() publishes the rings drawn");
         seen.push(`${where} t=${d.t_s}: ${JSON.stringify(d.rings)}`);
         assert.deepEqual(bad(d), [], `${where} at t = ${d.t_s} s: ${JSON.stringify(d.rings)}`);
@@ -177,7 +177,7 @@ describe("a figure's state is (its settings, its moment)", () => {
         sel,
       );
       await rest(page, sel);
-      const d = await debugOf(page, sel);
+      const d = await debugOfRoot(page, sel);
       assert.equal(d.phase, "scan", `pressed at ${JSON.stringify(pressed)}; now at ${d.t_s} s (${d.phase})`);
       assert.ok(d.t_s >= d.scan_start_s, `${d.t_s} s`);
       assert.match(await narration(page, sel), /^60\.\d{4} s: /, "the step's own narration, at the moment");
@@ -201,7 +201,7 @@ describe("a figure's state is (its settings, its moment)", () => {
       const box = await plot.boundingBox();
       await plot.click({ position: { x: box.width * 0.6, y: box.height / 2 } });
       await rest(page, sel);
-      const d = await debugOf(page, sel);
+      const d = await debugOfRoot(page, sel);
       assert.equal(d.events, 0, "the click moved no simulation");
       assert.deepEqual(errors, []);
     } finally {

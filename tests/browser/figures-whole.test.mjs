@@ -4,19 +4,14 @@
 // colour code has its key; on a phone no text is under 12 px, on the page or on a canvas.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { openPage, painted, pageReady, settled, useBrowser, visitAll } from "./helpers.mjs";
 
 const shared = useBrowser();
 
-/** Scrolls through the page so that every lazily started figure starts. */
-async function visitAll(page) {
-  const h = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let y = 0; y < h; y += 500) {
-    await page.evaluate((yy) => window.scrollTo(0, yy), y);
-    await page.waitForTimeout(40);
-  }
-  await page.waitForFunction(() => window.__midpoint.apps.length === document.querySelectorAll("[data-midpoint]").length, null, { timeout: 30_000 });
-  await page.waitForTimeout(500);
+/** Wait until the one figure of page `p` is at its opening moment and drawn. */
+async function atMoment(p) {
+  await p.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]")?.dataset.atMoment === "1", null, { timeout: 30_000 });
+  await painted(p);
 }
 
 /** Opens every Embed button of the page in turn: each dialog is visible, inside the viewport,
@@ -83,7 +78,7 @@ describe("every figure whole", () => {
         const { page, errors } = await openPage(shared.browser, `/www/lab.html?preset=seed000-hot4485-b2b&view=${view}${embed ? "&embed=1" : ""}&autoplay=0`, { viewport: vp });
         try {
           await pageReady(page);
-          await page.waitForTimeout(300);
+          await atMoment(page);
           await everyEmbed(page, `view=${view}${embed ? " embed" : ""}`);
           assert.deepEqual(errors, []);
         } finally {
@@ -109,7 +104,7 @@ describe("every figure whole", () => {
         await page.waitForFunction(() => document.querySelector("[data-midpoint]").dataset.phase === "scan", null, { timeout: 5_000 - (Date.now() - t0) });
         assert.equal(await first.getAttribute("data-view"), "strip");
         // It shows the leak: within the first seconds the boundary turns scan pages young.
-        await page.waitForFunction(() => window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]"))?.status?.drain_young > 0, null, { timeout: 30_000 });
+        await page.waitForFunction(() => window.__midpoint?.debug(document.querySelector("[data-midpoint]"))?.drain_young > 0, null, { timeout: 30_000 });
       } finally {
         await page.close();
       }
@@ -122,15 +117,19 @@ describe("every figure whole", () => {
       const { baseUrl } = await import("./helpers.mjs");
       await page.goto(`${baseUrl}/www/index.html`);
       await pageReady(page);
+      // Every figure brought on screen until it has drawn a frame (a figure that played by
+      // itself would be playing from its opening request on), then every one's mode as published.
       await visitAll(page);
-      await page.waitForTimeout(1500);
-      const modes = await page.evaluate(() => window.__midpoint.apps.map((a) => `${a.viewName}:${a.status?.mode}`));
+      const modes = await page.evaluate(() => [...document.querySelectorAll("[data-midpoint]")].map((r) => `${r.dataset.view}:${r.dataset.mode}:${window.__midpoint.debug(r).mode}`));
       assert.ok(modes.every((m) => !/playing|watching/.test(m)), modes.join(" "));
-      // The first figure waits at the refill, paused (it heads there while on screen).
+      // The first figure waits at the refill, paused (it heads there while on screen), and stays
+      // there: its frame loop comes to rest (idle: paused, nothing moved or drawn for 30 frames).
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForFunction(() => window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]")).status?.after_batch === true, null, { timeout: 30_000 });
-      await page.waitForTimeout(1000);
-      assert.equal(await page.evaluate(() => window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]")).status.mode), "paused");
+      await page.waitForFunction(() => window.__midpoint.debug(document.querySelector("[data-midpoint]"))?.after_batch === true, null, { timeout: 30_000 });
+      await settled(page, "[data-midpoint]", 120_000);
+      const first = await page.evaluate(() => window.__midpoint.debug(document.querySelector("[data-midpoint]")));
+      assert.equal(first.mode, "paused");
+      assert.equal(first.after_batch, true);
     } finally {
       await page.close();
     }
@@ -185,7 +184,7 @@ describe("every figure whole", () => {
         const { page: p, errors: e } = await openPage(shared.browser, `/www/index.html?embed=1&preset=seed000-hot4485-b2b&view=${view}`, { viewport: vp });
         try {
           await pageReady(p);
-          await p.waitForTimeout(500);
+          await atMoment(p);
           const m = await p.evaluate(() => {
             const root = document.querySelector("[data-testid=midpoint-widget]").getBoundingClientRect();
             const key = document.querySelector("[data-testid=figure-key]");
@@ -243,7 +242,9 @@ describe("every figure whole", () => {
       try {
         await pageReady(page);
         if (path.includes("index.html") && !path.includes("embed")) await visitAll(page);
-        else await page.waitForTimeout(1500);
+        else await atMoment(page);
+        // Every canvas on screen drawn (a drawn canvas carries data-min-font-px, util.js).
+        await page.waitForFunction(() => [...document.querySelectorAll("canvas")].filter((c) => c.checkVisibility() && c.getBoundingClientRect().height > 0).every((c) => c.dataset.minFontPx !== undefined), null, { timeout: 30_000 });
         const small = await page.evaluate(() => {
           const out = [];
           const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

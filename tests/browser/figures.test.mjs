@@ -4,7 +4,7 @@
 // snippets and a plain HTML post that embeds three figures.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { baseUrl, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+import { baseUrl, debugOf, openPage, painted, pageReady, screenshot, useBrowser, visitAll } from "./helpers.mjs";
 
 const shared = useBrowser();
 const SIZES = [
@@ -13,15 +13,21 @@ const SIZES = [
 ];
 const VIEWS = ["strip", "grid", "residency", "sweep"];
 
-/** Scrolls through the page so that every lazily started figure starts, then waits a little. */
-async function visitAll(page) {
-  const h = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let y = 0; y < h; y += 500) {
-    await page.evaluate((yy) => window.scrollTo(0, yy), y);
-    await page.waitForTimeout(40);
-  }
-  await page.waitForFunction(() => window.__midpoint.apps.length === document.querySelectorAll("[data-midpoint]").length, null, { timeout: 20_000 });
-  await page.waitForTimeout(600);
+/** Wait until the presentation's beat is drawn at its moment (the tour clears data-seeking on the
+ *  widget's root then), and that frame painted. */
+async function beatDrawn(page) {
+  await page.waitForFunction(() => {
+    const r = document.querySelector("[data-testid=midpoint-widget]");
+    return r.dataset.atMoment === "1" && r.dataset.seeking === undefined && document.querySelector(".mp-tour-h")?.textContent;
+  }, null, { timeout: 30_000 });
+  await painted(page);
+}
+
+/** Wait until the one figure of page or frame `p` is at its opening moment and drawn (its
+ *  height is then final). */
+async function atMoment(p) {
+  await p.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]")?.dataset.atMoment === "1", null, { timeout: 30_000 });
+  await painted(p);
 }
 
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -72,7 +78,7 @@ describe("one figure, one screen", () => {
         } else {
           // On a phone: scroll to the slider; the plot stays in view above it (sticky).
           await page.evaluate(() => document.querySelector('[data-param="lru_scan_depth"]').scrollIntoView({ block: "end" }));
-          await page.waitForTimeout(200);
+          await painted(page);
           const now = await page.evaluate(() => {
             const r = (s) => document.querySelector(s).getBoundingClientRect();
             return { plot: r("[data-testid=residency-plot]"), slider: r('[data-param="lru_scan_depth"]') };
@@ -81,7 +87,7 @@ describe("one figure, one screen", () => {
           assert.ok(now.slider.top >= now.plot.bottom - 1 && now.slider.bottom <= vp.height + 1, `slider ${JSON.stringify(now.slider)}`);
           // Scrolled further, the plot is still there.
           await page.evaluate(() => window.scrollBy(0, 600));
-          await page.waitForTimeout(150);
+          await painted(page);
           const later = await page.evaluate(() => document.querySelector("[data-testid=residency-plot]").getBoundingClientRect().top);
           assert.ok(later >= 0 && later < 60, `plot top ${later}`);
         }
@@ -98,7 +104,9 @@ describe("one figure, one screen", () => {
         const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&preset=seed000-hot4485-b2b&view=${view}&autoplay=0`, { viewport: vp });
         try {
           await pageReady(page);
-          await page.waitForTimeout(300);
+          // At its opening moment and drawn: its height is final.
+          await page.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.atMoment === "1", null, { timeout: 30_000 });
+          await painted(page);
           const h = await page.evaluate(() => document.querySelector("[data-testid=midpoint-widget]").getBoundingClientRect().height);
           assert.ok(h <= vp.height, `${view}: ${h}`);
           assert.equal(await overflow(page), 0, `${view}: horizontal overflow`);
@@ -116,18 +124,18 @@ describe("one figure, one screen", () => {
     try {
       await pageReady(page);
       const w = page.locator("[data-testid=midpoint-widget]");
-      // Paused at the batch (the URL then records the moment).
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
-      await page.waitForTimeout(100);
+      // Paused at the batch (the URL then records the moment), and published: the root's
+      // data-at-moment is set in the same update as the narration.
+      await page.waitForFunction(() => document.querySelector(".mp-lab").dataset.atMoment === "1" && window.__midpoint.debug().after_batch === true, null, { timeout: 30_000 });
       const free0 = Number(await w.getAttribute("data-free-len"));
       const ev0 = Number(await w.getAttribute("data-event"));
       // Just after the batch: the free list full, and the narration, the close-up's caption and
       // the code panel all at that moment.
       const at = await page.evaluate(() => {
         const root = document.querySelector(".mp-lab");
-        const app = window.__midpoint.apps[0];
         return {
-          depth: app.params.lru_scan_depth,
+          // The lru_scan_depth slider's value as the reader sees it.
+          depth: Number(root.querySelector('[data-ctl-row="lru_scan_depth"] output').textContent.replace(/[^\d]/g, "")),
           narr: root.querySelector("[data-testid=narration]").textContent,
           cap: root.querySelector(".mp-stripcap").textContent,
           rules: [...root.querySelectorAll("[data-testid=code-panel] [data-rule][data-active=true]")].map((b) => b.dataset.rule),
@@ -142,11 +150,20 @@ describe("one figure, one screen", () => {
       let presses = 0;
       let free = free0;
       const seen = [];
+      let ev = ev0;
       while (presses < 60) {
         await page.locator("[data-testid=step-boundary]").click();
         presses++;
-        await page.waitForFunction((e) => Number(document.querySelector("[data-testid=midpoint-widget]").dataset.event) > e, ev0, { timeout: 10_000 });
-        await page.waitForTimeout(40);
+        // The step done: the moment moved on and the figure paused there (data-free-len is
+        // published with data-event).
+        ev = await page.waitForFunction(
+          (e) => {
+            const r = document.querySelector("[data-testid=midpoint-widget]");
+            return Number(r.dataset.event) > e && r.dataset.mode === "paused" && Number(r.dataset.event);
+          },
+          ev,
+          { timeout: 10_000 },
+        ).then((h) => h.jsonValue());
         free = Number(await w.getAttribute("data-free-len"));
         seen.push(free);
         if (free === 0) break;
@@ -156,9 +173,9 @@ describe("one figure, one screen", () => {
       // Back just after the batch, one drain-end step runs the whole drain.
       await page.goto(`${baseUrl}/www/lab.html?preset=seed000-hot4485-b2b&at=batch`);
       await pageReady(page);
-      await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector(".mp-lab").dataset.atMoment === "1" && window.__midpoint.debug().after_batch === true, null, { timeout: 30_000 });
       await page.locator("[data-testid=step-drain-end]").click();
-      await page.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.freeLen === "0" && window.__midpoint.apps[0].status.refills >= 1, null, { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.freeLen === "0" && window.__midpoint.debug().refills >= 1, null, { timeout: 10_000 });
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -169,18 +186,18 @@ describe("one figure, one screen", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?preset=seed000-hot4485-b2b&autoplay=0", { viewport: { width: 1366, height: 768 } });
     try {
       await pageReady(page);
-      // The scout leaves snapshots over the whole run in spare frame time.
-      await page.waitForFunction(() => window.__midpoint.apps[0].ex.scouted(), null, { timeout: 120_000, polling: 250 });
+      // The scout leaves snapshots over the whole run in spare frame time (scouted_s, how far
+      // they reach, then at the run's end).
+      await page.waitForFunction(() => {
+        const d = window.__midpoint.debug();
+        return d.scouted_s >= d.end_s;
+      }, null, { timeout: 120_000, polling: 250 });
       const plot = page.locator("[data-testid=residency-plot]");
       const box = await plot.boundingBox();
-      const end = await page.evaluate(() => window.__midpoint.apps[0].ex.status().end_s);
+      const end = (await debugOf(page)).end_s;
       const w = page.locator("[data-testid=midpoint-widget]");
       for (const frac of [0.75, 0.35]) {
         const x = box.width * frac;
-        const want = await page.evaluate(([x, w]) => {
-          const a = window.__midpoint.apps[0];
-          return a.ex.residency_time_at(x, w, a.residencyFigure.canvas.width, a.residencyFigure.scale);
-        }, [x, box.width]);
         const t0 = Number(await w.getAttribute("data-t"));
         // Every frame's data-t from the click until the view pauses there.
         // The view is paused before the click too: the collection ends only once the seek has
@@ -205,6 +222,9 @@ describe("one figure, one screen", () => {
         );
         await plot.click({ position: { x, y: box.height / 2 } });
         const frames = await seen;
+        // The time under the pointer, as the plot publishes it for the click (data-seek-to).
+        const want = Number(await plot.getAttribute("data-seek-to"));
+        assert.ok(Math.abs(want - frac * end) < end / 8, `the click at ${frac} of the plot asked for ${want} s of ${end}`);
         const t = Number(await w.getAttribute("data-t"));
         assert.ok(Math.abs(t - want) < 0.5, `at ${t} s, wanted ${want} (from ${t0})`);
         assert.equal(await w.getAttribute("data-seek"), "snapshot");
@@ -229,8 +249,7 @@ describe("one figure, one screen", () => {
       await root.waitFor();
       await page.waitForFunction(() => {
         const r = document.querySelector("section:has([data-measure=drain-young]) [data-midpoint]");
-        const a = window.__midpoint?.apps.find((x) => x.root === r);
-        return a?.status?.after_batch === true;
+        return r.dataset.atMoment === "1" && window.__midpoint?.debug(r)?.after_batch === true;
       }, null, { timeout: 30_000 });
       const ev0 = Number(await root.getAttribute("data-event"));
       await box.locator('button[data-guess="60"]').click();
@@ -239,10 +258,7 @@ describe("one figure, one screen", () => {
       // The figure plays the refill and drain, and the reveal then puts the count beside the guess.
       await page.waitForFunction(() => document.querySelector("[data-measure=drain-young]").dataset.played === "1", null, { timeout: 40_000 });
       const text = await you.textContent();
-      const st = await page.evaluate(() => {
-        const r = document.querySelector("section:has([data-measure=drain-young]) [data-midpoint]");
-        return window.__midpoint.apps.find((x) => x.root === r).status;
-      });
+      const st = await debugOf(page, "section:has([data-measure=drain-young]) [data-midpoint]");
       assert.ok(Number(await root.getAttribute("data-event")) > ev0, "the figure moved");
       assert.equal(st.free, 0);
       assert.ok(st.drain_young > 0);
@@ -268,16 +284,11 @@ describe("one figure, one screen", () => {
         null,
         { timeout: 120_000, polling: 100 },
       );
-      // The sweep's points, set as a sweep would (its runs take minutes): 250-2,000 ms coincide
-      // up to 2,048, 0 ms apart.
-      await page.evaluate(() => {
-        const a = window.__midpoint.apps[0];
-        const o = a.view.view;
-        for (const d of o.sweep_depths) for (const t of o.sweep_times) a.sweepFigure.view.set(d, t, t === 0 ? 0.3 : d <= 2048 ? 0.6 : 0.5 + t / 10000);
-        a.sweepFigure.draw();
-      });
-      const same = await page.locator("[data-testid=sweep-coincide]").textContent();
-      assert.match(same, /old_blocks_time 250, 500, 1,000 and 2,000 ms give the same kept .*up to depth 2,048.*only 0 differs/);
+      // The lab opens its sweep drawn from the committed one (www/data/sweep.json), where
+      // 250-2,000 ms coincide up to some depth and 0 ms differs.
+      await page.waitForFunction(() => Number(document.querySelector(".mp-lab .mp-sweep").dataset.points) > 0 && document.querySelector(".mp-lab [data-testid=sweep-coincide]").textContent !== "", null, { timeout: 30_000 });
+      const same = await page.locator(".mp-lab [data-testid=sweep-coincide]").textContent();
+      assert.match(same, /old_blocks_time 250, 500, 1,000 and 2,000 ms give the same kept .*up to depth [\d,]+.*only 0 differs/);
       const png = () => page.evaluate(() => document.querySelector(".mp-lab .mp-sweep").toDataURL());
       const plain = await png();
       const btn = page.locator('.mp-sweepline[data-line="500"]');
@@ -301,7 +312,7 @@ describe("one figure, one screen", () => {
       const { page, errors } = await openPage(shared.browser, "/www/lab.html?preset=seed000-hot4485-b2b&at=batch", { viewport: vp });
       try {
         await pageReady(page);
-        await page.waitForFunction(() => window.__midpoint.apps[0].status?.after_batch === true, null, { timeout: 30_000 });
+        await page.waitForFunction(() => document.querySelector(".mp-lab").dataset.atMoment === "1" && window.__midpoint.debug().after_batch === true, null, { timeout: 30_000 });
         const fig = page.locator(".mp-lab");
         await fig.locator("[data-testid=boundary-strip]").scrollIntoViewIfNeeded();
         const t0 = Date.now();
@@ -349,7 +360,7 @@ describe("one figure, one screen", () => {
     const { page, errors } = await openPage(shared.browser, "/www/index.html?view=present", { viewport: { width: 1920, height: 1080 } });
     try {
       await pageReady(page);
-      await page.waitForTimeout(500);
+      await beatDrawn(page);
       const m = await page.evaluate(() => {
         const strip = document.querySelector("[data-testid=boundary-strip]").getBoundingClientRect();
         const px = (s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
@@ -362,12 +373,13 @@ describe("one figure, one screen", () => {
       const first = await h();
       await page.keyboard.press("PageDown");
       await page.waitForFunction((t) => document.querySelector(".mp-tour-h").textContent !== t, first);
+      const second = await h();
       await page.keyboard.press("ArrowRight");
-      await page.waitForTimeout(200);
+      await page.waitForFunction((t) => document.querySelector(".mp-tour-h").textContent !== t, second);
       await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("ArrowLeft");
       await page.waitForFunction((t) => document.querySelector(".mp-tour-h").textContent === t, first);
-      await page.waitForTimeout(1500);
+      await beatDrawn(page);
       await screenshot(page, "present-1920");
       assert.equal(await overflow(page), 0);
       assert.deepEqual(errors, []);
@@ -380,7 +392,7 @@ describe("one figure, one screen", () => {
     const { page, errors } = await openPage(shared.browser, "/www/index.html?view=present", { viewport: { width: 1366, height: 768 } });
     try {
       await pageReady(page);
-      await page.waitForTimeout(500);
+      await beatDrawn(page);
       const r = await page.evaluate(() => {
         const box = (s) => {
           const b = document.querySelector(s).getBoundingClientRect();
@@ -429,7 +441,7 @@ describe("one figure, one screen", () => {
             await host.setContent(`<!doctype html><body style="margin:0">${snip.replace('loading="lazy"', "")}</body>`);
             const frame = host.frames().find((f) => f !== host.mainFrame());
             await frame.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
-            await host.waitForTimeout(400);
+            await atMoment(frame);
             const m = await frame.evaluate(() => ({ h: Math.ceil(document.querySelector("[data-testid=midpoint-widget]").getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, inner: innerHeight }));
             assert.ok(Math.abs(m.h - height) <= 8, `${view} at ${width}: the figure is ${m.h} px in a ${height} px iframe`);
             assert.ok(m.scroll <= m.inner + 1, `${view} at ${width}: scrolls ${m.scroll} > ${m.inner}`);
@@ -454,7 +466,7 @@ describe("one figure, one screen", () => {
         await page.waitForFunction(() => document.querySelector("midpoint-explainer")?.shadowRoot?.querySelector("[data-testid=pool-grid]"), null, { timeout: 20_000 });
         for (const f of page.frames().filter((fr) => fr !== page.mainFrame())) {
           await f.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
-          await f.waitForTimeout(300);
+          await atMoment(f);
           const h = await f.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom));
           const frame = await f.frameElement();
           const own = await frame.evaluate((el) => el.getBoundingClientRect().height);
@@ -463,7 +475,9 @@ describe("one figure, one screen", () => {
         }
         assert.equal(page.frames().length, 3);
         assert.equal(await overflow(page), 0);
-        await page.waitForTimeout(800);
+        // The element's figure at its opening moment too, and drawn.
+        await page.waitForFunction(() => document.querySelector("midpoint-explainer").shadowRoot.querySelector("[data-testid=midpoint-widget]")?.dataset.atMoment === "1", null, { timeout: 30_000 });
+        await painted(page);
         await screenshot(page, `example-post-${vp.width}`);
         assert.deepEqual(errors, []);
       } finally {

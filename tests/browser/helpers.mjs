@@ -49,8 +49,9 @@ export function pageReady(page) {
 }
 
 /** The figure's test surface (docs/testing.md, "The test surface"): the `debug()` of the widget
- *  whose root `sel` selects (the first widget by default), read once. */
-export function debugOf(page, sel = '[data-testid="midpoint-widget"]') {
+ *  whose root `sel` selects (the first in the document by default), read once; `debugOf` below
+ *  names a widget by its index in mount order or by an element inside it. */
+export function debugOfRoot(page, sel = '[data-testid="midpoint-widget"]') {
   return page.evaluate((s) => document.querySelector(s).debug(), sel);
 }
 
@@ -90,4 +91,51 @@ export async function screenshot(page, name) {
   const file = path.join(artifactsDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+// ---- The public face: what a figure publishes, and waits on it --------------------------------
+// Tests read `window.__midpoint.debug(which)` (a widget's debug(): its status and counts, `idle`
+// once its frame loop has come to rest) and the widget root's data-* attributes, and wait on them
+// rather than for a fixed time. `which` is a widget's index or a CSS selector of its root (or of
+// an element inside it).
+
+/** The debug() of widget `which` in page or frame `p` (undefined if it has not started). */
+export function debugOf(p, which = 0) {
+  return p.evaluate((w) => window.__midpoint?.debug(typeof w === "string" ? document.querySelector(w) : w), which);
+}
+
+/** Wait (up to `timeout` ms) until widget `which` in page or frame `p` is idle: paused, drawn,
+ *  its snapshots made or its workers at work, and its frame loop slowed to the idle poll. */
+export function settled(p, which = 0, timeout = 60_000) {
+  return p.waitForFunction((w) => window.__midpoint?.debug(typeof w === "string" ? document.querySelector(w) : w)?.idle === true, which, { timeout, polling: 50 });
+}
+
+/** Wait until every `[data-midpoint]` root of the page has its widget started. */
+export function allMounted(p, timeout = 30_000) {
+  return p.waitForFunction(() => [...document.querySelectorAll("[data-midpoint]")].every((r) => window.__midpoint?.debug(r) !== undefined), null, { timeout, polling: 100 });
+}
+
+/** Two animation frames: whatever the last input or scroll changed has been laid out and painted. */
+export function painted(p) {
+  return p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Brings every figure of the page into view in turn, each waited for until it has started and
+ *  drawn (a widget's root publishes data-mode from its first frame, a Beyond figure data-ready),
+ *  so that every lazily started figure has its final height; then waits for the layout. */
+export async function visitAll(page) {
+  const figs = page.locator("[data-midpoint], [data-beyond]");
+  const n = await figs.count();
+  for (let i = 0; i < n; i++) {
+    await figs.nth(i).scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (i) => {
+        const f = document.querySelectorAll("[data-midpoint], [data-beyond]")[i];
+        return f.dataset.beyond !== undefined ? f.dataset.ready === "1" : f.dataset.mode !== undefined && window.__midpoint?.debug(f) !== undefined;
+      },
+      i,
+      { timeout: 30_000 },
+    );
+  }
+  await painted(page);
 }

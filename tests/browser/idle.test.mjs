@@ -4,7 +4,7 @@
 // wake-up had announced: each would be a change shown up to 250 ms late.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { atRest, debugOf, openPage, pageReady, useBrowser } from "./helpers.mjs";
+import { atRest, debugOfRoot, openPage, pageReady, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 
@@ -90,7 +90,7 @@ describe("the page at rest", () => {
       await page.waitForFunction(() => window.__stripPaints > 0, null, { timeout: 5_000 });
       await idle(page);
 
-      assert.equal((await debugOf(page)).idleMisses, 0, "polls found work that nothing had woken them for");
+      assert.equal((await debugOfRoot(page)).idleMisses, 0, "polls found work that nothing had woken them for");
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
@@ -110,7 +110,7 @@ describe("the page at rest", () => {
       // The refill's pages glide and fade in, then rest: the fade's last step must not wait for
       // a poll.
       await idle(page);
-      assert.equal((await debugOf(page)).idleMisses, 0, "polls found work that nothing had woken them for");
+      assert.equal((await debugOfRoot(page)).idleMisses, 0, "polls found work that nothing had woken them for");
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -12,7 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, test } from "node:test";
-import { baseUrl, pageReady, useBrowser } from "./helpers.mjs";
+import { baseUrl, debugOf, painted, pageReady, useBrowser } from "./helpers.mjs";
 import { shot } from "./shots.mjs";
 
 const shared = useBrowser();
@@ -72,8 +72,9 @@ describe("journeys", () => {
         await blog.locator("iframe").scrollIntoViewIfNeeded();
         const frame = blog.frames().find((f) => f !== blog.mainFrame());
         await frame.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, { timeout: 20_000 });
-        await frame.waitForFunction(() => window.__midpoint.apps[0]?.status?.after_batch === true, null, { timeout: 30_000 });
-        await frame.waitForTimeout(400);
+        // At its opening moment (just after the batch), published and drawn.
+        await frame.waitForFunction(() => document.querySelector("[data-testid=midpoint-widget]").dataset.atMoment === "1" && window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000 });
+        await painted(frame);
         // It renders: the close-up is drawn, with its key.
         const m = await frame.evaluate(() => {
           const root = document.querySelector("[data-testid=midpoint-widget]");
@@ -123,10 +124,10 @@ describe("journeys", () => {
         assert.ok(top + 150 <= vp.height, `the first figure at ${top} px`);
         await page.waitForFunction(() => document.querySelector("[data-midpoint]").dataset.phase === "scan", null, { timeout: 5_000 });
         // The opening refill plays by itself; the student then watches the next one.
-        await page.waitForFunction(() => document.querySelector("[data-midpoint]").dataset.mode === "paused" && window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]"))?.status?.refills >= 1, null, { timeout: 60_000 });
+        await page.waitForFunction(() => document.querySelector("[data-midpoint]").dataset.mode === "paused" && window.__midpoint?.debug(document.querySelector("[data-midpoint]"))?.refills >= 1, null, { timeout: 60_000 });
         const watch = root.locator("[data-testid=watch-refill]");
         assert.ok(await watch.isVisible(), "Watch is on the first screen's figure");
-        const refills0 = await page.evaluate(() => window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]")).status.refills);
+        const refills0 = (await debugOf(page, "[data-midpoint]")).refills;
         await watch.click();
         // Where LRU_old is, every frame until the drain ends.
         const seen = await page.evaluate(
@@ -146,7 +147,7 @@ describe("journeys", () => {
             }),
         );
         assert.ok(seen.length > 20, `the boundary took ${seen.length} positions`);
-        const st = await page.evaluate(() => window.__midpoint.apps.find((a) => a.root === document.querySelector("[data-midpoint]")).status);
+        const st = await debugOf(page, "[data-midpoint]");
         assert.equal(st.refills, refills0 + 1, "one more refill");
         assert.equal(st.free, 0, "its drain ran to the end");
         // The caption's numbers are the counters'.
@@ -179,18 +180,36 @@ describe("journeys", () => {
       const root = fig.locator("[data-midpoint]");
       const plot = fig.locator("[data-testid=residency-plot]");
       // The five runs and their band, then the picture.
-      await page.waitForFunction((r) => r.querySelector("[data-testid=residency-plot]")?.dataset.bandRuns === "5", await root.elementHandle(), { timeout: 120_000, polling: 200 });
-      await page.waitForTimeout(300);
+      // The five runs and their band drawn, and the caption over all five.
+      const allIn = (r) => r.querySelector("[data-testid=residency-plot]")?.dataset.bandRuns === "5" && r.querySelector("[data-testid=run-caption]")?.dataset.runsDone === "5";
+      await page.waitForFunction(allIn, await root.elementHandle(), { timeout: 120_000, polling: 200 });
       const before = { png: await plot.evaluate((c) => c.toDataURL()), cap: await fig.locator("[data-testid=run-caption]").textContent() };
       // The slider under it, from the keyboard.
       const slider = fig.locator('input[data-param="lru_scan_depth"]');
       await slider.focus();
-      const done = root.evaluate((r) => new Promise((res) => r.addEventListener("midpoint-ensemble", () => res(), { once: true })));
+      // The new setting's five runs in (midpoint-ensemble), then the plot drawn from them with
+      // their band (each drawing sends midpoint-residency).
+      const done = root.evaluate(
+        (r) =>
+          new Promise((res) =>
+            r.addEventListener(
+              "midpoint-ensemble",
+              () => {
+                const drawn = (e) => {
+                  if (e.detail.band !== 5) return;
+                  r.removeEventListener("midpoint-residency", drawn);
+                  res();
+                };
+                r.addEventListener("midpoint-residency", drawn);
+              },
+              { once: true },
+            ),
+          ),
+      );
       await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("ArrowLeft");
       await done;
-      await page.waitForFunction((r) => r.querySelector("[data-testid=residency-plot]").dataset.bandRuns === "5", await root.elementHandle(), { timeout: 60_000 });
-      await page.waitForTimeout(300);
+      await page.waitForFunction(allIn, await root.elementHandle(), { timeout: 60_000 });
       const after = { png: await plot.evaluate((c) => c.toDataURL()), cap: await fig.locator("[data-testid=run-caption]").textContent() };
       assert.notEqual(after.png, before.png, "the curve and its band changed");
       assert.match(after.cap, /The model kept: \d+ % \(\d+-\d+ % over 5 runs\)/);

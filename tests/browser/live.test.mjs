@@ -6,7 +6,7 @@
 // page a core.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { debugOf, useBrowser, pageReady, openPage } from "./helpers.mjs";
+import { debugOfRoot, useBrowser, pageReady, openPage } from "./helpers.mjs";
 
 const shared = useBrowser();
 
@@ -109,13 +109,13 @@ describe("live residency plot", () => {
         const d = window.__midpoint.debug();
         return !d.liveRun && d.skippedRuns === 0;
       }, null, { timeout: 90_000, polling: 100 });
-      const cached = (await debugOf(page)).cachedRuns;
+      const cached = (await debugOfRoot(page)).cachedRuns;
       assert.ok(cached >= stops.length + 1, `runs cached: ${cached} (the first, and each stop)`);
       await page.evaluate(() => (window.__live.events = []));
       await slider.focus();
       await page.keyboard.press("ArrowRight");
       await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 5_000, polling: 20 });
-      assert.equal((await debugOf(page)).liveRun, false, "no run started");
+      assert.equal((await debugOfRoot(page)).liveRun, false, "no run started");
       assert.equal(String(await slider.evaluate((s) => s.value)), String(stops[stops.length - 2]));
       assert.deepEqual(errors, []);
     } finally {
@@ -129,7 +129,7 @@ describe("sweep workers and the animation", () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html");
     try {
       await pageReady(page);
-      const n = (await debugOf(page)).sweepWorkers;
+      const n = (await debugOfRoot(page)).sweepWorkers;
       if (n < 2) return t.skip(`one sweep worker here (hardwareConcurrency ${n})`);
       await page.waitForFunction(() => document.querySelector('[data-testid="midpoint-widget"]').dataset.mode === "playing");
       // Every animation frame while the animation plays: the most sweep workers computing at once.

@@ -38,12 +38,12 @@ function moments(page, n) {
       const want = { events: hx.events(), t: hx.t_s(), title: step.title };
       hx.free();
       const r = document.querySelector(s);
-      const app = window.__midpoint.apps[0];
+      const d = window.__midpoint.debug();
       return {
         want,
-        got: { events: app.ex.events(), t: app.ex.t_s(), title: r.querySelector(".mp-tour-h").textContent },
+        got: { events: d.events, t: d.t_s, title: r.querySelector(".mp-tour-h").textContent },
         shown: Number(r.dataset.event),
-        mode: app.status.mode,
+        mode: r.dataset.mode,
       };
     },
     [W, n],

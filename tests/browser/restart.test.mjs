@@ -3,7 +3,7 @@
 // against a served repository.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { debugOf, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
+import { debugOfRoot, openPage, pageReady, screenshot, useBrowser } from "./helpers.mjs";
 
 const shared = useBrowser();
 const nums = (s) => (s.match(/\d[\d,]*/g) ?? []).map((x) => Number(x.replaceAll(",", "")));
@@ -34,7 +34,7 @@ describe("a restart in the lab", () => {
       );
       const text = await page.locator('[data-testid="narration"]').textContent();
       assert.ok(found >= 0, `no step narrated the growth slide; last: ${text}`);
-      const st = await debugOf(page);
+      const st = await debugOfRoot(page);
       // The numbers it gives are the state's: the free list is not empty, the list is past 512.
       assert.ok(st.free > 0, `free ${st.free}`);
       assert.ok(st.lru >= 512, `lru ${st.lru}`);

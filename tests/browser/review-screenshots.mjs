@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { baseUrl, launch } from "./helpers.mjs";
+import { baseUrl, launch, painted } from "./helpers.mjs";
 import { shotsDir } from "./shots.mjs";
 
 const args = process.argv.slice(2);
@@ -27,14 +27,21 @@ const shots = {
     const w = fig;
     await page.waitForFunction((q) => Number(document.querySelector(`[data-query="${q}"]`)?.dataset.event) > 0, await fig.getAttribute("data-query"), { timeout: 60_000 });
     await fig.locator("[data-testid=watch-refill]").click();
-    // Mid-drain: the free list between a third and two thirds of the refill.
-    let full = 0;
-    for (let i = 0; i < 1200; i++) {
-      const free = Number(await w.getAttribute("data-free-len"));
-      full = Math.max(full, free);
-      if (full > 100 && free < full * 0.6) break;
-      await page.waitForTimeout(50);
-    }
+    // Mid-drain: the free list (data-free-len, read every frame) below 60 % of the refill.
+    await w.evaluate(
+      (r) =>
+        new Promise((resolve) => {
+          let full = 0;
+          const t0 = performance.now();
+          const tick = () => {
+            const free = Number(r.dataset.freeLen);
+            full = Math.max(full, free);
+            if ((full > 100 && free < full * 0.6) || performance.now() - t0 > 60_000) resolve();
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
     await fig.evaluate((e) => e.scrollIntoView({ block: "start" }));
     return fig;
   },
@@ -53,7 +60,9 @@ const shots = {
     const s = page.locator('input[data-param="lru_scan_depth"]');
     await s.focus();
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
-    await page.waitForTimeout(4000);
+    // The new setting's first run in: its caption is cleared while it computes (synchronously,
+    // with the key's change) and names the runs done once it is there.
+    await page.waitForFunction(() => document.querySelector(".mp-lab .mp-runcap")?.dataset.runsDone !== undefined, null, { timeout: 120_000 });
     await page.evaluate(() => window.scrollTo(0, 0));
     return null;
   },
@@ -61,13 +70,18 @@ const shots = {
     await page.goto(`${baseUrl}/www/lab.html?autoplay=0`);
     await ready(page);
     await page.locator(".mp-write").evaluate((e) => e.scrollIntoView({ block: "start" }));
-    await page.waitForTimeout(1000);
+    // Its canvases drawn (each carries data-min-font-px once drawn, util.js markFont).
+    await page.waitForFunction(() => [...document.querySelectorAll(".mp-write canvas")].filter((c) => c.checkVisibility()).every((c) => c.dataset.minFontPx !== undefined), null, { timeout: 60_000 });
     return null;
   },
   async present(page) {
     await page.goto(`${baseUrl}/www/index.html?view=present`);
     await ready(page);
-    await page.waitForTimeout(2000);
+    // The first beat drawn at its moment (the tour clears data-seeking on the widget's root).
+    await page.waitForFunction(() => {
+      const r = document.querySelector("[data-testid=midpoint-widget]");
+      return r.dataset.atMoment === "1" && r.dataset.seeking === undefined;
+    }, null, { timeout: 60_000 });
     return null;
   },
   async status(page) {
@@ -93,7 +107,7 @@ try {
       page.on("pageerror", (e) => console.error("page error:", e.message));
       await go(page);
       await page.mouse.move(0, 0);
-      await page.waitForTimeout(200);
+      await painted(page);
       const file = path.join(out, `review-${name}-${vp.width}.png`);
       await page.screenshot({ path: file });
       console.log(`wrote ${file}`);

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { useBrowser, screenshot } from "./helpers.mjs";
+import { painted, useBrowser, screenshot } from "./helpers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const file = path.join(root, "dist", "midpoint.html");
@@ -31,8 +31,10 @@ test("dist/midpoint.html works from file:// with no network: draws, steps, runs 
     const d0 = await debug();
     assert.equal(d0.cells, 16382);
     // The lab is the article's last widget: bring it on screen (off screen it does no work).
+    // Drawn there: the pool's canvas carries data-min-font-px once drawn (util.js markFont).
     await page.locator(".mp-lab").scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await page.waitForFunction(() => document.querySelector(".mp-lab .mp-pool")?.dataset.minFontPx !== undefined && document.querySelector(".mp-lab").dataset.mode !== undefined, null, { timeout: 30_000 });
+    await painted(page);
     const inked = await page.evaluate(() => {
       const c = document.querySelector(".mp-lab .mp-pool");
       const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;

@@ -196,6 +196,8 @@ export class Residency extends PlotFigure {
       last = now;
       w.ex.pause();
       w.ex.seek_time(Math.max(t, 0.001));
+      // The time the pointer asked for, published for tests (docs/page.md).
+      c.dataset.seekTo = String(Math.max(t, 0.001));
       this.dirty = true;
     };
     c.addEventListener("pointerdown", (e) => {

@@ -261,6 +261,13 @@ export class Runs {
       this.workers.cancel(w, id);
     }
     ens.jobs.clear();
+    this.publishMembers();
+  }
+
+  /** The seeds of the runs the member workers compute now, on the root as data-member-seeds
+   *  (space-separated, empty when none): a test sees a newer value cancel the older runs. */
+  publishMembers() {
+    this.w.root.dataset.memberSeeds = [...this.memberBusy].map((wk) => wk.memberSeed).join(" ");
   }
 
   /** Hands the queued runs to idle workers, within the budget; then the skipped values. */
@@ -297,6 +304,8 @@ export class Runs {
   runMember(ens, wk, item) {
     const w = this.w;
     this.memberBusy.add(wk);
+    wk.memberSeed = item.p.seed;
+    this.publishMembers();
     const job = this.workers.run(wk, { kind: "live", params: item.p, maxPoints: MAX_POINTS, stream: false });
     ens.jobs.set(item.i, { w: wk, id: job.id });
     job.then(
@@ -304,6 +313,7 @@ export class Runs {
         if (ens.jobs.get(item.i)?.id !== job.id) return; // cancelled
         ens.jobs.delete(item.i);
         this.memberBusy.delete(wk);
+        this.publishMembers();
         if (!m) return;
         this.cache(item.key, m);
         if (this.ens === ens && ens.token === this.runToken && !w.dead) {
@@ -317,6 +327,7 @@ export class Runs {
       (err) => {
         ens.jobs.delete(item.i);
         this.memberBusy.delete(wk);
+        this.publishMembers();
         if (this.ens === ens && !w.dead) w.emit("runs", { error: `Run ${item.i + 1} of ${ens.n} failed: ${err.message}` });
         this.pump();
       },
