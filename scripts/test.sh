@@ -132,6 +132,18 @@ for target in "" "--target wasm32-unknown-unknown"; do
     fi
 done
 echo "midpoint-core depends on: $(cargo tree -p midpoint-core -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
+# The policies, traces and replay stand on the core alone: no plotting, command line, web or
+# MySQL crate, and no midpoint crate but the core (the lab, the status reader and the faces
+# use them, never the other way).
+for target in "" "--target wasm32-unknown-unknown"; do
+    # shellcheck disable=SC2086
+    if cargo tree -p midpoint-policies -e normal $target --prefix none |
+        grep -E '^(plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen|mysql|midpoint|midpoint-lab|midpoint-status|midpoint-cli) '; then
+        echo "midpoint-policies' dependency tree ${target:+($target) }holds the crates above: the policies must not use them" >&2
+        exit 1
+    fi
+done
+echo "midpoint-policies depends on: $(cargo tree -p midpoint-policies -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
 # The faces stand side by side: the explainer (the root package) holds nothing of the command
 # line, and the crates below the faces hold neither face's crates.
 for pkg in midpoint midpoint-status midpoint-lab; do
@@ -141,7 +153,7 @@ for pkg in midpoint midpoint-status midpoint-lab; do
         exit 1
     fi
 done
-for pkg in midpoint-status midpoint-lab midpoint-cli; do
+for pkg in midpoint-policies midpoint-status midpoint-lab midpoint-cli; do
     if cargo tree -p "$pkg" -e normal --prefix none | grep -E '^midpoint '; then
         echo "$pkg depends on the explainer (midpoint): faces are used by nothing" >&2
         exit 1

@@ -1,8 +1,8 @@
 //! Arbitrary bytes as a trace: parsed with limits, small traces replayed. The checks live in
-//! crates/lab/tests/harness/fuzz.rs, shared with the stable property test crates/lab/tests/fuzz_props.rs.
+//! crates/policies/tests/harness/fuzz.rs, shared with the stable property test crates/policies/tests/fuzz_props.rs.
 #![no_main]
 
-#[path = "../../crates/lab/tests/harness/fuzz.rs"]
+#[path = "../../crates/policies/tests/harness/fuzz.rs"]
 mod harness;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -140,7 +140,7 @@ pub fn sweep_point(params: JsValue, depth: u32, time: u32, runs: u32) -> Result<
 #[cfg(feature = "full")]
 #[wasm_bindgen]
 pub struct Policies {
-    cmp: midpoint_lab::policy::compare::Comparison,
+    cmp: midpoint_policies::policy::compare::Comparison,
 }
 
 /// A row for the page (no `serde(flatten)`: serde-wasm-bindgen would make it a `Map`).
@@ -163,7 +163,7 @@ impl Policies {
     #[wasm_bindgen(constructor)]
     pub fn new(params: JsValue) -> Result<Policies, JsValue> {
         let p = params_from(params)?;
-        let cmp = midpoint_lab::policy::compare::Comparison::new(&p, None)
+        let cmp = midpoint_policies::policy::compare::Comparison::new(&p, None)
             .map_err(|e| JsValue::from_str(&e))?;
         Ok(Policies { cmp })
     }
@@ -171,7 +171,7 @@ impl Policies {
     /// Runs the next policy (the first: the InnoDB run); returns the share done (1 = all).
     pub fn step(&mut self) -> Result<f64, JsValue> {
         self.cmp.step().map_err(|e| JsValue::from_str(&e))?;
-        Ok(self.cmp.done() as f64 / midpoint_lab::policy::compare::ORDER.len() as f64)
+        Ok(self.cmp.done() as f64 / midpoint_policies::policy::compare::ORDER.len() as f64)
     }
 
     /// The rows so far (`PolicyRow` plus `why`, the sentence on the looping scan).
@@ -187,7 +187,7 @@ impl Policies {
                 lookups_per_s: r.lookups_per_s,
                 scan_share: r.scan_share,
                 how: r.how,
-                why: midpoint_lab::policy::compare::why(&r.policy),
+                why: midpoint_policies::policy::compare::why(&r.policy),
             })
             .collect();
         serde_wasm_bindgen::to_value(&out).map_err(|e| JsValue::from_str(&e.to_string()))

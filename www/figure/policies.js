@@ -1,4 +1,4 @@
-// The policies figure: every replacement policy of `midpoint policies` (crates/lab's policy/
+// The policies figure: every replacement policy of `midpoint policies` (crates/policies' policy/
 // compare) on the lab's current parameters, computed on request in a Web Worker, one policy at a
 // time with progress, drawn by plotters (chart::draw_policies) with a table as its text
 // alternative and one sentence per policy on why it keeps or loses the hot set under a looping

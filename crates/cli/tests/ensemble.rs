@@ -189,10 +189,10 @@ fn policies_give_the_same_rows_on_one_thread_and_on_all() {
         .collect();
     assert_eq!(
         names.len(),
-        midpoint_lab::policy::compare::ORDER.len(),
+        midpoint_policies::policy::compare::ORDER.len(),
         "{all}"
     );
-    assert_eq!(names, midpoint_lab::policy::compare::ORDER.to_vec());
+    assert_eq!(names, midpoint_policies::policy::compare::ORDER.to_vec());
     assert_eq!(all, one);
     assert_eq!(all, two);
 }

@@ -46,7 +46,8 @@ fn the_three_formats_give_the_same_misses_and_lru_misses_every_request_of_a_loop
     let ids = ids();
     let og = tmp("loop.oracleGeneral");
     let reqs: Vec<(u32, u64)> = ids.iter().map(|&x| (0, x)).collect();
-    midpoint_lab::trace::oracle::write(&mut std::fs::File::create(&og).unwrap(), &reqs).unwrap();
+    midpoint_policies::trace::oracle::write(&mut std::fs::File::create(&og).unwrap(), &reqs)
+        .unwrap();
     let txt = tmp("loop.txt");
     std::fs::write(
         &txt,
@@ -90,7 +91,7 @@ fn fails(args: &[&str], needle: &str) {
 fn bad_input_gets_a_clear_error() {
     let bad = tmp("bad.oracleGeneral");
     let mut bytes = Vec::new();
-    midpoint_lab::trace::oracle::write(&mut bytes, &[(0, 7)]).unwrap();
+    midpoint_policies::trace::oracle::write(&mut bytes, &[(0, 7)]).unwrap();
     bytes.extend_from_slice(&[0u8; 6]);
     std::fs::write(&bad, &bytes).unwrap();
     let p = bad.to_str().unwrap();

@@ -5,10 +5,10 @@
 
 mod common;
 
-use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
-use midpoint_lab::policy::{by_name, Policy, NAMES};
-use midpoint_lab::trace::oracle::{write, OracleReader};
-use midpoint_lab::trace::Remap;
+use midpoint_policies::policy::innodb::{Innodb, InnodbConfig};
+use midpoint_policies::policy::{by_name, Policy, NAMES};
+use midpoint_policies::trace::oracle::{write, OracleReader};
+use midpoint_policies::trace::Remap;
 use proptest::prelude::*;
 use std::process::Command;
 

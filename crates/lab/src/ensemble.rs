@@ -15,47 +15,9 @@ use serde::Serialize;
 /// The largest ensemble the faces accept.
 pub const MAX_RUNS: u32 = 50;
 
-/// `f` over `items`, in parallel on native builds, with the results in `items`' order;
-/// `progress(done, total)` after each item (in completion order, from one thread at a time).
-pub fn par_map<T, R, F, P>(items: &[T], f: F, progress: P) -> Vec<R>
-where
-    T: Sync,
-    R: Send,
-    F: Fn(&T) -> R + Sync + Send,
-    P: FnMut(usize, usize) + Send,
-{
-    let total = items.len();
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        use std::sync::Mutex;
-        let state = Mutex::new((0usize, progress));
-        items
-            .par_iter()
-            .map(|x| {
-                let r = f(x);
-                let mut g = state.lock().unwrap_or_else(|p| p.into_inner());
-                g.0 += 1;
-                let done = g.0;
-                (g.1)(done, total);
-                r
-            })
-            .collect()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let mut progress = progress;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                let r = f(x);
-                progress(i + 1, total);
-                r
-            })
-            .collect()
-    }
-}
+/// `f` over `items`, in parallel on native builds, in `items`' order: the policies' crate's
+/// (`midpoint_policies::par`), where the policies' comparison runs its rows with it.
+pub use midpoint_policies::par::par_map;
 
 /// The RNG seeds of an ensemble of `runs` runs starting from `first`: first, first + 1, …,
 /// within the seeds' one range (0 to 2^53 - 1: after the largest comes 0).

@@ -2,11 +2,11 @@
 //! here, in the CLI, never in the core.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
-use midpoint_lab::policy::Policy;
-use midpoint_lab::trace::oracle::OracleReader;
-use midpoint_lab::trace::text::{Layout, TextReader};
-use midpoint_lab::trace::{next_positions, Remap, Request};
+use midpoint_policies::policy::innodb::{Innodb, InnodbConfig};
+use midpoint_policies::policy::Policy;
+use midpoint_policies::trace::oracle::OracleReader;
+use midpoint_policies::trace::text::{Layout, TextReader};
+use midpoint_policies::trace::{next_positions, Remap, Request};
 use std::fs::File;
 use std::io::BufReader;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,7 +80,7 @@ impl Reader {
                     .len();
                 Reader::Oracle(
                     OracleReader::new(f)
-                        .with_records(len / midpoint_lab::trace::oracle::RECORD as u64)
+                        .with_records(len / midpoint_policies::trace::oracle::RECORD as u64)
                         .allow_decreasing_time(ALLOW_DECREASING.load(Ordering::Relaxed)),
                 )
             }
@@ -166,7 +166,7 @@ pub fn replay_file(
                 .map_err(|e| format!("cannot open '{path}': {e}"))?
                 .len();
             let universe =
-                (len / midpoint_lab::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
+                (len / midpoint_policies::trace::oracle::RECORD as u64).min((u32::MAX - 1) as u64);
             let mut p = Innodb::new(pages, universe as u32, InnodbConfig::default())?;
             stream(&mut Reader::open(path, format, layout)?, &mut remap, &mut p)
         }
@@ -181,8 +181,8 @@ pub fn replay_file(
         }
         ("belady", "oracle-general") => {
             // Belady trusts the next-access fields: each is checked against the requests.
-            let mut p = midpoint_lab::policy::belady::Belady::new(pages);
-            let mut check = midpoint_lab::trace::NextAccessCheck::default();
+            let mut p = midpoint_policies::policy::belady::Belady::new(pages);
+            let mut check = midpoint_policies::trace::NextAccessCheck::default();
             let mut r = Reader::open(path, format, layout)?;
             let mut c = Counts {
                 requests: 0,
@@ -212,7 +212,7 @@ pub fn replay_file(
                 ids.push(remap.dense(q.id)?);
             }
             let next = next_positions(&ids, remap.len());
-            let mut p = midpoint_lab::policy::belady::Belady::new(pages);
+            let mut p = midpoint_policies::policy::belady::Belady::new(pages);
             let mut misses = 0;
             for (i, (&id, &n)) in ids.iter().zip(&next).enumerate() {
                 if !p.access(id, i as u64, n) {
@@ -225,7 +225,7 @@ pub fn replay_file(
             })
         }
         _ => {
-            let mut p = midpoint_lab::policy::by_name(name, pages)?;
+            let mut p = midpoint_policies::policy::by_name(name, pages)?;
             stream(
                 &mut Reader::open(path, format, layout)?,
                 &mut remap,
@@ -250,11 +250,11 @@ fn memory_estimate(
         .filter(|m| m.is_file())
         .map_or(0, |m| m.len());
     let requests = match format {
-        "oracle-general" => len / midpoint_lab::trace::oracle::RECORD as u64,
+        "oracle-general" => len / midpoint_policies::trace::oracle::RECORD as u64,
         _ => len / text_bytes_per_request(path, column),
     };
     let in_memory = name == "belady" && format != "oracle-general";
-    let bytes = midpoint_lab::policy::replay_memory_estimate(name, pages, requests, in_memory);
+    let bytes = midpoint_policies::policy::replay_memory_estimate(name, pages, requests, in_memory);
     midpoint_core::cost::Estimate::memory_only(bytes as f64 / (1u64 << 20) as f64)
 }
 
@@ -308,10 +308,10 @@ pub fn replay(a: &ArgMatches) -> Result<(), String> {
     let name = a.get_one::<String>("policy").ok_or(
         "replay --format needs --policy NAME (lru fifo clock 2q arc sieve s3fifo lirs belady innodb)",
     )?;
-    if !midpoint_lab::policy::NAMES.contains(&name.as_str()) {
+    if !midpoint_policies::policy::NAMES.contains(&name.as_str()) {
         return Err(format!(
             "--policy: unknown policy '{name}'; known: {}",
-            midpoint_lab::policy::NAMES.join(", ")
+            midpoint_policies::policy::NAMES.join(", ")
         ));
     }
     let pages_s = a
@@ -435,7 +435,7 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
     // and 8 bytes each, and a map entry per id).
     let requests = midpoint_core::cost::requests(&params) * 40.0;
     check_recording(&params, requests, "this export", a.get_flag("no-limit"))?;
-    let (rec, _) = midpoint_lab::policy::record::record(&params)?;
+    let (rec, _) = midpoint_policies::policy::record::record(&params)?;
     // Written to a temporary file beside FILE and renamed over it once whole: an export that is
     // interrupted (Ctrl-C, a full disk, a killed process) leaves FILE as it was, or absent.
     let tmp = temp_beside(path);
@@ -456,7 +456,7 @@ pub fn export(a: &ArgMatches) -> Result<(), String> {
                 .zip(&rec.ids)
                 .map(|(&t, &id)| ((t / 1_000_000) as u32, id as u64))
                 .collect();
-            midpoint_lab::trace::oracle::write(&mut f, &reqs).map_err(io)?;
+            midpoint_policies::trace::oracle::write(&mut f, &reqs).map_err(io)?;
         }
         f.sync_all().map_err(io)?;
         std::fs::rename(&tmp, path)
@@ -532,7 +532,7 @@ fn check_recording(
     no_limit: bool,
 ) -> Result<(), String> {
     let e = midpoint_core::cost::estimate(params).plus_mib(
-        (midpoint_lab::policy::record::memory_estimate(params) as f64 + extra)
+        (midpoint_policies::policy::record::memory_estimate(params) as f64 + extra)
             / (1u64 << 20) as f64,
     );
     crate::progress::check(&e, what, no_limit)
@@ -557,16 +557,16 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
     // of the tables.
     let frames = params.frames_per_instance() as u64 * params.buffer_pool_instances as u64;
     let pages = params.hot_table_pages as u64 + params.scan_table_pages() as u64 + frames;
-    let policies = crate::progress::at_once(midpoint_lab::policy::NAMES.len() - 1) as u64;
-    let extra =
-        policies * midpoint_lab::policy::replay_memory_estimate("lru", frames as u32, pages, false);
+    let policies = crate::progress::at_once(midpoint_policies::policy::NAMES.len() - 1) as u64;
+    let extra = policies
+        * midpoint_policies::policy::replay_memory_estimate("lru", frames as u32, pages, false);
     check_recording(
         &params,
         extra as f64,
         "this comparison",
         a.get_flag("no-limit"),
     )?;
-    let rows = midpoint_lab::policy::compare::policy_rows(&params, touches)?;
+    let rows = midpoint_policies::policy::compare::policy_rows(&params, touches)?;
     let frames = params.frames_per_instance() * params.buffer_pool_instances;
     let t = touches.unwrap_or(params.scan_touches_per_page);
     if let Some(path) = a.get_one::<String>("svg") {
@@ -598,7 +598,7 @@ pub fn policies(a: &ArgMatches) -> Result<(), String> {
         params.hot_pages,
         params.scan_table_pages()
     );
-    let lookups = |r: &midpoint_lab::policy::compare::PolicyRow| {
+    let lookups = |r: &midpoint_policies::policy::compare::PolicyRow| {
         r.lookups_per_s
             .map(|v| format!("{v:.0}"))
             .unwrap_or_else(|| "—".into())

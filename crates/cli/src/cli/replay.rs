@@ -2,7 +2,7 @@
 
 use super::*;
 use clap::{Arg, ArgMatches, Command};
-use midpoint_lab::replay;
+use midpoint_policies::replay;
 
 pub fn command() -> Command {
     Command::new("replay")

@@ -6,12 +6,12 @@
 use midpoint_core::cost;
 use midpoint_core::scenario::Params;
 use midpoint_core::sim;
-use midpoint_lab::policy::innodb::{Innodb, InnodbConfig};
-use midpoint_lab::policy::{by_name, Policy, NAMES};
-use midpoint_lab::replay::{parse_reader, replay, Limits};
-use midpoint_lab::trace::oracle::{OracleReader, RECORD};
-use midpoint_lab::trace::text::{Layout, TextReader};
-use midpoint_lab::trace::{Remap, Request};
+use midpoint_policies::policy::innodb::{Innodb, InnodbConfig};
+use midpoint_policies::policy::{by_name, Policy, NAMES};
+use midpoint_policies::replay::{parse_reader, replay, Limits};
+use midpoint_policies::trace::oracle::{OracleReader, RECORD};
+use midpoint_policies::trace::text::{Layout, TextReader};
+use midpoint_policies::trace::{Remap, Request};
 
 /// Longest error message a standard trace reader may produce, bytes.
 pub const MAX_READER_ERROR_BYTES: usize = 400;

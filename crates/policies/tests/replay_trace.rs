@@ -1,7 +1,7 @@
 //! Trace replay: random traces written as text, parsed, replayed with the validator after every
 //! event, and compared with the pool driven directly.
 
-use midpoint_lab::replay::{parse, replay_with};
+use midpoint_policies::replay::{parse, replay_with};
 use proptest::prelude::*;
 
 fn trace_text(pages: u32, pct: u32, obt: u32, depth: u32, ops: &[(u8, u32, u32, u32)]) -> String {

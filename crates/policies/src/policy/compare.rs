@@ -175,8 +175,8 @@ pub fn policy_rows(
     let mut c = Comparison::new(params, touches)?;
     c.step()?;
     // The other policies each replay the recording on their own: on every core on native
-    // builds (`ensemble::par_map`, results in ORDER's order whatever the thread count).
-    let rest = crate::ensemble::par_map(&ORDER[c.rows.len()..], |name| c.row_of(name), |_, _| {});
+    // builds (`crate::par::par_map`, results in ORDER's order whatever the thread count).
+    let rest = crate::par::par_map(&ORDER[c.rows.len()..], |name| c.row_of(name), |_, _| {});
     let mut rows = c.into_rows();
     for r in rest {
         rows.push(r?);

@@ -2,7 +2,7 @@
 //! correlated touches, and that the InnoDB row is the simulation's own run.
 
 use midpoint_core::scenario::preset;
-use midpoint_lab::policy::compare::policy_rows;
+use midpoint_policies::policy::compare::policy_rows;
 
 fn params() -> midpoint_core::scenario::Params {
     let mut p = preset("seed000-hot4485-b2b").unwrap().params;
@@ -11,7 +11,7 @@ fn params() -> midpoint_core::scenario::Params {
     p
 }
 
-fn kept(rows: &[midpoint_lab::policy::compare::PolicyRow], name: &str) -> f64 {
+fn kept(rows: &[midpoint_policies::policy::compare::PolicyRow], name: &str) -> f64 {
     rows.iter().find(|r| r.policy == name).unwrap().kept
 }
 
