@@ -4,7 +4,7 @@
 // panel; the last three's scripts only on a page that has them (an embed has none).
 import { boot, startFailure } from "./boot.js";
 import { mountWidget } from "./figure/mount.js";
-import { controlKeeps } from "./figure/widget.js";
+import { controlKeeps, loadSurface } from "./figure/widget.js";
 
 // reveal.js's postMessage API call for a key an embed gives its host (as reveal.js's keys do).
 const REVEAL_METHODS = { ArrowRight: "right", ArrowLeft: "left", ArrowDown: "down", ArrowUp: "up", PageDown: "next", PageUp: "prev" };
@@ -164,7 +164,11 @@ try {
   // A read-only hook for tests and the curious: debug(i) is the i-th widget's debug(), debug(el)
   // that of the widget whose root is or holds the element el (docs/testing.md).
   const widgetOf = (el) => apps.find((a) => a.root === el) ?? apps.find((a) => a.root.contains(el));
-  window.__midpoint = { apps, debug: (i = 0) => (i instanceof Element ? widgetOf(i) : apps[i])?.debug() };
+  // surface() loads debug()'s reader and resolves once it is there (an embed loads it on demand).
+  window.__midpoint = { apps, debug: (i = 0) => (i instanceof Element ? widgetOf(i) : apps[i])?.debug(), surface: loadSurface };
+  // The test surface (debug()): the full pages load it before they say ready; an embedded figure
+  // loads it when something first asks (a blog post's reader never does).
+  if (!embedded) await loadSurface();
   document.documentElement.dataset.midpointReady = "1";
 } catch (e) {
   console.error(e);

@@ -27,7 +27,7 @@ describe("the Embed dialog", () => {
     const errors = watchErrors(page);
     try {
       await page.goto(`${baseUrl}/www/index.html?preset=small-demo&view=strip&embed=1`);
-      await page.waitForFunction(() => window.__midpoint?.debug?.().mode === "paused", null, { timeout: 20_000 });
+      await page.waitForFunction(() => window.__midpoint?.debug?.()?.mode === "paused", null, { timeout: 20_000 });
       await page.locator('[data-act="play"]').first().click();
       await page.waitForFunction(() => {
         const d = window.__midpoint.debug();

@@ -14,8 +14,12 @@ function noErrors(errors) {
   assert.deepEqual(errors, [], `errors on the page:\n${errors.join("\n")}`);
 }
 
-/** debug() of the custom element `sel`. */
-const elDebug = (page, sel) => page.evaluate((s) => document.querySelector(s).debug(), sel);
+/** debug() of the custom element `sel`, once its reader has loaded (an element on a blog loads
+ *  it on the first ask, docs/testing.md). */
+async function elDebug(page, sel) {
+  await page.waitForFunction((s) => document.querySelector(s)?.debug?.() !== undefined, sel, { timeout: 15_000, polling: 50 });
+  return page.evaluate((s) => document.querySelector(s).debug(), sel);
+}
 
 function untilEl(page, sel, pred, arg, timeout = 15_000) {
   return page.waitForFunction(
@@ -59,7 +63,9 @@ describe("embedding", () => {
       const first = page.locator("#first");
       for (let i = 0; i < 3; i++) await first.locator('[data-act="step"]').click();
       await untilEl(page, "#first", (d, ev) => d.events === ev + 3, a.events);
-      const iframeEvents = await page.frames().find((f) => f.url().includes("embed=1")).evaluate(() => window.__midpoint.debug().events);
+      const iframe = page.frames().find((f) => f.url().includes("embed=1"));
+      await iframe.evaluate(() => window.__midpoint.surface());
+      const iframeEvents = await iframe.evaluate(() => window.__midpoint.debug().events);
       assert.equal((await elDebug(page, "#second")).events, b.events, "the second figure did not move");
       assert.equal(iframeEvents, 0, "the iframe did not move");
       // Each element read its own attributes.
@@ -269,7 +275,7 @@ describe("what an embedded figure fetches", () => {
   test("the close-up alone: its own scripts and the small module, no run, no worker; the Embed dialog's script on its first press", async () => {
     // At rest at its opening moment (every load it will make is made).
     const { asked, page, ctx, errors } = await fetched("/www/lab.html?view=strip&at=batch&embed=1", { width: 390, height: 844 }, (p) =>
-      p.waitForFunction(() => window.__midpoint.debug().idle, null, { timeout: 60_000, polling: 100 }),
+      p.waitForFunction(() => window.__midpoint?.debug()?.idle, null, { timeout: 60_000, polling: 100 }),
     );
     try {
       assert.deepEqual(

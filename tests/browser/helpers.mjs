@@ -42,10 +42,12 @@ export function useBrowser() {
 }
 
 /** Wait (up to 15 s) until the page says its WASM is loaded and the first frame drawn. */
-export function pageReady(page) {
-  return page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, {
+export async function pageReady(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.midpointReady === "1", null, {
     timeout: 15_000,
   });
+  // The test surface (debug()): an embedded figure loads it only when asked (docs/testing.md).
+  await page.evaluate(() => window.__midpoint?.surface?.());
 }
 
 /** The figure's test surface (docs/testing.md, "The test surface"): the `debug()` of the widget

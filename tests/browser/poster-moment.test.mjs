@@ -28,6 +28,7 @@ describe("posters", () => {
       await page.waitForFunction(() => window.__posterGone !== null, null, { timeout: 30_000 });
       assert.deepEqual(await page.evaluate(() => window.__posterGone), { atMoment: "1", drawn: true });
       // At its moment: just after the first LRU batch, paused.
+      await page.evaluate(() => window.__midpoint.surface());
       const d = await page.evaluate(() => window.__midpoint.debug());
       assert.ok(d.events > 0, `the figure moved on to its batch: ${d.events} events`);
     } finally {

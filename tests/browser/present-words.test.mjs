@@ -11,12 +11,12 @@ import { openPage, pageReady, useBrowser } from "./helpers.mjs";
 const shared = useBrowser();
 const W = "[data-testid=midpoint-widget]";
 
-/** The close-up's head row as drawn now (the canvas's data-head-row: its cells, its young scan
- *  pages, and how many of those carry the black ring), and the beat's words and title. */
+/** The close-up's head row as drawn now (debug().strip.headRow: its cells, its young scan pages,
+ *  and how many of those carry the black ring), and the beat's words and title. */
 function picture(page) {
   return page.evaluate((s) => {
     const root = document.querySelector(s);
-    const [cells, youngScan, ringed] = root.querySelector("[data-testid=boundary-strip]").dataset.headRow.split(" ").map(Number);
+    const { cells, youngScan, ringed } = root.debug().strip.headRow;
     return { cells, youngScan, ringed, title: root.querySelector(".mp-tour-h").textContent, words: root.querySelector(".mp-tour-text").textContent };
   }, W);
 }

@@ -5,7 +5,7 @@
 // variables and the terms it uses, each in words.
 import * as mp from "../../pkg/midpoint.js";
 import { el, fmt, markFont, setText, sizeCanvas } from "../util.js";
-import { paintStrip, STRIP_FONT_PX, stripColours, stripConstants } from "./paint-strip.js";
+import { paintStrip, STRIP_FONT_PX, stripColours } from "./paint-strip.js";
 
 // Lines of the code panel a figure on a phone shows at most.
 const CODE_PHONE_LINES = 2;
@@ -161,7 +161,6 @@ export class Strip {
     const font = paintStrip(this.ctx, v, n, m, this.sc, this.w.dpr * (this.zoom || 1));
     markFont(this.canvas, font * (this.zoom || 1));
     this.seen = { n: n / 8, slid: m.slid, toHead: m.to_head };
-    this.publishHeadRow(v, n);
     // Where LRU_old is (its list position, 1-based): the boundary the reader watches move.
     // Whether the picture is at rest (no page on its way): a slow watch waits for it.
     const moving = m.moving ? "1" : "0";
@@ -189,26 +188,6 @@ export class Strip {
       this.w.ex.select_frame(-1);
     });
     swipe(this.w, c, at, this.box, this.tip);
-  }
-
-  /** The head row as drawn (region 0 of the close-up's cells): how many cells, how many of them
-   *  young scan pages (table 3), and how many of those carry the black ring, on the canvas as
-   *  data-head-row="cells young-scan ringed" (for tests: the words of a beat against its picture). */
-  publishHeadRow(v, n) {
-    const c = stripConstants();
-    let cells = 0;
-    let youngScan = 0;
-    let ringed = 0;
-    for (let i = 0; i + c.stride - 1 < n; i += c.stride) {
-      if (v[i + 6] !== 0) continue;
-      cells++;
-      const b = v[i + 3];
-      if ((b & c.kind_mask) !== 3 || b & c.old_bit) continue;
-      youngScan++;
-      if ((b & c.mark_mask) === c.mark_young) ringed++;
-    }
-    const head = `${cells} ${youngScan} ${ringed}`;
-    if (this.canvas.dataset.headRow !== head) this.canvas.dataset.headRow = head;
   }
 
   /** The drain's timeline follows the run: its length the refill, its thumb the frames taken. */

@@ -10,6 +10,14 @@
 import * as mp from "../../pkg/midpoint.js";
 import { el, newId, screenDpr } from "../util.js";
 
+// The test surface's reader (debug.js): `widgetDebug` once loaded.
+let surface = null;
+let surfaceLoad = null;
+/** Loads the test surface's reader; main.js awaits it on the full pages before they say ready. */
+export function loadSurface() {
+  return (surfaceLoad ??= import("./debug.js").then((m) => (surface = m.widgetDebug)));
+}
+
 // Until runs.js is attached (attachRuns), and for good in a view that shows no run: no run, no
 // worker.
 const NO_RUNS = { first: null, ens: null, pendingRun: false, schedule() {}, start() {}, stop() {}, statusChanged() {} };
@@ -681,80 +689,12 @@ export class Widget {
   }
 
   /** Counts and state for tests and curious readers (docs/testing.md, "The test surface"):
-   *  `window.__midpoint.debug(i)`, or `debug()` on the widget's root element. */
+   *  `window.__midpoint.debug(i)`, or `debug()` on the widget's root element. Its reader
+   *  (debug.js) is loaded on first use: undefined until then (the full page loads it at start,
+   *  an embed only when asked, so that a reader of a blog post does not download it). */
   debug() {
-    const s = this.ex.status();
-    const c = mp.strip_constants();
-    const cells = new Uint8Array(this.wasm.memory.buffer, this.ex.cells_ptr(), this.ex.cells_len());
-    let young = 0;
-    let old = 0;
-    let ringedYoung = 0;
-    // The rings drawn on the pool's cells, counted by ring, table and age: "pink hot old" (a
-    // hot-set page the last batch turned old, old now), "black scan young", ….
-    const rings = {};
-    const tables = ["free", "hot", "rest", "scan", "filler"];
-    for (const b of cells) {
-      if ((b & c.kind_mask) === 0) continue;
-      if (b & c.old_bit) old++;
-      else young++;
-      const mark = b & c.mark_mask;
-      if (mark === c.mark_young) ringedYoung++;
-      if (mark !== c.mark_young && mark !== c.mark_old) continue;
-      const k = `${mark === c.mark_young ? "black" : "pink"} ${tables[b & c.kind_mask] ?? "?"} ${b & c.old_bit ? "old" : "young"}`;
-      rings[k] = (rings[k] ?? 0) + 1;
-    }
-    return {
-      ...s,
-      cells: cells.length,
-      young,
-      oldCells: old,
-      ringedYoung,
-      rings,
-      hasRun: !!this.runs.first,
-      sweepMs: this.sweepFigure?.lastMs ?? null,
-      ensembleMs: this.runs.ens?.ms || null,
-      runs: this.view.runs,
-      idle: this.idleTimer !== 0,
-      // Workers computing runs or a sweep (the frame loop is not idle meanwhile).
-      workersBusy: this.workers.busy(),
-      idleMisses: this.idleMisses,
-      // The scout's snapshots for scrubbing all made (the loop rests only then).
-      scouted: this.ex.scouted(),
-      strip: this.stripDebug(),
-      // The time a click at each tenth of the residency plot's width seeks to (0 to 10 tenths).
-      residencySeek: this.residencySeekDebug(),
-      // The full runs: one computing for the shown setting, the skipped stops still to compute,
-      // the runs cached.
-      liveRun: !!this.runs.liveJob,
-      skippedRuns: this.runs.skipped?.length ?? 0,
-      cachedRuns: this.runs.runCache?.size ?? 0,
-      // The sweep's workers, and how many are computing a point now.
-      sweepWorkers: this.sweepFigure?.workerCount() ?? 0,
-      sweepBusy: this.sweepFigure?.job?.workers.filter((w) => w.jobs.size > 0).length ?? 0,
-    };
-  }
-
-  /** The close-up's cells as its last frame computed them (`null` without a close-up): each
-   *  cell's page, place (CSS px), flags (1: turned young by the boundary since the last batch)
-   *  and region (0: the head row, 1: the window around LRU_old); and its trails. */
-  stripDebug() {
-    if (!this.stripFigure) return null;
-    const ex = this.ex;
-    const stride = ex.constructor.strip_stride();
-    const n = ex.strip_len();
-    const v = new Float32Array(this.wasm.memory.buffer, ex.strip_ptr(), n);
-    const cells = [];
-    for (let i = 0; i + stride - 1 < n; i += stride) cells.push({ page: v[i], x: v[i + 1], y: v[i + 2], flags: v[i + 4], region: v[i + 6] });
-    return { cells, trails: ex.strip_meta().trails.length };
-  }
-
-  /** Where a click on the residency plot seeks to, at each tenth of its width (`null` without
-   *  the plot): the times its seek computes from the pointer's place. */
-  residencySeekDebug() {
-    const r = this.residencyFigure;
-    if (!r?.canvas) return null;
-    const c = r.canvas;
-    const w = c.getBoundingClientRect().width;
-    return Array.from({ length: 11 }, (_, i) => this.ex.residency_time_at((w * i) / 10, w, c.width, r.scale || 1));
+    if (surface) return surface(this);
+    loadSurface().then(() => this.wake());
+    return undefined;
   }
 }
