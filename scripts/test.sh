@@ -122,28 +122,27 @@ cargo clippy --target wasm32-unknown-unknown -p midpoint --lib -- -D warnings
 # --- 1. Lints ----------------------------------------------------------------------------------
 section "1/5 cargo clippy (native targets, -D warnings)"
 cargo clippy --workspace --all-targets -- -D warnings
+# tree_holds_none PKG WHAT PATTERN: PKG's normal dependency tree, natively and for wasm32, holds no
+# crate PATTERN matches (WHAT says what PKG is, in the error); then prints its direct dependencies.
+tree_holds_none() {
+    local pkg="$1" what="$2" pattern="$3" target
+    for target in "" "--target wasm32-unknown-unknown"; do
+        # shellcheck disable=SC2086
+        if cargo tree -p "$pkg" -e normal $target --prefix none | grep -E "^($pattern) "; then
+            echo "$pkg's dependency tree ${target:+($target) }holds the crates above: $what must not use them" >&2
+            exit 1
+        fi
+    done
+    echo "$pkg depends on: $(cargo tree -p "$pkg" -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
+}
 # The core is a library anyone can use: its dependency tree holds no plotting, CLI or web crate.
-for target in "" "--target wasm32-unknown-unknown"; do
-    # shellcheck disable=SC2086
-    if cargo tree -p midpoint-core -e normal $target --prefix none |
-        grep -E '^(plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen) '; then
-        echo "midpoint-core's dependency tree ${target:+($target) }holds the crates above: the core must not use them" >&2
-        exit 1
-    fi
-done
-echo "midpoint-core depends on: $(cargo tree -p midpoint-core -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
+tree_holds_none midpoint-core "the core" \
+    'plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen'
 # The policies, traces and replay stand on the core alone: no plotting, command line, web or
 # MySQL crate, and no midpoint crate but the core (the lab, the status reader and the faces
 # use them, never the other way).
-for target in "" "--target wasm32-unknown-unknown"; do
-    # shellcheck disable=SC2086
-    if cargo tree -p midpoint-policies -e normal $target --prefix none |
-        grep -E '^(plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen|mysql|midpoint|midpoint-lab|midpoint-status|midpoint-cli) '; then
-        echo "midpoint-policies' dependency tree ${target:+($target) }holds the crates above: the policies must not use them" >&2
-        exit 1
-    fi
-done
-echo "midpoint-policies depends on: $(cargo tree -p midpoint-policies -e normal --prefix none --depth 1 | tail -n +2 | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
+tree_holds_none midpoint-policies "the policies" \
+    'plotters|plotters-backend|plotters-canvas|clap|indicatif|wasm-bindgen|web-sys|js-sys|serde-wasm-bindgen|mysql|midpoint|midpoint-lab|midpoint-status|midpoint-cli'
 # The faces stand side by side: the explainer (the root package) holds nothing of the command
 # line, and the crates below the faces hold neither face's crates.
 for pkg in midpoint midpoint-status midpoint-lab; do
