@@ -2,15 +2,11 @@
 // plays, and inside an embedded figure (an iframe on a post) it fits the iframe and its Copy
 // still gives the reader the snippet where the clipboard is refused.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
-import { baseUrl, useBrowser } from "./helpers.mjs";
+import { baseUrl, staticHost, useBrowser } from "./helpers.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 
 const shared = useBrowser();
 
@@ -88,18 +84,7 @@ describe("the write path, the policies and the Beyond figures embed", () => {
   let host = null;
   let figures = "";
   before(async () => {
-    const port = process.env.MIDPOINT_FIGURES_PORT ?? "0";
-    host = spawn(process.execPath, [path.join(here, "static-server.mjs"), "--port", port], { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    for await (const chunk of host.stdout) {
-      out += chunk;
-      const m = out.match(/listening (\d+)/);
-      if (m) {
-        figures = `http://127.0.0.1:${m[1]}`;
-        break;
-      }
-    }
-    assert.ok(figures, "the figures' static host started");
+    ({ origin: figures, proc: host } = await staticHost(["--port", process.env.MIDPOINT_FIGURES_PORT ?? "0"]));
   });
   after(() => host?.kill());
 

@@ -6,30 +6,16 @@
 // same bytes on a throttled phone with timings; this test holds the size, which does not depend
 // on the machine.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
-import { useBrowser } from "./helpers.mjs";
+import { staticHost, useBrowser } from "./helpers.mjs";
 
 const LIMIT_KB = 300;
-const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = useBrowser();
 let host;
 let origin;
 
 before(async () => {
-  host = spawn(process.execPath, [path.join(here, "static-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  for await (const chunk of host.stdout) {
-    out += chunk;
-    const m = out.match(/listening (\d+)/);
-    if (m) {
-      origin = `http://127.0.0.1:${m[1]}`;
-      break;
-    }
-  }
-  assert.ok(origin, "the static host started");
+  ({ origin, proc: host } = await staticHost());
 });
 after(() => host?.kill());
 

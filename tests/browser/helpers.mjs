@@ -1,4 +1,5 @@
 // Shared helpers for the browser end-to-end tests (run with `node --test` by scripts/test.sh).
+import { spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,4 +141,18 @@ export async function visitAll(page) {
     );
   }
   await painted(page);
+}
+
+/** Starts tests/browser/static-server.mjs (a static host of the repository that compresses and
+ *  sends CORS headers: the figures' host of a blog post) with `args`; resolves to its origin and
+ *  the process (kill it in an after hook). */
+export async function staticHost(args = []) {
+  const proc = spawn(process.execPath, [path.join(path.dirname(fileURLToPath(import.meta.url)), "static-server.mjs"), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  for await (const chunk of proc.stdout) {
+    out += chunk;
+    const m = out.match(/listening (\d+)/);
+    if (m) return { origin: `http://127.0.0.1:${m[1]}`, proc };
+  }
+  throw new Error(`the static host ended before it listened: ${out}`);
 }

@@ -5,32 +5,18 @@
 // headers, as docs/embedding.md's recipe asks. Every figure renders and reaches its moment (the
 // residency runs and the sweep points, computed in workers) with no console error.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { once } from "node:events";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { after, before, describe, test } from "node:test";
 import { marked } from "marked";
-import { useBrowser } from "./helpers.mjs";
+import { staticHost, useBrowser } from "./helpers.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = useBrowser();
 let host = null;
 let figures = "";
 
 before(async () => {
-  host = spawn(process.execPath, [path.join(here, "static-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  for await (const chunk of host.stdout) {
-    out += chunk;
-    const m = out.match(/listening (\d+)/);
-    if (m) {
-      figures = `http://127.0.0.1:${m[1]}`;
-      break;
-    }
-  }
-  assert.ok(figures, "the figures' static host started");
+  ({ origin: figures, proc: host } = await staticHost());
 });
 after(() => host?.kill());
 
