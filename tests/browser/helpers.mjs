@@ -55,13 +55,13 @@ export async function pageReady(page) {
  *  whose root `sel` selects (the first in the document by default), read once; `debugOf` below
  *  names a widget by its index in mount order or by an element inside it. */
 export function debugOfRoot(page, sel = '[data-testid="midpoint-widget"]') {
-  return page.evaluate((s) => document.querySelector(s).debug(), sel);
+  return debugOf(page, sel);
 }
 
 /** Wait until the widget `sel` selects (the first by default) exists and its frame loop has come
  *  to rest (`debug().idle`: nothing moves until input or a worker's message). */
 export function atRest(page, sel = '[data-testid="midpoint-widget"]', { timeout = 90_000 } = {}) {
-  return page.waitForFunction((s) => document.querySelector(s)?.debug?.()?.idle === true, sel, { timeout, polling: 100 });
+  return settled(page, sel, timeout);
 }
 
 /** Launch headless Chromium. Close it with `await browser.close()`. */
