@@ -8,7 +8,8 @@
 #                             MIDPOINT_MARIADB_PORT    its TCP port
 #                             MIDPOINT_MARIADB_URL     mysql://root@127.0.0.1:PORT (root, no
 #                                                      password, on this instance only)
-#                           A second call while the server runs does nothing.
+#                           A second call while the server runs does nothing. Starts in
+#                           several processes at once take turns (a lock file in /tmp).
 #   mariadb_stop            shuts it down and removes its datadir; nothing when none runs.
 #
 # No other server is touched: the system's service is not started (a policy-rc.d refuses it
@@ -89,6 +90,22 @@ mariadb_start() {
     if mariadb__running; then
         return 0
     fi
+    # Starts are one at a time across processes (scripts/test.sh runs the live tests side by side):
+    # the install, the port's pick and the server's bind happen under one lock, so two starts can
+    # neither run apt-get together nor pick the same free port before either binds it.
+    local lockfd="" rc=0
+    if command -v flock >/dev/null 2>&1; then
+        exec {lockfd}>"${TMPDIR:-/tmp}/midpoint-mariadb-start.lock" && flock "$lockfd"
+    fi
+    mariadb__start_locked "$pool_mb" "$lockfd" || rc=$?
+    [[ -z "$lockfd" ]] || exec {lockfd}>&-
+    return "$rc"
+}
+
+# mariadb__start_locked POOL_MB LOCKFD: mariadb_start's work, with the start lock held on fd
+# LOCKFD (empty when there is no flock), which the server must not inherit.
+mariadb__start_locked() {
+    local pool_mb="$1" lockfd="$2"
     mariadb__install || return 1
     local mariadbd install_db client admin
     mariadbd="$(mariadb__sbin mariadbd)"
@@ -113,11 +130,15 @@ mariadb_start() {
         return 1
     fi
 
-    "$mariadbd" --no-defaults "${user[@]}" \
-        --datadir="$dir/data" --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" \
-        --log-error="$dir/error.log" --bind-address=127.0.0.1 --port="$port" \
-        --skip-name-resolve --innodb-buffer-pool-size="${pool_mb}M" \
-        </dev/null >/dev/null 2>&1 &
+    # The server must not hold the start lock: it would outlive this start.
+    (
+        [[ -z "$lockfd" ]] || exec {lockfd}>&-
+        exec "$mariadbd" --no-defaults "${user[@]}" \
+            --datadir="$dir/data" --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" \
+            --log-error="$dir/error.log" --bind-address=127.0.0.1 --port="$port" \
+            --skip-name-resolve --innodb-buffer-pool-size="${pool_mb}M" \
+            </dev/null >/dev/null 2>&1
+    ) &
     local pid=$!
 
     local i

@@ -5,15 +5,17 @@
 #
 #   1. cargo fmt --check, cargo clippy on every crate of the workspace (-D warnings), and the
 #      core's dependency tree free of plotters, clap and the web crates (natively and for wasm32)
-#   2. native tests of every crate: cargo test --workspace --all-targets, then the doc tests
+#   2. native tests of every crate: cargo nextest run --workspace --all-targets (cargo test where
+#      cargo-nextest is missing), then the doc tests
 #   3. pkg/ is up to date: rebuild the WASM into a temp dir and compare with the committed pkg/;
 #      then native and WASM runs of several presets are bit-identical (tests/wasm-identity.mjs)
 #      and the JS API agrees with the CLI on presets, engines and seeds (tests/wasm-api.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
-#   5. browser end-to-end tests (tests/browser/*.test.mjs): node --test + playwright-core against
+#   5. browser end-to-end tests (tests/browser/*.test.mjs, three files at a time): node --test +
+#      playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
-#   6. the replacement policies against libCacheSim (tests/oracle/run.sh)
+#   6. the replacement policies against libCacheSim (tests/oracle/run.sh), side by side with
 #   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
 #      `midpoint from-status` in every client output format (tests/status-live.sh), the fit
 #      against the server's own counters and its hot set's residency (tests/status-fit-live.sh), and
@@ -46,11 +48,19 @@ CHROMEDRIVER=/usr/bin/chromedriver
 
 tmp="$(mktemp -d)"
 server_pid=""
+lane_pids=()  # section 6's background lanes, while they run
 cleanup() {
     if [[ -n "$server_pid" ]]; then
         kill "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
     fi
+    # A lane's test script stops its own server on TERM (its EXIT trap).
+    local p
+    for p in "${lane_pids[@]}"; do
+        pkill -TERM -P "$p" 2>/dev/null || true
+        kill "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
     rm -rf "$tmp"
 }
 
@@ -169,7 +179,15 @@ echo "property tests: PROPTEST_RNG_SEED=$PROPTEST_RNG_SEED"
 # The preset snapshots (crates/core/tests/results.rs) are compared, never written, here: a
 # moved result fails and leaves the tree as it was.
 export INSTA_UPDATE=no
-cargo test --workspace --all-targets
+# cargo-nextest (on the project's machines) runs every test of every binary side by side, so a
+# test that waits (a 20 s network timeout) or a long one does not hold the other core idle;
+# cargo test runs the binaries one after another. The same tests either way.
+if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --workspace --all-targets
+else
+    echo "cargo-nextest not found: cargo test runs the test binaries one after another (slower)"
+    cargo test --workspace --all-targets
+fi
 # --all-targets does not include doc tests (the core's crate docs open with one).
 cargo test --workspace --doc
 
@@ -226,24 +244,59 @@ if [[ ${#browser_tests[@]} -eq 0 ]]; then
     echo "no tests/browser/*.test.mjs found" >&2
     exit 1
 fi
-if ! node --test "${browser_tests[@]}"; then
+# Test files share nothing (each its own browser, its own free ports, its own screenshot names):
+# three at a time keep both cores busy while one waits on a page. MIDPOINT_BROWSER_JOBS=1 runs
+# them one after another.
+browser_jobs="${MIDPOINT_BROWSER_JOBS:-3}"
+echo "test files side by side: $browser_jobs"
+if ! node --test --test-concurrency="$browser_jobs" "${browser_tests[@]}"; then
     echo "--- last lines of the http.server log ---" >&2
     tail -n 30 "$tmp/http.log" >&2
     echo "screenshots: tests/browser/artifacts/" >&2
     exit 1
 fi
 
-# --- 6. Replacement policies against libCacheSim -----------------------------------------------
-section "Policies vs libCacheSim (tests/oracle/run.sh)"
-tests/oracle/run.sh
+# --- 6. Replacement policies against libCacheSim, and 7. a real server ------------------------
+section "Policies vs libCacheSim and live MariaDB (tests/oracle/run.sh, tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh, tests/experiment-interrupt-live.sh)"
+# The binary section 2 built (the test profile: optimized); the oracle and the live tests use it.
+midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
+# The live tests wait on their servers' clocks (the fit's two 30 s windows, the experiment's
+# 90 s run) and use about half of the machine's two cores, so three lanes run side by side, each
+# with its own private server: the oracle; the fit; the readers, then the experiment. The
+# interrupt test runs last and alone: it bounds how fast a signal is answered (2 s).
 # The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
 # run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
-
-# --- 7. A real server --------------------------------------------------------------------------
-section "Live MariaDB (tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh, tests/experiment-interrupt-live.sh)"
-# The binary section 2 built (the test profile: optimized).
-midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
-MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh
-MIDPOINT_BIN="$midpoint_bin" tests/status-fit-live.sh
-tests/experiment-live.sh "$midpoint_bin"
+lane_names=()
+lane() { # lane NAME COMMAND...: runs COMMAND in the background, its output in $tmp/lane-NAME.log
+    local name="$1"
+    shift
+    (
+        start=$SECONDS
+        rc=0
+        "$@" || rc=$?
+        echo "[$name: $((SECONDS - start)) s, exit $rc]"
+        exit "$rc"
+    ) >"$tmp/lane-$name.log" 2>&1 &
+    lane_pids+=("$!")
+    lane_names+=("$name")
+}
+lane oracle tests/oracle/run.sh "$midpoint_bin"
+lane fit env MIDPOINT_BIN="$midpoint_bin" tests/status-fit-live.sh
+readers_then_experiment() {
+    MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh && tests/experiment-live.sh "$midpoint_bin"
+}
+lane readers-experiment readers_then_experiment
+lanes_failed=()
+for k in "${!lane_pids[@]}"; do
+    rc=0
+    wait "${lane_pids[$k]}" || rc=$?
+    printf -- '--- %s ---\n' "${lane_names[$k]}"
+    cat "$tmp/lane-${lane_names[$k]}.log"
+    ((rc == 0)) || lanes_failed+=("${lane_names[$k]}")
+done
+lane_pids=()
+if ((${#lanes_failed[@]})); then
+    echo "failed: ${lanes_failed[*]}" >&2
+    exit 1
+fi
 tests/experiment-interrupt-live.sh "$midpoint_bin"
