@@ -36,7 +36,7 @@ rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes o
 chromium, chromium-driver, mariadb-server and mariadb-client (apt-get: needs root or sudo;
 the system's own MariaDB service is not started); npm packages (playwright-core,
 axe-core) and libcachesim in a Python venv (pip). About 11 minutes of installing, then the tests
-(about 9 minutes warm on 2 cores); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later
+(about 28 minutes on 2 cores with the crates compiled cold; docs/testing.md); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later
 runs install nothing.
 EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
@@ -170,7 +170,7 @@ for pkg in midpoint-policies midpoint-status midpoint-lab midpoint-cli; do
 done
 
 # --- 2. Native tests ---------------------------------------------------------------------------
-section "2/5 native tests (cargo test --workspace)"
+section "2/5 native tests (cargo nextest run --workspace, or cargo test)"
 # The property tests draw the same cases every run here, so that a red run is the change's and
 # not the draw's (a random draw once found an overflow in CI). Exploring is a separate run:
 # PROPTEST_RNG_SEED=<any number> PROPTEST_CASES=5000 cargo test --release -p <crate>.
@@ -218,7 +218,7 @@ section "4/5 wasm-bindgen-test (cargo test -p midpoint --target wasm32-unknown-u
 CHROMEDRIVER="$CHROMEDRIVER" cargo test -p midpoint --target wasm32-unknown-unknown --test web
 
 # --- 5. Browser end-to-end tests ---------------------------------------------------------------
-section "5/5 browser end-to-end tests (node --test tests/browser)"
+section "5/5 browser end-to-end tests (node --test tests/browser, files side by side)"
 npm ci --no-audit --no-fund --loglevel=error
 bash scripts/build-single.sh
 # A free loopback port (tiny race between closing it here and the server binding it).
