@@ -190,10 +190,12 @@ describe("views and embeds", () => {
   ];
   for (const [view, width, budget] of budgets) {
     test(`embed=1&view=${view} fits ${budget} px at ${width} px wide`, async () => {
-      const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&view=${view}&preset=seed000-hot4485-b2b&at=batch`, { viewport: { width, height: 900 } });
+      // The plot's first redraw, recorded from before the page's scripts run: it can come before
+      // the page says it is ready.
+      const init = () => document.addEventListener("midpoint-residency", (e) => (window.__firstResidency ??= e.detail), true);
+      const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&view=${view}&preset=seed000-hot4485-b2b&at=batch`, { viewport: { width, height: 900 }, init });
       try {
         await pageReady(page);
-        const residency = view === "residency" ? page.evaluate(() => new Promise((res) => document.querySelector('[data-testid="midpoint-widget"]').addEventListener("midpoint-residency", (e) => res(e.detail), { once: true }))) : null;
         await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
         await atRest(page);
         const h = await page.evaluate(() => document.body.getBoundingClientRect().height);
@@ -207,7 +209,7 @@ describe("views and embeds", () => {
           assert.ok((await debugOfRoot(page)).strip.cells.length > 0);
         }
         if (view === "residency") {
-          const d = await residency;
+          const d = await (await page.waitForFunction(() => window.__firstResidency, null, { timeout: 30_000 })).jsonValue();
           assert.equal(typeof d.partial, "boolean");
           assert.ok(Number.isInteger(d.samples) && d.samples > 0, JSON.stringify(d));
           assert.ok(await page.locator('[data-testid="residency-plot"]').isVisible());

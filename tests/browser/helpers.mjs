@@ -72,10 +72,12 @@ export function launch() {
 /**
  * Open `urlPath` (relative to baseUrl, e.g. "/www/lab.html") in a new page, collecting console
  * errors, uncaught page errors and failed requests into `errors` (an array of strings) from the
- * very first request on. Returns { page, errors }.
+ * very first request on. `init`, a function, runs in the page before any of its scripts (a
+ * recorder that must not miss what the page does while it loads). Returns { page, errors }.
  */
-export async function openPage(browser, urlPath, { viewport = { width: 1280, height: 900 } } = {}) {
+export async function openPage(browser, urlPath, { viewport = { width: 1280, height: 900 }, init } = {}) {
   const page = await browser.newPage({ viewport });
+  if (init) await page.addInitScript(init);
   const errors = [];
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(`console error: ${msg.text()}`);

@@ -14,34 +14,36 @@ describe("live residency plot", () => {
   test("a drag through the depth stops streams partial curves over the previous one, never blank", async () => {
     // One run per setting: the live redraw of a single run (the ensemble's band filling in
     // afterwards, with its own events, is tests/browser/ensemble.test.mjs's).
-    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=1");
+    // Records every midpoint-residency event and, every animation frame, the plot's ink: its
+    // strongly coloured pixels (the curves; the axes, labels and grid are grey). Installed before
+    // the page's scripts run: the first run's events can come before the page says it is ready.
+    const record = () => {
+      const canvas = () => document.querySelector('[data-testid="midpoint-widget"] .mp-residency');
+      const ink = () => {
+        const cv = canvas();
+        if (!cv) return 0;
+        const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
+        let n = 0;
+        for (let i = 0; i < d.length; i += 4) {
+          if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) n++;
+        }
+        return n;
+      };
+      const rec = { events: [], frames: [], sampling: false };
+      window.__live = rec;
+      // Each redraw with the depth it shows (the URL follows the slider at once): a stop's run
+      // may finish while the drag is still on its way to the last one.
+      const depth = () => new URLSearchParams(location.search).get("lru_scan_depth");
+      document.addEventListener("midpoint-residency", (e) => rec.events.push({ ...e.detail, ink: ink(), t: performance.now(), depth: depth() }), true);
+      const frame = () => {
+        if (rec.sampling) rec.frames.push(ink());
+        requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+    };
+    const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=1", { init: record });
     try {
       await pageReady(page);
-      // Records every midpoint-residency event and, every animation frame, the plot's ink: its
-      // strongly coloured pixels (the curves; the axes, labels and grid are grey).
-      await page.evaluate(() => {
-        const root = document.querySelector('[data-testid="midpoint-widget"]');
-        const cv = root.querySelector(".mp-residency");
-        const ink = () => {
-          const d = cv.getContext("2d").getImageData(0, 0, cv.width, cv.height).data;
-          let n = 0;
-          for (let i = 0; i < d.length; i += 4) {
-            if (Math.max(d[i], d[i + 1], d[i + 2]) - Math.min(d[i], d[i + 1], d[i + 2]) > 40) n++;
-          }
-          return n;
-        };
-        const rec = { events: [], frames: [], sampling: false };
-        window.__live = rec;
-        // Each redraw with the depth it shows (the URL follows the slider at once): a stop's run
-        // may finish while the drag is still on its way to the last one.
-        const depth = () => new URLSearchParams(location.search).get("lru_scan_depth");
-        root.addEventListener("midpoint-residency", (e) => rec.events.push({ ...e.detail, ink: ink(), t: performance.now(), depth: depth() }));
-        const frame = () => {
-          if (rec.sampling) rec.frames.push(ink());
-          requestAnimationFrame(frame);
-        };
-        requestAnimationFrame(frame);
-      });
       // The first full run: its final curve, and the ink of the plot before any curve.
       await page.waitForFunction(() => window.__live.events.some((e) => !e.partial), null, { timeout: 60_000 });
       const before = await page.evaluate(() => {
