@@ -250,7 +250,7 @@ fi
 # drain's frames (figures.test, "mid-drain frames on adjust_old_len_shrink") saw 67 of 100 where
 # it asks 70 in one such run.
 browser_jobs="${MIDPOINT_BROWSER_JOBS:-1}"
-echo "test files side by side: $browser_jobs"
+echo "browser test files at a time: $browser_jobs"
 if ! node --test --test-concurrency="$browser_jobs" "${browser_tests[@]}"; then
     echo "--- last lines of the http.server log ---" >&2
     tail -n 30 "$tmp/http.log" >&2
