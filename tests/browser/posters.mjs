@@ -114,7 +114,8 @@ export const posterColours = ({ view }) =>
 /**
  * `png` (a Buffer) re-encoded in the browser: { webp } (base64; lossy at quality `q`, or with
  * `colours: n` lossless with its pixels mapped to the image's n most frequent colours), or with
- * `grey: [w, h]` the image scaled to w x h grey levels (0-255), for comparing two images.
+ * `grey: [w, h]` the image scaled to w x h grey levels (0-255), for comparing two images (`[w]`:
+ * h from the image's own aspect ratio, rounded).
  */
 export async function imageIn(browser, bytes, type, { q = 0.7, grey = null, colours = 0 } = {}) {
   const page = await browser.newPage();
@@ -127,7 +128,8 @@ export async function imageIn(browser, bytes, type, { q = 0.7, grey = null, colo
         const bmp = await createImageBitmap(new Blob([u8], { type }));
         const c = document.createElement("canvas");
         if (grey) {
-          [c.width, c.height] = grey;
+          c.width = grey[0];
+          c.height = grey[1] ?? Math.round((grey[0] * bmp.height) / bmp.width);
           const g = c.getContext("2d");
           g.imageSmoothingQuality = "high";
           g.drawImage(bmp, 0, 0, c.width, c.height);
