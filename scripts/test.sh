@@ -12,7 +12,7 @@
 #      and the JS API agrees with the CLI on presets, engines and seeds (tests/wasm-api.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs; MIDPOINT_BROWSER_JOBS files at a time,
-#      1 by default): node --test + playwright-core against
+#      3 by default), run last: node --test + playwright-core against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
 #   6. the replacement policies against libCacheSim (tests/oracle/run.sh), side by side with
@@ -20,7 +20,8 @@
 #      `midpoint from-status` in every client output format (tests/status-live.sh), the fit
 #      against the server's own counters and its hot set's residency (tests/status-fit-live.sh), and
 #      `midpoint experiment` run against it end to end (tests/experiment-live.sh), blocked,
-#      interrupted and killed (tests/experiment-interrupt-live.sh)
+#      interrupted and killed (tests/experiment-interrupt-live.sh); 6 and 7 start in the
+#      background after 2, beside 3 and 4, and are waited for (their logs printed) before 5
 set -euo pipefail
 
 # A relative CARGO_TARGET_DIR means the caller's directory; every step below (cargo, the
@@ -191,6 +192,39 @@ fi
 # --all-targets does not include doc tests (the core's crate docs open with one).
 cargo test --workspace --doc
 
+# --- 6. Replacement policies against libCacheSim, and 7. a real server: started here ----------
+# The binary section 2 built (the test profile: optimized); the oracle and the live tests use it.
+midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
+# The live tests wait on their servers' clocks (the fit's two 30 s windows, the experiment's
+# 90 s run), so three lanes run side by side, each with its own private server: the oracle; the
+# fit; the readers, then the experiment. They start now, in the background, and run beside
+# sections 3 and 4 (whose WASM builds and wasm-opt run on one core for long stretches); the
+# section after 4 waits for them and prints their logs. The interrupt test runs after them and
+# alone: it bounds how fast a signal is answered (2 s).
+# The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
+# run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
+lane_names=()
+lane() { # lane NAME COMMAND...: runs COMMAND in the background, its output in $tmp/lane-NAME.log
+    local name="$1"
+    shift
+    (
+        start=$SECONDS
+        rc=0
+        "$@" || rc=$?
+        echo "[$name: $((SECONDS - start)) s, exit $rc]"
+        exit "$rc"
+    ) >"$tmp/lane-$name.log" 2>&1 </dev/null &
+    lane_pids+=("$!")
+    lane_names+=("$name")
+}
+lane oracle tests/oracle/run.sh "$midpoint_bin"
+lane fit env MIDPOINT_BIN="$midpoint_bin" tests/status-fit-live.sh
+readers_then_experiment() {
+    MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh && tests/experiment-live.sh "$midpoint_bin"
+}
+lane readers-experiment readers_then_experiment
+echo "started in the background: ${lane_names[*]} (their logs follow section 4)"
+
 # --- 3. Committed pkg/ is up to date ----------------------------------------------------------
 section "3/5 pkg/ matches a fresh WASM build"
 bash scripts/build-wasm.sh "$tmp/pkg"
@@ -216,6 +250,23 @@ section "4/5 wasm-bindgen-test (cargo test -p midpoint --target wasm32-unknown-u
 # --headless --no-sandbox --disable-dev-shm-usage itself; webdriver.json adds the other flags.
 # Do not pass -q to cargo here: it forwards --quiet to the runner, which rejects it.
 CHROMEDRIVER="$CHROMEDRIVER" cargo test -p midpoint --target wasm32-unknown-unknown --test web
+
+# --- 6. and 7., their end ----------------------------------------------------------------------
+section "Policies vs libCacheSim and live MariaDB (tests/oracle/run.sh, tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh, tests/experiment-interrupt-live.sh; the lanes began after section 2)"
+lanes_failed=()
+for k in "${!lane_pids[@]}"; do
+    rc=0
+    wait "${lane_pids[$k]}" || rc=$?
+    printf -- '--- %s ---\n' "${lane_names[$k]}"
+    cat "$tmp/lane-${lane_names[$k]}.log"
+    ((rc == 0)) || lanes_failed+=("${lane_names[$k]}")
+done
+lane_pids=()
+if ((${#lanes_failed[@]})); then
+    echo "failed: ${lanes_failed[*]}" >&2
+    exit 1
+fi
+tests/experiment-interrupt-live.sh "$midpoint_bin"
 
 # --- 5. Browser end-to-end tests ---------------------------------------------------------------
 section "5/5 browser end-to-end tests (node --test tests/browser)"
@@ -244,12 +295,11 @@ if [[ ${#browser_tests[@]} -eq 0 ]]; then
     echo "no tests/browser/*.test.mjs found" >&2
     exit 1
 fi
-# One file at a time. Test files share nothing (each its own browser, its own free ports, its
-# own screenshot names) and MIDPOINT_BROWSER_JOBS=3 runs three at a time (about 780 s instead of
-# about 1,100 on 2 cores), but not yet every test holds under that load: one that samples the
-# drain's frames (figures.test, "mid-drain frames on adjust_old_len_shrink") saw 67 of 100 where
-# it asks 70 in one such run.
-browser_jobs="${MIDPOINT_BROWSER_JOBS:-1}"
+# Three files at a time: test files share nothing (each its own browser, its own free ports, its
+# own screenshot names), and three keep both cores busy (about 780 s instead of about 1,050 one at
+# a time on 2 cores). Every test waits on what the page publishes, not on a time, so it holds
+# under that load; MIDPOINT_BROWSER_JOBS=1 runs them one at a time.
+browser_jobs="${MIDPOINT_BROWSER_JOBS:-3}"
 echo "browser test files at a time: $browser_jobs"
 if ! node --test --test-concurrency="$browser_jobs" "${browser_tests[@]}"; then
     echo "--- last lines of the http.server log ---" >&2
@@ -258,47 +308,3 @@ if ! node --test --test-concurrency="$browser_jobs" "${browser_tests[@]}"; then
     exit 1
 fi
 
-# --- 6. Replacement policies against libCacheSim, and 7. a real server ------------------------
-section "Policies vs libCacheSim and live MariaDB (tests/oracle/run.sh, tests/status-live.sh, tests/status-fit-live.sh, tests/experiment-live.sh, tests/experiment-interrupt-live.sh)"
-# The binary section 2 built (the test profile: optimized); the oracle and the live tests use it.
-midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
-# The live tests wait on their servers' clocks (the fit's two 30 s windows, the experiment's
-# 90 s run) and use about half of the machine's two cores, so three lanes run side by side, each
-# with its own private server: the oracle; the fit; the readers, then the experiment. The
-# interrupt test runs last and alone: it bounds how fast a signal is answered (2 s).
-# The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
-# run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
-lane_names=()
-lane() { # lane NAME COMMAND...: runs COMMAND in the background, its output in $tmp/lane-NAME.log
-    local name="$1"
-    shift
-    (
-        start=$SECONDS
-        rc=0
-        "$@" || rc=$?
-        echo "[$name: $((SECONDS - start)) s, exit $rc]"
-        exit "$rc"
-    ) >"$tmp/lane-$name.log" 2>&1 &
-    lane_pids+=("$!")
-    lane_names+=("$name")
-}
-lane oracle tests/oracle/run.sh "$midpoint_bin"
-lane fit env MIDPOINT_BIN="$midpoint_bin" tests/status-fit-live.sh
-readers_then_experiment() {
-    MIDPOINT_BIN="$midpoint_bin" tests/status-live.sh && tests/experiment-live.sh "$midpoint_bin"
-}
-lane readers-experiment readers_then_experiment
-lanes_failed=()
-for k in "${!lane_pids[@]}"; do
-    rc=0
-    wait "${lane_pids[$k]}" || rc=$?
-    printf -- '--- %s ---\n' "${lane_names[$k]}"
-    cat "$tmp/lane-${lane_names[$k]}.log"
-    ((rc == 0)) || lanes_failed+=("${lane_names[$k]}")
-done
-lane_pids=()
-if ((${#lanes_failed[@]})); then
-    echo "failed: ${lanes_failed[*]}" >&2
-    exit 1
-fi
-tests/experiment-interrupt-live.sh "$midpoint_bin"
