@@ -78,7 +78,10 @@ function targets(page, sel) {
 
 /** Brings the figure to rest: back on screen (off screen a figure draws nothing), a run playing
  *  or watching paused (a seek goes on to its moment, paused), then the widget waited for until
- *  it is paused, not seeking and idle (or only its workers busy: a sweep's points, the runs). */
+ *  it is paused, not seeking and idle (or only its workers busy: a sweep's points, the runs),
+ *  and still so after two more animation frames. With its workers busy the frame loop keeps
+ *  running: the last input's moment (a slider's reset to 0 s) is published by the frame after
+ *  it, which on a loaded machine can come after the first look. */
 async function settle(page, sel) {
   await page.evaluate((s) => {
     const r = document.querySelector(s);
@@ -92,23 +95,26 @@ async function settle(page, sel) {
       else r.dispatchEvent(new KeyboardEvent("keydown", { key: " ", bubbles: true, cancelable: true }));
     };
     if (r.dataset.mode !== "paused") window.__pause(r);
+    window.__atRest = (s) => {
+      const r = document.querySelector(s);
+      // A key's smooth scroll (End, Space on the page) may still be carrying the page away.
+      const rb = r.getBoundingClientRect();
+      if (rb.bottom < 0 || rb.top > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
+      // A run paused because it went off screen plays on when back in view (the widget's
+      // setVisible), which the scroll above may cause after the first pause: paused again.
+      if (r.dataset.mode === "playing" || r.dataset.mode === "watching") window.__pause(r);
+      const d = r.debug();
+      return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
+    };
   }, sel);
+  const deadline = Date.now() + 60_000;
   try {
-    await page.waitForFunction(
-      (s) => {
-        const r = document.querySelector(s);
-        // A key's smooth scroll (End, Space on the page) may still be carrying the page away.
-        const rb = r.getBoundingClientRect();
-        if (rb.bottom < 0 || rb.top > innerHeight) r.scrollIntoView({ block: rb.height > innerHeight ? "start" : "center", behavior: "instant" });
-        // A run paused because it went off screen plays on when back in view (the widget's
-        // setVisible), which the scroll above may cause after the first pause: paused again.
-        if (r.dataset.mode === "playing" || r.dataset.mode === "watching") window.__pause(r);
-        const d = r.debug();
-        return r.dataset.mode === "paused" && !r.dataset.seeking && (d.idle || d.workersBusy);
-      },
-      sel,
-      { timeout: 60_000, polling: 100 },
-    );
+    for (;;) {
+      await page.waitForFunction((s) => window.__atRest(s), sel, { timeout: Math.max(1, deadline - Date.now()), polling: 100 });
+      const still = await page.evaluate((s) => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(window.__atRest(s))))), sel);
+      if (still) break;
+      if (Date.now() > deadline) throw new Error("at rest, then not, until the deadline");
+    }
   } catch (e) {
     // Where it stuck: the widget's published state.
     const where = await page.evaluate((s) => {
