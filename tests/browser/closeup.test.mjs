@@ -193,7 +193,7 @@ describe("views and embeds", () => {
       // The plot's first redraw, recorded from before the page's scripts run: it can come before
       // the page says it is ready.
       const init = () => document.addEventListener("midpoint-residency", (e) => (window.__firstResidency ??= e.detail), true);
-      const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&view=${view}&preset=seed000-hot4485-b2b&at=batch`, { viewport: { width, height: 900 }, init });
+      const { page, errors } = await openPage(shared.browser, `/www/index.html?embed=1&view=${view}&preset=seed000-hot4485-b2b&at=batch`, { viewport: { width, height: 900 }, init: view === "residency" ? init : undefined });
       try {
         await pageReady(page);
         await page.waitForFunction(() => window.__midpoint.debug()?.after_batch === true, null, { timeout: 30_000, polling: 100 });
