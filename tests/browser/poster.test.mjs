@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { baseUrl, useBrowser } from "./helpers.mjs";
-import { BEYOND, imageIn, POSTERS, posterFile, posterPath, posterRoot, shootLive } from "./posters.mjs";
+import { BEYOND, imageIn, POSTERS, posterContext, posterFile, posterPath, posterRoot, shootLive } from "./posters.mjs";
 
 const shared = useBrowser();
 
@@ -297,8 +297,8 @@ test("every figure of the article, embedded as the article opens it, shows a pos
 
 // Grey levels of an image at a quarter of the poster's CSS size: the figure's layout, colours and
 // text lines, not its antialiasing.
-async function grey(browser, bytes, type, { width }) {
-  return (await imageIn(browser, bytes, type, { grey: [Math.round(width / 4)] })).grey;
+async function grey(on, bytes, type, { width }) {
+  return (await imageIn(on, bytes, type, { grey: [Math.round(width / 4)] })).grey;
 }
 
 /** The share of pixels (%) whose grey levels differ by more than 48 of 255. */
@@ -316,15 +316,24 @@ test("every committed poster looks like the live figure at its opening moment", 
   const browser = shared.browser;
   const diffs = {};
   const stale = [];
-  for (const p of POSTERS) {
-    const committed = await readFile(new URL(`../../www/posters/${posterFile(p)}`, import.meta.url));
-    const live = await shootLive(browser, baseUrl, p);
-    const a = await grey(browser, committed, "image/webp", p);
-    const b = await grey(browser, live, "image/png", p);
-    assert.equal(a.length, b.length, `${posterFile(p)}: the poster's size is not the live figure's`);
-    const d = Math.round(changed(a, b) * 100) / 100;
-    diffs[posterFile(p)] = d;
-    if (d > bound(p)) stale.push([posterFile(p), d]);
+  // One context per width for the live figures, one page for the grey levels.
+  const contexts = new Map();
+  const converter = await browser.newPage();
+  try {
+    for (const p of POSTERS) {
+      if (!contexts.has(p.width)) contexts.set(p.width, await posterContext(browser, p.width));
+      const committed = await readFile(new URL(`../../www/posters/${posterFile(p)}`, import.meta.url));
+      const live = await shootLive(browser, baseUrl, p, contexts.get(p.width));
+      const a = await grey(converter, committed, "image/webp", p);
+      const b = await grey(converter, live, "image/png", p);
+      assert.equal(a.length, b.length, `${posterFile(p)}: the poster's size is not the live figure's`);
+      const d = Math.round(changed(a, b) * 100) / 100;
+      diffs[posterFile(p)] = d;
+      if (d > bound(p)) stale.push([posterFile(p), d]);
+    }
+  } finally {
+    await converter.close();
+    for (const c of contexts.values()) await c.close();
   }
   console.log("poster pixels changed (%):", JSON.stringify(diffs));
   assert.deepEqual(stale, [], "stale posters: run scripts/posters.sh");

@@ -48,16 +48,22 @@ export const posterRoot = ({ view }) => (BEYOND.includes(view) ? `[data-beyond="
  *  the live figure replaces it at the screen's own ratio. */
 export const POSTER_DPR = 1;
 
+/** A browser context whose pages are what `shootLive` draws a poster of `width` in: `width` x
+ *  900 CSS px at POSTER_DPR. The page keeps nothing between loads (no storage), so one context
+ *  serves every poster of a width, its HTTP cache sparing each load the module's fetch. */
+export const posterContext = (browser, width) => browser.newContext({ viewport: { width, height: 900 }, deviceScaleFactor: POSTER_DPR });
+
 /**
  * The live figure at rest at its opening moment (seeked to `at=`; the residency plot with its
- * run) as a PNG screenshot of its box (the widget's root), in a fresh
- * context at `width` x 900 CSS px and POSTER_DPR, with the poster kept out of the way: what a
- * poster must look like. `base` is the served repository's URL.
+ * run) as a PNG screenshot of its box (the widget's root), in a new page of `ctx` (a
+ * `posterContext` of the poster's width; a fresh one when not given), with the poster kept out
+ * of the way: what a poster must look like. `base` is the served repository's URL.
  */
-export async function shootLive(browser, base, p) {
-  const ctx = await browser.newContext({ viewport: { width: p.width, height: 900 }, deviceScaleFactor: POSTER_DPR });
+export async function shootLive(browser, base, p, ctx = null) {
+  const own = ctx === null;
+  if (own) ctx = await posterContext(browser, p.width);
+  const page = await ctx.newPage();
   try {
-    const page = await ctx.newPage();
     // Not the committed poster: the figure as it draws itself.
     await page.route("**/www/posters/**", (r) => r.abort());
     await page.goto(base + posterPath(p, true));
@@ -96,7 +102,7 @@ export async function shootLive(browser, base, p) {
     await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
     return await page.locator("[data-midpoint]").first().screenshot({ animations: "disabled" });
   } finally {
-    await ctx.close();
+    await (own ? ctx.close() : page.close());
   }
 }
 
@@ -112,13 +118,15 @@ export const posterColours = ({ view }) =>
   ["write", "policies"].includes(view) ? 0 : ["strip", "grid", "pair"].includes(view) ? 16 : 64;
 
 /**
- * `png` (a Buffer) re-encoded in the browser: { webp } (base64; lossy at quality `q`, or with
+ * `png` (a Buffer) re-encoded in the browser (`on`: a Browser, which opens a page for it, or a
+ * Page to do it in, left open): { webp } (base64; lossy at quality `q`, or with
  * `colours: n` lossless with its pixels mapped to the image's n most frequent colours), or with
  * `grey: [w, h]` the image scaled to w x h grey levels (0-255), for comparing two images (`[w]`:
  * h from the image's own aspect ratio, rounded).
  */
-export async function imageIn(browser, bytes, type, { q = 0.7, grey = null, colours = 0 } = {}) {
-  const page = await browser.newPage();
+export async function imageIn(on, bytes, type, { q = 0.7, grey = null, colours = 0 } = {}) {
+  const own = typeof on.newContext === "function";
+  const page = own ? await on.newPage() : on;
   try {
     return await page.evaluate(
       async ({ b64, type, q, grey, colours }) => {
@@ -176,6 +184,6 @@ export async function imageIn(browser, bytes, type, { q = 0.7, grey = null, colo
       { b64: Buffer.from(bytes).toString("base64"), type, q, grey, colours },
     );
   } finally {
-    await page.close();
+    if (own) await page.close();
   }
 }
