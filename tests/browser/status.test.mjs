@@ -113,98 +113,96 @@ describe("Your server panel", () => {
   test("leak risk: the runs in a worker, the table, the advice, youngs/s beside the pasted", async () => {
     // One run (its rows do not depend on the screen), read on a laptop's screen, then the same
     // panel on a phone's: the table, the advice and their accessibility at both widths.
-    {
-      const viewport = { width: 1366, height: 768 };
-      const { page, errors } = await openPage(shared.browser, PAGE, { viewport });
-      await panelReady(page);
-      const status = await readFile(path.join(fixtures, "mariadb-10.11-status-G.txt"), "utf8");
-      const vars = await readFile(path.join(fixtures, "mariadb-10.11-vars-table.txt"), "utf8");
-      await page.fill("[data-testid=status-paste]", `${status}\n${vars}`);
-      await page.fill("[data-testid=status-hot]", "300");
-      assert.equal(await page.isDisabled("[data-testid=status-risk-run]"), true, "nothing read yet");
-      await page.click("[data-testid=status-read]");
-      await page.waitForSelector("[data-testid=status-table] tr[data-name=pool_pages]");
-      // While the runs go on in the worker, the main thread answers: the longest gap between
-      // animation frames stays short (the figure is printed; the assertion is that a frame comes
-      // at all between progress messages, not a time).
-      await page.evaluate(() => {
-        window.__gaps = [];
-        let last = performance.now();
-        const tick = (t) => {
-          window.__gaps.push(t - last);
-          last = t;
-          if (document.querySelector("[data-testid=status-panel]").dataset.risk !== "done") requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      });
-      await page.click("[data-testid=status-risk-run]");
-      await page.waitForSelector("[data-testid=status-risk-progress]");
-      await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]").dataset.risk === "done", null, {
-        // 25 runs of a 16 MiB pool: seconds on an idle machine, minutes on a loaded one.
-        timeout: 600_000,
-      });
-      const gaps = await page.evaluate(() => window.__gaps);
-      console.log(`# ${gaps.length} frames during the runs, longest gap ${Math.max(...gaps).toFixed(0)} ms`);
-      assert.ok(gaps.length > 5, `the main thread drew ${gaps.length} frames while the worker ran`);
-      const rows = await page.$$eval("[data-testid=status-risk-table] tbody tr", (trs) =>
-        trs.map((tr) => ({ row: tr.dataset.row, cells: [...tr.children].map((c) => c.textContent) })),
-      );
-      const labels = rows.map((r) => r.row);
-      assert.equal(labels[0], "as read");
-      assert.ok(labels.includes("innodb_lru_scan_depth 384"), labels.join());
-      assert.ok(labels.includes("innodb_old_blocks_time 0"), labels.join());
-      assert.ok(labels.includes("a 1 s pause between scan passes"), labels.join());
-      assert.equal(labels.at(-1), "yours");
-      const head = await page.$$eval("[data-testid=status-risk-table] thead th", (ths) => ths.map((t) => t.textContent));
-      const col = (name) => head.indexOf(name);
-      assert.ok(col("kept %") > 0 && col("leak/refill") > 0 && col("youngs/s") > 0, head.join());
-      // Kept: the median and its range over the runs (this small pool gets several).
-      const note = await page.textContent("[data-testid=status-risk-notes]");
-      const runs = Number(/^(\d+) runs of each row/.exec(note)?.[1]);
-      assert.ok(runs >= 3, note);
-      for (const r of rows.slice(0, -1)) {
-        const m = /^(\d+\.\d) \((\d+\.\d)-(\d+\.\d)\)$/.exec(r.cells[col("kept %")]);
-        assert.ok(m, `${r.row}: ${r.cells[col("kept %")]}`);
-        const [med, lo, hi] = m.slice(1).map(Number);
-        assert.ok(lo <= med && med <= hi, r.cells.join(" | "));
-        assert.match(r.cells[col("leak/refill")], /^(\d+\.\d\d|-)$/);
-      }
-      // The pasted youngs/s (0.00 youngs/s, 0.00 non-youngs/s) beside the model's.
-      const yours = rows.at(-1).cells;
-      assert.equal(yours[col("youngs/s")], "0.00");
-      assert.equal(yours[col("non-youngs/s")], "0.00");
-      assert.match(rows[0].cells[col("youngs/s")], /^\d+\.\d$/);
-      const advice = await page.textContent("[data-testid=status-advice]");
-      assert.match(advice, /^As read, the model keeps \d+\.\d % \(\d+\.\d-\d+\.\d % over \d+ runs\) of your hot set/);
-      assert.match(advice, /(keeps the most|none of the changes tried)/);
-      assert.match(await page.textContent("[data-testid=status-risk-message]"), /^Leak risk: 5 rows, \d+ runs each/);
-      for (const [vp, name] of [
-        [viewport, "your-server-risk.png"],
-        [{ width: 390, height: 844 }, "your-server-risk-phone.png"],
-      ]) {
-        await page.setViewportSize(vp);
-        const table = await page.$("[data-testid=status-risk-table]");
-        await table.scrollIntoViewIfNeeded();
-        const box = await table.boundingBox();
-        assert.ok(box.width > 0 && box.height > 0, `${vp.width}px: the table is shown`);
-        assert.deepEqual(await axe(page), [], `${vp.width}px`);
-        if (process.env.MIDPOINT_SHOTS) {
-          const panel = await page.$("[data-testid=status-panel]");
-          await panel.scrollIntoViewIfNeeded();
-          await panel.screenshot({ path: path.join(docs, name) });
-        }
-      }
-      // A new run, stopped by a change to the paste: no table, a message, the button off.
-      await page.click("[data-testid=status-risk-run]");
-      await page.waitForSelector("[data-testid=status-risk-progress]");
-      await page.type("[data-testid=status-paste]", " ");
-      assert.match(await page.textContent("[data-testid=status-risk-message]"), /paste changed: the leak risk runs were stopped/);
-      assert.equal(await page.$("[data-testid=status-risk-table]"), null);
-      assert.equal(await page.isDisabled("[data-testid=status-risk-run]"), true);
-      assert.equal(await page.evaluate(() => document.querySelector("[data-testid=status-panel]").dataset.risk), undefined);
-      assert.deepEqual(errors, []);
-      await page.close();
+    const viewport = { width: 1366, height: 768 };
+    const { page, errors } = await openPage(shared.browser, PAGE, { viewport });
+    await panelReady(page);
+    const status = await readFile(path.join(fixtures, "mariadb-10.11-status-G.txt"), "utf8");
+    const vars = await readFile(path.join(fixtures, "mariadb-10.11-vars-table.txt"), "utf8");
+    await page.fill("[data-testid=status-paste]", `${status}\n${vars}`);
+    await page.fill("[data-testid=status-hot]", "300");
+    assert.equal(await page.isDisabled("[data-testid=status-risk-run]"), true, "nothing read yet");
+    await page.click("[data-testid=status-read]");
+    await page.waitForSelector("[data-testid=status-table] tr[data-name=pool_pages]");
+    // While the runs go on in the worker, the main thread answers: the longest gap between
+    // animation frames stays short (the figure is printed; the assertion is that a frame comes
+    // at all between progress messages, not a time).
+    await page.evaluate(() => {
+      window.__gaps = [];
+      let last = performance.now();
+      const tick = (t) => {
+        window.__gaps.push(t - last);
+        last = t;
+        if (document.querySelector("[data-testid=status-panel]").dataset.risk !== "done") requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.click("[data-testid=status-risk-run]");
+    await page.waitForSelector("[data-testid=status-risk-progress]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=status-panel]").dataset.risk === "done", null, {
+      // 25 runs of a 16 MiB pool: seconds on an idle machine, minutes on a loaded one.
+      timeout: 600_000,
+    });
+    const gaps = await page.evaluate(() => window.__gaps);
+    console.log(`# ${gaps.length} frames during the runs, longest gap ${Math.max(...gaps).toFixed(0)} ms`);
+    assert.ok(gaps.length > 5, `the main thread drew ${gaps.length} frames while the worker ran`);
+    const rows = await page.$$eval("[data-testid=status-risk-table] tbody tr", (trs) =>
+      trs.map((tr) => ({ row: tr.dataset.row, cells: [...tr.children].map((c) => c.textContent) })),
+    );
+    const labels = rows.map((r) => r.row);
+    assert.equal(labels[0], "as read");
+    assert.ok(labels.includes("innodb_lru_scan_depth 384"), labels.join());
+    assert.ok(labels.includes("innodb_old_blocks_time 0"), labels.join());
+    assert.ok(labels.includes("a 1 s pause between scan passes"), labels.join());
+    assert.equal(labels.at(-1), "yours");
+    const head = await page.$$eval("[data-testid=status-risk-table] thead th", (ths) => ths.map((t) => t.textContent));
+    const col = (name) => head.indexOf(name);
+    assert.ok(col("kept %") > 0 && col("leak/refill") > 0 && col("youngs/s") > 0, head.join());
+    // Kept: the median and its range over the runs (this small pool gets several).
+    const note = await page.textContent("[data-testid=status-risk-notes]");
+    const runs = Number(/^(\d+) runs of each row/.exec(note)?.[1]);
+    assert.ok(runs >= 3, note);
+    for (const r of rows.slice(0, -1)) {
+      const m = /^(\d+\.\d) \((\d+\.\d)-(\d+\.\d)\)$/.exec(r.cells[col("kept %")]);
+      assert.ok(m, `${r.row}: ${r.cells[col("kept %")]}`);
+      const [med, lo, hi] = m.slice(1).map(Number);
+      assert.ok(lo <= med && med <= hi, r.cells.join(" | "));
+      assert.match(r.cells[col("leak/refill")], /^(\d+\.\d\d|-)$/);
     }
+    // The pasted youngs/s (0.00 youngs/s, 0.00 non-youngs/s) beside the model's.
+    const yours = rows.at(-1).cells;
+    assert.equal(yours[col("youngs/s")], "0.00");
+    assert.equal(yours[col("non-youngs/s")], "0.00");
+    assert.match(rows[0].cells[col("youngs/s")], /^\d+\.\d$/);
+    const advice = await page.textContent("[data-testid=status-advice]");
+    assert.match(advice, /^As read, the model keeps \d+\.\d % \(\d+\.\d-\d+\.\d % over \d+ runs\) of your hot set/);
+    assert.match(advice, /(keeps the most|none of the changes tried)/);
+    assert.match(await page.textContent("[data-testid=status-risk-message]"), /^Leak risk: 5 rows, \d+ runs each/);
+    for (const [vp, name] of [
+      [viewport, "your-server-risk.png"],
+      [{ width: 390, height: 844 }, "your-server-risk-phone.png"],
+    ]) {
+      await page.setViewportSize(vp);
+      const table = await page.$("[data-testid=status-risk-table]");
+      await table.scrollIntoViewIfNeeded();
+      const box = await table.boundingBox();
+      assert.ok(box.width > 0 && box.height > 0, `${vp.width}px: the table is shown`);
+      assert.deepEqual(await axe(page), [], `${vp.width}px`);
+      if (process.env.MIDPOINT_SHOTS) {
+        const panel = await page.$("[data-testid=status-panel]");
+        await panel.scrollIntoViewIfNeeded();
+        await panel.screenshot({ path: path.join(docs, name) });
+      }
+    }
+    // A new run, stopped by a change to the paste: no table, a message, the button off.
+    await page.click("[data-testid=status-risk-run]");
+    await page.waitForSelector("[data-testid=status-risk-progress]");
+    await page.type("[data-testid=status-paste]", " ");
+    assert.match(await page.textContent("[data-testid=status-risk-message]"), /paste changed: the leak risk runs were stopped/);
+    assert.equal(await page.$("[data-testid=status-risk-table]"), null);
+    assert.equal(await page.isDisabled("[data-testid=status-risk-run]"), true);
+    assert.equal(await page.evaluate(() => document.querySelector("[data-testid=status-panel]").dataset.risk), undefined);
+    assert.deepEqual(errors, []);
+    await page.close();
   });
 
   test("bad pastes: a message, no table, no run", async () => {
