@@ -171,6 +171,8 @@ need_page_bench() {
     local name="$1"
     need_node >&2
     [[ -d node_modules/playwright-core ]] || npm ci --silent >&2
+    # The full browser, as readers run it (the tests' helpers prefer the headless shell).
+    export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
     [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
         die "$name: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
     if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then

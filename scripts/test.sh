@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test of the project; exits non-zero on the first failure. Works on a fresh machine:
-# it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium + chromedriver, npm
-# packages) and is fast when they are already there.
+# it installs what it needs (wasm32 target, wasm-bindgen-cli, Chromium, chromedriver and
+# Chromium's headless shell, npm packages) and is fast when they are already there.
 #
 #   1. cargo fmt --check, cargo clippy on every crate of the workspace (-D warnings), and the
 #      core's dependency tree free of plotters, clap and the web crates (natively and for wasm32)
@@ -12,7 +12,7 @@
 #      and the JS API agrees with the CLI on presets, engines and seeds (tests/wasm-api.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs; MIDPOINT_BROWSER_JOBS files at a time,
-#      3 by default), run last: node --test + playwright-core against
+#      3 by default), run last: node --test + playwright-core, in Chromium's headless shell, against
 #      a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
 #   6. the replacement policies against libCacheSim (tests/oracle/run.sh), side by side with
@@ -34,7 +34,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cat <<EOF2
 scripts/test.sh: a first run on a fresh machine installs, where missing: the wasm32 Rust target,
 rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes on 2 cores);
-chromium, chromium-driver, mariadb-server and mariadb-client (apt-get: needs root or sudo;
+chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get: needs root or sudo;
 the system's own MariaDB service is not started); npm packages (playwright-core,
 axe-core) and libcachesim in a Python venv (pip). About 11 minutes of installing, then the tests
 (about 25 minutes on 2 cores with the crates compiled cold; docs/testing.md); about 4 GB of
@@ -46,6 +46,9 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
 
 CHROMIUM=/usr/bin/chromium
 CHROMEDRIVER=/usr/bin/chromedriver
+# The browser tests' Chromium: its headless shell (tests/browser/helpers.mjs), unless CHROMIUM_PATH
+# names another.
+HEADLESS_SHELL=/usr/bin/chromium-headless-shell
 
 tmp="$(mktemp -d)"
 server_pid=""
@@ -111,16 +114,18 @@ if ! cargo clippy --version >/dev/null 2>&1; then
     echo "installing clippy"
     rustup component add clippy
 fi
-if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER ]]; then
-    echo "installing chromium and chromium-driver (apt)"
+if [[ ! -x $CHROMIUM || ! -x $CHROMEDRIVER || ( -z ${CHROMIUM_PATH:-} && ! -x $HEADLESS_SHELL ) ]]; then
+    echo "installing chromium, chromium-driver and chromium-headless-shell (apt)"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver chromium-headless-shell >/dev/null
 fi
 # The wasm32 target and wasm-bindgen-cli (with wasm-bindgen-test-runner) matching Cargo.lock.
 bash scripts/build-wasm.sh --tools-only
 echo "rustc:        $(rustc --version)"
 echo "wasm-bindgen: $(wasm-bindgen --version)"
 echo "chromium:     $("$CHROMIUM" --version 2>/dev/null | tail -n 1)"
+browser_chromium="${CHROMIUM_PATH:-$HEADLESS_SHELL}"
+echo "browser tests: $browser_chromium ($("$browser_chromium" --version 2>/dev/null | tail -n 1))"
 echo "node:         $(node --version)"
 
 # --- 1. Formatting -----------------------------------------------------------------------------
@@ -287,6 +292,7 @@ for ((i = 0; ; i++)); do
     sleep 0.1
 done
 export MIDPOINT_URL="http://127.0.0.1:$port"
+export CHROMIUM_PATH="$browser_chromium"
 echo "serving the repository at $MIDPOINT_URL"
 shopt -s nullglob
 browser_tests=(tests/browser/*.test.mjs)

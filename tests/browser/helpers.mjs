@@ -1,5 +1,6 @@
 // Shared helpers for the browser end-to-end tests (run with `node --test` by scripts/test.sh).
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,8 +10,15 @@ import { after, before } from "node:test";
 /** Root URL of the served repository (scripts/test.sh sets MIDPOINT_URL), without trailing /. */
 export const baseUrl = (process.env.MIDPOINT_URL ?? "http://127.0.0.1:8000").replace(/\/+$/, "");
 
-/** Debian's Chromium; playwright-core downloads no browser of its own. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** Debian's Chromium; playwright-core downloads no browser of its own. The tests run in its
+ *  headless shell (Debian's chromium-headless-shell: the same Blink and V8 without the desktop
+ *  browser around them, what Playwright itself runs headless) when it is installed: the browser
+ *  suite takes about 30 % less CPU there (docs/testing.md) and draws the same pixels (the
+ *  committed posters differ from it by 0 %). CHROMIUM_PATH names another; the page benchmarks
+ *  (scripts/common.sh, need_page_bench) measure the full browser. */
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ||
+  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
 
 /** Flags that work headless as root (see /work/shared/notes/toolchain.md). Playwright itself adds
  *  --headless and a fresh --user-data-dir. Do not add --virtual-time-budget: it freezes
