@@ -156,6 +156,8 @@ fn a_sweep_with_runs_gives_ranges_and_the_same_answer_on_one_thread() {
     assert!(plain["points"][0].get("kept_range").is_none());
 }
 
+/// The JSON is the whole report the Markdown tables are printed from (`cli/reproduce.rs` prints
+/// either from the same value), so the same JSON on any thread count is the same tables too.
 #[test]
 fn reproduce_quick_is_the_same_byte_for_byte_on_one_thread_and_on_all() {
     let (ok, all, err) = midpoint(&["reproduce", "--quick", "--json"]);
@@ -164,11 +166,6 @@ fn reproduce_quick_is_the_same_byte_for_byte_on_one_thread_and_on_all() {
     assert!(ok, "{err}");
     assert!(all.len() > 1000);
     assert_eq!(all, one);
-    let (ok, two, err) = midpoint(&["reproduce", "--quick", "--threads", "2"]);
-    assert!(ok, "{err}");
-    let (ok, one_md, err) = midpoint(&["reproduce", "--quick", "--threads", "1"]);
-    assert!(ok, "{err}");
-    assert_eq!(two, one_md);
 }
 
 #[test]
