@@ -84,13 +84,13 @@ export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$cargo
 # by function; never for pkg/.
 names=()
 [[ "${MIDPOINT_WASM_NAMES:-}" == 1 ]] && names=(-g)
-build_module() { # build_module DIR PROFILE [cargo feature flags...]
-    local dir="$1" profile="$2"
-    shift 2
-    cargo build --quiet --profile "$profile" --target wasm32-unknown-unknown -p midpoint --lib "$@"
+build_module() { # build_module TARGET_DIR DIR PROFILE [cargo feature flags...]
+    local target="$1" dir="$2" profile="$3"
+    shift 3
+    CARGO_TARGET_DIR="$target" cargo build --quiet --profile "$profile" --target wasm32-unknown-unknown -p midpoint --lib "$@"
     mkdir -p "$dir"
     wasm-bindgen --target web --no-typescript --out-dir "$dir" \
-        "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$profile/midpoint.wasm"
+        "$target/wasm32-unknown-unknown/$profile/midpoint.wasm"
     "$wasm_opt" -O3 "${names[@]}" --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
         "$dir/midpoint_bg.wasm" -o "$dir/midpoint_bg.wasm.opt"
     mv "$dir/midpoint_bg.wasm.opt" "$dir/midpoint_bg.wasm"
@@ -111,7 +111,18 @@ build_module() { # build_module DIR PROFILE [cargo feature flags...]
 }
 # The small module's page logic is built for size (Cargo.toml, profile wasm-small), the simulator
 # for speed.
-build_module "$out_dir/core" wasm-small --no-default-features
-build_module "$out_dir" release
+# The two modules build at once, the small one in a target directory of its own (cargo locks a
+# target directory for one build at a time; the two profiles share no compiled crate anyway):
+# each module's fat-LTO link and wasm-opt pass runs on one core, so side by side they use both
+# (cold, on the project's 2-core machine: 91 s instead of 100 s one after the other).
+target_dir="${CARGO_TARGET_DIR:-$PWD/target}"
+build_module "$target_dir/wasm-small-module" "$out_dir/core" wasm-small --no-default-features &
+small_pid=$!
+build_module "$target_dir" "$out_dir" release &
+full_pid=$!
+small_rc=0
+wait "$small_pid" || small_rc=$?
+wait "$full_pid"
+((small_rc == 0)) || exit "$small_rc"
 source_hash >"$out_dir/source-hash"
 echo "build-wasm: wrote $out_dir/ ($(du -sh "$out_dir" | cut -f1))"
