@@ -173,8 +173,8 @@ need_page_bench() {
     [[ -d node_modules/playwright-core ]] || npm ci --silent >&2
     # The full browser, as readers run it (the tests' helpers prefer the headless shell).
     export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
-    [[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]] ||
-        die "$name: no Chromium at ${CHROMIUM_PATH:-/usr/bin/chromium} (apt-get install chromium, or set CHROMIUM_PATH)"
+    [[ -x "$CHROMIUM_PATH" ]] ||
+        die "$name: no Chromium at $CHROMIUM_PATH (apt-get install chromium, or set CHROMIUM_PATH)"
     if [[ "$(cat pkg/source-hash 2>/dev/null || true)" != "$(source_hash)" ]]; then
         echo "$name: warning: pkg/ was not built from the current sources (scripts/build-wasm.sh)" >&2
     fi

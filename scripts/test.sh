@@ -12,8 +12,8 @@
 #      and the JS API agrees with the CLI on presets, engines and seeds (tests/wasm-api.mjs)
 #   4. wasm-bindgen-test browser tests (tests/web.rs) in headless Chromium via chromedriver
 #   5. browser end-to-end tests (tests/browser/*.test.mjs; MIDPOINT_BROWSER_JOBS files at a time,
-#      3 by default), run last: node --test + playwright-core, in Chromium's headless shell, against
-#      a python http.server on a free loopback port, and the single-file build
+#      3 by default), run last: node --test + playwright-core, in Chromium's headless shell,
+#      against a python http.server on a free loopback port, and the single-file build
 #      (scripts/build-single.sh → dist/midpoint.html) opened from file://
 #   6. the replacement policies against libCacheSim (tests/oracle/run.sh), side by side with
 #   7. a real server: a private MariaDB on loopback (scripts/mariadb-server.sh) read by
@@ -34,11 +34,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cat <<EOF2
 scripts/test.sh: a first run on a fresh machine installs, where missing: the wasm32 Rust target,
 rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes on 2 cores);
-chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get: needs root or sudo;
-the system's own MariaDB service is not started); npm packages (playwright-core,
-axe-core) and libcachesim in a Python venv (pip). About 11 minutes of installing, then the tests
-(about 18 minutes on 2 cores with the crates compiled cold; docs/testing.md); about 4 GB of
-disk under ${CARGO_TARGET_DIR:-target/}. Later runs install nothing.
+chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get:
+needs root or sudo; the system's own MariaDB service is not started); npm packages
+(playwright-core, axe-core) and libcachesim in a Python venv (pip). About 11 minutes of
+installing, then the tests (about 18 minutes on 2 cores with the crates compiled cold;
+docs/testing.md); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later runs install
+nothing.
 EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
 source scripts/common.sh
@@ -304,8 +305,9 @@ fi
 # Three files at a time: test files share nothing (each its own browser, its own free ports, its
 # own screenshot names), and three keep both cores busy (in the headless shell on 2 cores, 396 s
 # and 726 CPU-seconds; four at a time took 412 s and 807, the watches in real time drawing more
-# frames under the load; the longest files first instead of in name order, 420 s). Every test waits on what the page publishes, not on a time, so it holds
-# under that load; MIDPOINT_BROWSER_JOBS=1 runs them one at a time.
+# frames under the load; the longest files first instead of in name order, 420 s). Every test
+# waits on what the page publishes, not on a time, so it holds under that load;
+# MIDPOINT_BROWSER_JOBS=1 runs them one at a time.
 browser_jobs="${MIDPOINT_BROWSER_JOBS:-3}"
 echo "browser test files at a time: $browser_jobs"
 if ! node --test --test-concurrency="$browser_jobs" "${browser_tests[@]}"; then
