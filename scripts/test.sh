@@ -39,7 +39,7 @@ rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes o
 chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get:
 needs root or sudo; the system's own MariaDB service is not started); npm packages
 (playwright-core, axe-core) and libcachesim in a Python venv (pip). About 11 minutes of
-installing, then the tests (about 18 minutes on 2 cores with the crates compiled cold;
+installing, then the tests (about 16 minutes on 2 cores with the crates compiled cold;
 docs/testing.md); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later runs install
 nothing.
 EOF2
@@ -221,6 +221,7 @@ lane() { # lane NAME COMMAND...: runs COMMAND in the background, its output in $
         start=$SECONDS
         rc=0
         "$@" || rc=$?
+        echo "$((SECONDS - start))" >"$tmp/lane-$name.seconds"
         echo "[$name: $((SECONDS - start)) s, exit $rc]"
         exit "$rc"
     ) >"$tmp/lane-$name.log" 2>&1 </dev/null &
@@ -317,6 +318,7 @@ for k in "${!lane_pids[@]}"; do
     wait "${lane_pids[$k]}" || rc=$?
     printf -- '--- %s ---\n' "${lane_names[$k]}"
     cat "$tmp/lane-${lane_names[$k]}.log"
+    timings+=("$(printf '%5ss  %s' "$(cat "$tmp/lane-${lane_names[$k]}.seconds" 2>/dev/null || echo '?')" "(lane, in the background from the end of 2) ${lane_names[$k]}")")
     ((rc == 0)) || lanes_failed+=("${lane_names[$k]}")
 done
 lane_pids=()
