@@ -213,17 +213,22 @@ midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 # The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
 # run by hand, not a test: on an idle CI machine its 4-run case measured 0.31, just under 1/3.
 lane_names=()
-lane() { # lane NICE NAME COMMAND...: runs COMMAND in the background at nice NICE, its output in
-    #        $tmp/lane-NAME.log
+lane() { # lane NICE NAME COMMAND...: runs COMMAND in the background NICE steps of nice below the
+    #        script's own priority (0: at it), its output in $tmp/lane-NAME.log
     local nice="$1" name="$2"
     shift 2
     (
-        renice -n "$nice" -p "$BASHPID" >/dev/null
+        # renice sets an absolute value: from the script's own, so that a script started with
+        # `nice` never asks to raise a lane's priority (refused to anyone but root).
+        if ((nice > 0)); then
+            renice -n "$(($(ps -o ni= -p "$BASHPID") + nice))" -p "$BASHPID" >/dev/null
+        fi
         start=$SECONDS
         rc=0
         "$@" || rc=$?
-        echo "$((SECONDS - start))" >"$tmp/lane-$name.seconds"
-        echo "[$name: $((SECONDS - start)) s, exit $rc]"
+        seconds=$((SECONDS - start))
+        echo "$seconds" >"$tmp/lane-$name.seconds"
+        echo "[$name: $seconds s, exit $rc]"
         exit "$rc"
     ) >"$tmp/lane-$name.log" 2>&1 </dev/null &
     lane_pids+=("$!")
