@@ -104,14 +104,22 @@ describe("ensembles in the lab", () => {
     }
   });
 
+  /** The seeds the member workers compute, read in the same task that sees them busy (a
+   *  second read could come after the last run ended and see none). */
+  const busySeeds = async (page, root) => {
+    const seeds = await page.waitForFunction((r) => document.querySelector(r).dataset.memberSeeds || null, root, { timeout: 60_000, polling: 20 });
+    const text = await seeds.jsonValue();
+    assert.match(text, /^\d+( \d+)*$/, `data-member-seeds is "${text}"`);
+    return text.split(" ").map(Number);
+  };
+
   test("a newer value cancels the runs still to come", async () => {
     const { page, errors } = await openPage(shared.browser, "/www/lab.html?autoplay=0&runs=4");
     try {
       await pageReady(page);
       // Runs of seeds 1-4 computing in the member workers (the root's data-member-seeds).
       const root = "[data-testid=midpoint-widget]";
-      await page.waitForFunction((r) => !!document.querySelector(r).dataset.memberSeeds, root, { timeout: 60_000, polling: 20 });
-      const old = (await page.getAttribute(root, "data-member-seeds")).split(" ").map(Number);
+      const old = await busySeeds(page, root);
       assert.ok(old.every((s) => s >= 1 && s <= 4), old.join(" "));
       // The new value cancels them at once, in the change's own task (the new runs start on a
       // timer).
@@ -124,8 +132,7 @@ describe("ensembles in the lab", () => {
       assert.equal(left, "", "no worker still runs the old seeds");
       assert.equal(await page.textContent('[data-testid="seed-set"]'), "runs 9-12");
       // Then only the new seeds' runs keep the member workers busy.
-      await page.waitForFunction((r) => !!document.querySelector(r).dataset.memberSeeds, root, { timeout: 60_000, polling: 20 });
-      const now = (await page.getAttribute(root, "data-member-seeds")).split(" ").map(Number);
+      const now = await busySeeds(page, root);
       assert.ok(now.every((s) => s >= 10 && s <= 12), now.join(" "));
       await complete(page, 4, 9);
       assert.deepEqual(errors, []);
