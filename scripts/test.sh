@@ -202,12 +202,13 @@ fi
 midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 # These run as lanes in the background, beside sections 3, 4 and 5, all but the fit at a lower
 # CPU priority (nice 10, their servers and clients too): the live tests wait on their servers'
-# clocks (the fit's two 30 s windows, the experiment's 90 s run) and their load clients go as
-# fast as the CPU lets them, so at the foreground's priority they took the CPU the WASM builds
-# needed; at a lower one they take what the foreground leaves (the WASM builds' one-core
-# stretches, the browser tests' waits). Each live test has its own private server; their starts
-# take turns under a lock. What the niced ones check holds at any pace: the readers' captures
-# are bracketed by the server's own counters, the experiment's flow is checked against itself.
+# clocks (the fit's two 30 s windows, the experiment's 90 s run) and most of their load clients
+# go as fast as the CPU lets them (the fit's lookups are capped), so at the foreground's
+# priority they took the CPU the WASM builds needed; at a lower one they take what the
+# foreground leaves (the WASM builds' one-core stretches, the browser tests' waits). Each live
+# test has its own private server; their starts take turns under a lock. What the niced ones
+# check holds at any pace: the readers' captures are bracketed by the server's own counters, the
+# experiment's flow is checked against itself.
 # The last section waits for the lanes and prints their logs; the interrupt test, which bounds
 # how fast a signal is answered (2 s), runs after them and alone.
 # The cost model's check (scripts/check-estimates.sh) compares timings, so it is a benchmark to
