@@ -184,26 +184,24 @@ fn get_status(port: u16, path: &str) -> String {
 
 #[test]
 fn the_page_server_serves_a_100_kb_address() {
-    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = free.local_addr().unwrap().port();
-    drop(free);
+    // Port 0: the server binds a free port and prints it, so no other process can take it
+    // between a choice and the bind.
     let mut child = Command::new("python3")
-        .args(["scripts/serve.py", &port.to_string()])
+        .args(["scripts/serve.py", "0"])
         .current_dir(ROOT)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Ready when it accepts a connection (each try waits for the kernel, not a fixed time).
-    let mut up = false;
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            up = true;
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(up, "the server never listened on {port}");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let port: u16 = first
+        .trim()
+        .strip_prefix("serving on 127.0.0.1:")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port printed: {first:?}"));
     let long = format!("/www/index.html?pool_mb=128&x={}", "7".repeat(100_000));
     let ok = get_status(port, &long);
     let huge = format!("/www/index.html?x={}", "7".repeat(2 << 20));
