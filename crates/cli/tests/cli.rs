@@ -1,6 +1,8 @@
 //! The command line's failure paths: each runs the real binary and checks the exit status and
 //! the message a user sees.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -120,9 +122,7 @@ fn no_scan_phase_reports_kept_as_not_applicable() {
 }
 
 fn write_temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("midpoint-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = common::scratch("cli").join(name);
     std::fs::File::create(&path)
         .and_then(|mut f| f.write_all(bytes))
         .unwrap();

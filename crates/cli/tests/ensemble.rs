@@ -2,6 +2,8 @@
 //! keys `run --json` reports, the words of the table, the band of the chart, and results that do
 //! not depend on the thread count.
 
+mod common;
+
 use std::process::Command;
 
 fn midpoint(args: &[&str]) -> (bool, String, String) {
@@ -100,8 +102,7 @@ fn the_table_says_the_range_and_the_run_count_and_one_run_reads_as_before() {
 
 #[test]
 fn the_svg_draws_the_band_of_several_runs_only() {
-    let dir = std::env::temp_dir().join(format!("midpoint-ens-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("ens");
     let (f1, f3) = (dir.join("one.svg"), dir.join("three.svg"));
     let (ok, _, err) = midpoint(&with(&["run", "--svg", f1.to_str().unwrap()], SHORT));
     assert!(ok, "{err}");
@@ -117,7 +118,6 @@ fn the_svg_draws_the_band_of_several_runs_only() {
     assert!(!s1.contains("runs: range"));
     assert!(s3.contains("3 runs: range"), "legend");
     assert!(s3.matches("<polygon").count() >= s1.matches("<polygon").count() + 2);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

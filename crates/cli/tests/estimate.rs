@@ -122,8 +122,7 @@ fn replay_estimate(format: &str, path: &std::path::Path) -> f64 {
 #[test]
 fn a_text_trace_is_estimated_at_its_requests_and_a_refusal_advises_a_replay() {
     use std::io::Write;
-    let d = std::env::temp_dir().join(format!("midpoint-estimate-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = common::scratch("estimate");
     // 200,000 distinct ids of 9 digits: the same requests as text and as oracleGeneral.
     let n = 200_000u64;
     let txt = d.join("t.txt");
@@ -175,5 +174,4 @@ fn a_text_trace_is_estimated_at_its_requests_and_a_refusal_advises_a_replay() {
         e.contains("a shorter trace") && !e.contains("--threads"),
         "{e}"
     );
-    let _ = std::fs::remove_dir_all(&d);
 }

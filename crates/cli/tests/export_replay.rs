@@ -1,15 +1,15 @@
 //! An export is whole or absent; an empty trace is refused, not replayed as "0 requests";
 //! `replay -` reads standard input.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_midpoint");
 
 fn dir() -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("midpoint-export-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("export")
 }
 
 fn err(o: &Output) -> String {
@@ -63,7 +63,6 @@ fn an_export_cut_short_leaves_the_old_file_or_none() {
         .unwrap();
     assert!(o.status.success(), "{}", err(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("1200695 requests"));
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -114,7 +113,6 @@ fn an_empty_trace_is_refused_in_every_format() {
             "{args:?}: {e}"
         );
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 fn replay_stdin(input: &[u8]) -> Output {

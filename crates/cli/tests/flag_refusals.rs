@@ -111,8 +111,7 @@ fn context(sub: &str, flag: &str, heading: &str, dir: &std::path::Path) -> Vec<S
 
 #[test]
 fn every_flag_refuses_nonsense_naming_itself_and_the_value_as_typed() {
-    let dir = std::env::temp_dir().join(format!("midpoint-flag-refusals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("flag-refusals");
     std::fs::write(dir.join("t.trace"), "pool pages=1000\n0 get 1 1\n").unwrap();
     std::fs::write(dir.join("t.txt"), "1\n2\n1\n").unwrap();
     let mut wrong: BTreeMap<String, String> = BTreeMap::new();
@@ -139,7 +138,6 @@ fn every_flag_refuses_nonsense_naming_itself_and_the_value_as_typed() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(checked > 400, "only {checked} cases: the help was not read");
     assert!(
         wrong.is_empty(),

@@ -81,8 +81,7 @@ fn only_variables_or_only_pool_stats_exit_0() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let dir = std::env::temp_dir().join(format!("midpoint-from-status-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("from-status");
     let cases: &[(&str, &str, &str)] = &[
         ("empty", "", "no buffer pool section found"),
         ("random", "the quick brown fox\n42 jumps\n", "no buffer pool section found"),
@@ -107,7 +106,6 @@ fn bad_input_exits_2_with_one_line() {
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = run(&[&format!("{F}mysql-5.7-bpm.txt"), "--hot-pages", "-4"]);
     assert_eq!(code, 2, "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -202,8 +200,7 @@ fn the_fit_reproduces_the_servers_counters_and_the_rows_simulate_the_pool_read()
     );
     assert!(pinned.contains(&"lookups_per_s"), "{pinned:?}");
     // A rate the input does not have is null on the server's side.
-    let dir = std::env::temp_dir().join(format!("midpoint-fit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("fit");
     let bad = dir.join("bad-rate.txt");
     std::fs::write(
         &bad,
@@ -226,7 +223,6 @@ fn the_fit_reproduces_the_servers_counters_and_the_rows_simulate_the_pool_read()
         .unwrap()
         .iter()
         .any(|w| w.as_str().unwrap().contains("cannot read")));
-    std::fs::remove_dir_all(&dir).unwrap();
     // A scan rate that is not one is refused.
     let (code, _, err) = run(&[&fixture, "--scan-pages-per-s", "fast", "--run"]);
     assert_eq!(code, 2, "{err}");

@@ -1,6 +1,8 @@
 //! The house's shape, checked over every crate's sources: no file past 800 lines of non-test
 //! code, and no circle between modules (no module uses a sibling that uses it back).
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -210,8 +212,7 @@ fn the_checks_see_what_they_look_for() {
         !refs.iter().any(|r| r.contains(&"other".to_string())),
         "{refs:?}"
     );
-    let dir = std::env::temp_dir().join(format!("midpoint-layout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch("layout");
     let f = dir.join("a.rs");
     let body: String = (0..900).map(|i| format!("const C{i}: u8 = 0;\n")).collect();
     std::fs::write(
@@ -220,5 +221,4 @@ fn the_checks_see_what_they_look_for() {
     )
     .unwrap();
     assert_eq!(code_lines(&f).len(), 900);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,6 +3,8 @@
 //! output found before the work, progress off a terminal, the warnings of a scenario that
 //! cannot fit its pool, and `presets --json`.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn midpoint(args: &[&str]) -> Output {
@@ -119,9 +121,7 @@ fn phase_quotes_an_axis_as_given() {
 
 #[test]
 fn replay_cache_pages_past_the_limit_says_the_limit() {
-    let dir = std::env::temp_dir().join(format!("midpoint-msg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let t = dir.join("t.txt");
+    let t = common::scratch("msg").join("t.txt");
     std::fs::write(&t, "1\n2\n1\n").unwrap();
     let base = [
         "replay",

@@ -1,6 +1,8 @@
 //! Nonsense refused with a clear error, never a secret or a megabyte echoed, and no
 //! command that starts without the memory it needs. Each runs the real binary.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Output};
 
@@ -31,9 +33,7 @@ fn out(o: &Output) -> String {
 }
 
 fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("midpoint-refusals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+    let p = common::scratch("refusals").join(name);
     std::fs::File::create(&p).unwrap().write_all(bytes).unwrap();
     p
 }
