@@ -4,7 +4,7 @@
 use crate::ui::{code, grid, narrate};
 use midpoint_core::clock::Micros;
 use midpoint_core::pool::lru::ListNote;
-use midpoint_core::pool::PageId;
+use midpoint_core::pool::{BufferPool, PageId};
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::{Event, Simulation, HOT_SPACE, SCAN_SPACE};
 
@@ -55,8 +55,35 @@ pub(super) struct Cursor {
     pub(super) mark_page: Vec<u64>,
     pub(super) batch: Option<BatchInfo>,
     pub(super) refills: u32,
-    /// The lines of pseudo-code the last event ran (the code panel).
-    pub(super) code: Option<code::CodeAt>,
+    /// What the last stepped event did, from which the code panel's lines are told (`code`).
+    delta: Option<code::Delta>,
+}
+
+/// The counters an event's code lines are told from, summed over the pool's instances: read
+/// before and after every stepped event, so without the per-tag vector `BufferPool::stats`
+/// allocates.
+#[derive(Clone, Copy, Default)]
+struct Counters {
+    read: u64,
+    evicted_by_batch: u64,
+    made_young: u64,
+    not_made_young: u64,
+    young_to_head: u64,
+}
+
+impl Counters {
+    fn of(pool: &BufferPool) -> Counters {
+        pool.instances
+            .iter()
+            .map(|i| &i.stats)
+            .fold(Counters::default(), |c, s| Counters {
+                read: c.read + s.pages_read + s.ra_pages_read,
+                evicted_by_batch: c.evicted_by_batch + s.evicted_by_batch,
+                made_young: c.made_young + s.made_young,
+                not_made_young: c.not_made_young + s.not_made_young,
+                young_to_head: c.young_to_head + s.young_moved_to_head,
+            })
+    }
 }
 
 pub(super) struct Stepped {
@@ -78,12 +105,38 @@ impl Cursor {
             mark_page: vec![u64::MAX; frames],
             batch: None,
             refills: 0,
-            code: None,
+            delta: None,
         })
     }
 
     pub(super) fn events(&self) -> u64 {
         self.sim.events()
+    }
+
+    /// The lines of pseudo-code the last stepped event ran (the code panel), if any.
+    pub(super) fn code(&self) -> Option<code::CodeAt> {
+        let c = code::lines_of(self.delta.as_ref()?);
+        (!c.lines.is_empty()).then_some(c)
+    }
+
+    /// The boundary's moves since the last call (the slide log, emptied); `give_back` returns
+    /// its buffer, so that stepping event by event allocates none.
+    fn take_log(&mut self) -> Vec<(u32, ListNote)> {
+        self.sim.pool.instances[0]
+            .lru
+            .slide_log
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn give_back(&mut self, mut log: Vec<(u32, ListNote)>) {
+        if let Some(l) = self.sim.pool.instances[0].lru.slide_log.as_mut() {
+            if l.is_empty() && l.capacity() < log.capacity() {
+                log.clear();
+                *l = log;
+            }
+        }
     }
 
     /// One event; `fresh` collects frames marked by it.
@@ -93,36 +146,29 @@ impl Cursor {
             (l.len(), l.old_len())
         };
         let free0 = self.sim.pool.free_len();
-        let st0 = self.sim.pool.stats();
+        let st0 = Counters::of(&self.sim.pool);
         let clock0 = self.sim.pool.freed_page_clock();
         let ev = self.sim.step();
         let refill = matches!(&ev, Event::LruBatch(r) if r.iter().any(|b| b.evicted > 0));
-        let log = self.sim.pool.instances[0]
-            .lru
-            .slide_log
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let log = self.take_log();
         {
-            let st1 = self.sim.pool.stats();
+            let st1 = Counters::of(&self.sim.pool);
             let touched = matches!(
                 &ev,
                 Event::Lookup { hit: true, .. } | Event::ScanPage { .. }
             );
-            let d = code::Delta {
-                inserted: st1.pages_read + st1.ra_pages_read > st0.pages_read + st0.ra_pages_read,
+            self.delta = Some(code::Delta {
+                inserted: st1.read > st0.read,
                 evicted_by_batch: st1.evicted_by_batch - st0.evicted_by_batch,
                 batch_ran: matches!(&ev, Event::LruBatch(_)),
                 made_young: st1.made_young - st0.made_young,
                 not_made_young: st1.not_made_young - st0.not_made_young,
-                young_to_head: st1.young_moved_to_head - st0.young_moved_to_head,
+                young_to_head: st1.young_to_head - st0.young_to_head,
                 turned_young: log.iter().filter(|e| e.1 == ListNote::TurnedYoung).count() as u64,
                 turned_old: log.iter().filter(|e| e.1 == ListNote::TurnedOld).count() as u64,
                 touched,
                 clock_was_zero: clock0 == 0,
-            };
-            let c = code::lines_of(&d);
-            self.code = (!c.lines.is_empty()).then_some(c);
+            });
         }
         if refill {
             self.mark.fill(0);
@@ -176,6 +222,7 @@ impl Cursor {
             });
         }
         self.apply_log(&log, refill, fresh);
+        self.give_back(log);
         Stepped { ev, refill }
     }
 
@@ -219,14 +266,10 @@ impl Cursor {
     /// event it stops at. Returns the events run.
     pub(super) fn run_quiet(&mut self, before: Micros, max: u64) -> u64 {
         let n = self.sim.run_quiet(before, max);
-        let log = self.sim.pool.instances[0]
-            .lru
-            .slide_log
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let log = self.take_log();
         // run_quiet runs no page-cleaner round: no refill among these events.
         self.apply_log(&log, false, None);
+        self.give_back(log);
         n
     }
 

@@ -603,7 +603,7 @@ impl Explorer {
             _ => None,
         };
         CodeState {
-            at: watched.or_else(|| self.cur.code.clone()),
+            at: watched.or_else(|| self.cur.code()),
             vars: super::code::vars(&self.cur.sim, Some(self.shown_lists())),
         }
     }
