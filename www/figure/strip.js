@@ -236,16 +236,10 @@ export class Strip {
     }
   }
 
-  status(s) {
-    this.scrubStatus(s);
-    if (!this.code || this.code.offsetParent === null) return;
-    const w = this.w;
-    const c = w.ex.code_state();
-    const follow = s.mode === "paused" || s.mode === "watching";
-    const on = new Set(follow && c.at ? c.at.lines.map(([r, l]) => `${r}:${l}`) : []);
-    // A figure on a phone shows the first CODE_PHONE_LINES lines that ran (all of them keep
-    // data-active), and says how many more: the panel stays a few lines under the strip.
-    const phone = (w.viewName !== "lab" && window.innerWidth < 760) || w.viewName === "present";
+  /** Marks the code lines in `on` ("routine:line") as run and shows them (on a phone the first
+   *  CODE_PHONE_LINES), says how many more, and scrolls the first into the panel's view;
+   *  `shownText` keeps the text of the lines shown. */
+  showLines(on, phone) {
     let shown = 0;
     const shownText = [];
     for (const [r, lines] of this.codeLines.entries()) {
@@ -265,6 +259,7 @@ export class Strip {
       sec.classList.toggle("mp-active", lines.some((x) => x.classList.contains("mp-on")));
       sec.classList.toggle("mp-shown", lines.some((x) => x.classList.contains("mp-show")));
     }
+    this.shownText = shownText.join(" ");
     const more = on.size - shown;
     setText(this.codeMore, more > 0 ? `… and ${more} more line${more === 1 ? "" : "s"} (the full listing in the lab)` : "");
     for (const b of this.codeRules) {
@@ -280,10 +275,29 @@ export class Strip {
       if (top < box.scrollTop || top + firstOn.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, top - 40);
     }
     this.lastFirstOn = firstOn;
+  }
+
+  status(s) {
+    this.scrubStatus(s);
+    if (!this.code || this.code.offsetParent === null) return;
+    const w = this.w;
+    const c = w.ex.code_state();
+    const follow = s.mode === "paused" || s.mode === "watching";
+    const on = new Set(follow && c.at ? c.at.lines.map(([r, l]) => `${r}:${l}`) : []);
+    // A figure on a phone shows the first CODE_PHONE_LINES lines that ran (all of them keep
+    // data-active), and says how many more: the panel stays a few lines under the strip.
+    const phone = (w.viewName !== "lab" && window.innerWidth < 760) || w.viewName === "present";
+    // The lines' classes are a function of the lines that ran and the phone's limit: set again
+    // only when those change (while the animation plays, every frame shows none).
+    const key = `${phone} ${[...on].join(",")}`;
+    if (key !== this.linesKey) {
+      this.linesKey = key;
+      this.showLines(on, phone);
+    }
     const what = !follow ? "Playing: pause or step to see which lines each event runs." : c.at ? `This event: ${c.at.what || "a touch of a page"}.` : w.arrowsStep() ? "No event yet: step (→) to run one." : "No event yet: Step runs one.";
     setText(this.codeWhat, what);
     // The terms the lines on screen use, in words, where they appear.
-    const text = shownText.join(" ");
+    const text = this.shownText;
     const used = this.allTerms.filter(([term]) => text.includes(term === "the quarter rule" ? "quarter" : term));
     setText(this.terms, used.map(([t, m]) => `${t}: ${m}.`).join(" "));
     const vars = this.codeVars;
