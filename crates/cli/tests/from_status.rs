@@ -243,7 +243,18 @@ fn a_16_gib_pool_in_8_instances_is_simulated_at_its_size() {
 #[test]
 fn runs_make_each_row_an_ensemble_with_kept_as_median_and_range() {
     let fixture = format!("{F}mariadb-10.11-status-G.txt");
-    let one = json(&[&fixture, "--hot-pages", "300", "--run", "--json"]);
+    // The single run, on a thread pool of 2: `--threads` used to build rayon's pool at dispatch
+    // and again in the subcommand, and every `from-status --threads N` failed; its figure is the
+    // ensemble's first run's, on the default pool, below.
+    let one = json(&[
+        &fixture,
+        "--hot-pages",
+        "300",
+        "--run",
+        "--threads",
+        "2",
+        "--json",
+    ]);
     let v = json(&[
         &fixture,
         "--hot-pages",
@@ -286,17 +297,4 @@ fn runs_make_each_row_an_ensemble_with_kept_as_median_and_range() {
     let (code, _, err) = run(&[&fixture, "--run", "--runs", "0"]);
     assert_ne!(code, 0);
     assert!(err.contains("runs"), "{err}");
-    // The thread pool is built once per process: `--threads` used to build it at dispatch and
-    // again in the subcommand, and every `from-status --threads N` failed. (Here, beside the
-    // single run it is compared with, so that run is simulated once.)
-    let two = json(&[
-        &fixture,
-        "--hot-pages",
-        "300",
-        "--run",
-        "--threads",
-        "2",
-        "--json",
-    ]);
-    assert_eq!(two["result"]["kept"], one["result"]["kept"]);
 }
