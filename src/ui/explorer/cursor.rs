@@ -4,7 +4,7 @@
 use crate::ui::{code, grid, narrate};
 use midpoint_core::clock::Micros;
 use midpoint_core::pool::lru::ListNote;
-use midpoint_core::pool::{BufferPool, PageId};
+use midpoint_core::pool::{PageId, Stats};
 use midpoint_core::scenario::Params;
 use midpoint_core::sim::{Event, Simulation, HOT_SPACE, SCAN_SPACE};
 
@@ -59,10 +59,10 @@ pub(super) struct Cursor {
     delta: Option<code::Delta>,
 }
 
-/// The counters an event's code lines are told from, summed over the pool's instances: read
-/// before and after every stepped event, so without the per-tag vector `BufferPool::stats`
-/// allocates.
-#[derive(Clone, Copy, Default)]
+/// The counters of the page's one instance that an event's code lines are told from, read
+/// before and after every stepped event (without the per-tag vector a `Stats` clone or
+/// `BufferPool::stats` allocates).
+#[derive(Clone, Copy)]
 struct Counters {
     read: u64,
     evicted_by_batch: u64,
@@ -72,17 +72,14 @@ struct Counters {
 }
 
 impl Counters {
-    fn of(pool: &BufferPool) -> Counters {
-        pool.instances
-            .iter()
-            .map(|i| &i.stats)
-            .fold(Counters::default(), |c, s| Counters {
-                read: c.read + s.pages_read + s.ra_pages_read,
-                evicted_by_batch: c.evicted_by_batch + s.evicted_by_batch,
-                made_young: c.made_young + s.made_young,
-                not_made_young: c.not_made_young + s.not_made_young,
-                young_to_head: c.young_to_head + s.young_moved_to_head,
-            })
+    fn of(s: &Stats) -> Counters {
+        Counters {
+            read: s.pages_read + s.ra_pages_read,
+            evicted_by_batch: s.evicted_by_batch,
+            made_young: s.made_young,
+            not_made_young: s.not_made_young,
+            young_to_head: s.young_moved_to_head,
+        }
     }
 }
 
@@ -132,7 +129,7 @@ impl Cursor {
 
     fn give_back(&mut self, mut log: Vec<(u32, ListNote)>) {
         if let Some(l) = self.sim.pool.instances[0].lru.slide_log.as_mut() {
-            if l.is_empty() && l.capacity() < log.capacity() {
+            if l.is_empty() {
                 log.clear();
                 *l = log;
             }
@@ -146,13 +143,13 @@ impl Cursor {
             (l.len(), l.old_len())
         };
         let free0 = self.sim.pool.free_len();
-        let st0 = Counters::of(&self.sim.pool);
+        let st0 = Counters::of(&self.sim.pool.instances[0].stats);
         let clock0 = self.sim.pool.freed_page_clock();
         let ev = self.sim.step();
         let refill = matches!(&ev, Event::LruBatch(r) if r.iter().any(|b| b.evicted > 0));
         let log = self.take_log();
         {
-            let st1 = Counters::of(&self.sim.pool);
+            let st1 = Counters::of(&self.sim.pool.instances[0].stats);
             let touched = matches!(
                 &ev,
                 Event::Lookup { hit: true, .. } | Event::ScanPage { .. }
