@@ -8,9 +8,13 @@
 #                             MIDPOINT_MARIADB_PORT    its TCP port
 #                             MIDPOINT_MARIADB_URL     mysql://root@127.0.0.1:PORT (root, no
 #                                                      password, on this instance only)
-#                           A second call while the server runs does nothing. Starts in
+#                           A second call while the server runs, in this shell or in a
+#                           script it started (the variables are exported), uses that server
+#                           when its pool has the size asked, and fails when not. Starts in
 #                           several processes at once take turns (a lock file in /tmp).
-#   mariadb_stop            shuts it down and removes its datadir; nothing when none runs.
+#   mariadb_stop            shuts it down and removes its datadir; nothing when none runs, and
+#                           nothing when another shell started it (a script run on a server its
+#                           caller started leaves it to the caller: scripts/test.sh's fit lane).
 #
 # No other server is touched: the system's service is not started (a policy-rc.d refuses it
 # during the install when the machine has none), and the private server reads no option file
@@ -88,6 +92,10 @@ mariadb_start() {
         return 1
     fi
     if mariadb__running; then
+        if [[ "${MIDPOINT_MARIADB_POOL_MB:-}" != "$pool_mb" ]]; then
+            echo "mariadb_start: the private server already running (pid $MIDPOINT_MARIADB_PID) has a ${MIDPOINT_MARIADB_POOL_MB:-?} MiB pool, not the $pool_mb MiB asked" >&2
+            return 1
+        fi
         return 0
     fi
     # Starts are one at a time across processes (scripts/test.sh runs the live tests side by side):
@@ -181,9 +189,15 @@ mariadb__start_locked() {
     export MIDPOINT_MARIADB_SOCKET="$dir/mysqld.sock"
     export MIDPOINT_MARIADB_PORT="$port"
     export MIDPOINT_MARIADB_URL="mysql://root@127.0.0.1:$port"
+    export MIDPOINT_MARIADB_POOL_MB="$pool_mb"
+    # The shell that started it, the one that stops it.
+    export MIDPOINT_MARIADB_OWNER="$BASHPID"
 }
 
 mariadb_stop() {
+    if [[ -n "${MIDPOINT_MARIADB_OWNER:-}" && "$MIDPOINT_MARIADB_OWNER" != "$BASHPID" ]]; then
+        return 0
+    fi
     local dir="${MIDPOINT_MARIADB_DIR:-}" pid="${MIDPOINT_MARIADB_PID:-}"
     if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
         local admin
@@ -207,6 +221,6 @@ mariadb_stop() {
         rm -rf "$dir"
     fi
     unset MIDPOINT_MARIADB_DIR MIDPOINT_MARIADB_PID MIDPOINT_MARIADB_SOCKET \
-        MIDPOINT_MARIADB_PORT MIDPOINT_MARIADB_URL
+        MIDPOINT_MARIADB_PORT MIDPOINT_MARIADB_URL MIDPOINT_MARIADB_POOL_MB MIDPOINT_MARIADB_OWNER
     return 0
 }
