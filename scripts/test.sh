@@ -203,7 +203,7 @@ fi
 midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 # These run as lanes in the background, beside sections 3, 4 and 5, all but the fit at a lower
 # CPU priority (nice 10, their servers and clients too): the live tests wait on their servers'
-# clocks (the fit's two 30 s windows, the experiment's 90 s run) and most of their load clients
+# clocks (the fit's two 30 s windows, the experiment's 60 s run) and most of their load clients
 # go as fast as the CPU lets them (the fit's lookups are capped), so at the foreground's
 # priority they took the CPU the WASM builds needed; at a lower one they take what the
 # foreground leaves (the WASM builds' one-core stretches, the browser tests' waits). Each live

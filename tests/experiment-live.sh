@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The live test of `midpoint experiment`: a private MariaDB (scripts/mariadb-server.sh, 64 MiB
-# pool) and a short run (30 s warm-up, 60 s of scans). Checks the flow end to end, not how close
+# pool) and a short run (20 s warm-up, 40 s of scans). Checks the flow end to end, not how close
 # the model comes: a dry run changes nothing; a server holding another schema is refused without
 # --yes; an account without SET GLOBAL gets a one-line reason; a run sets its variables, samples
 # the pool and the free list, restores the variables and drops its schema, and its JSON has both
-# curves; Ctrl-C in the middle of a run restores and drops too. About 3 minutes.
+# curves; Ctrl-C in the middle of a run restores and drops too. About 2 minutes.
 #
 #   tests/experiment-live.sh [path/to/midpoint]    (default: $CARGO_TARGET_DIR/release/midpoint or target/release/midpoint, built if missing)
 set -euo pipefail
@@ -79,7 +79,7 @@ grep -q "cannot SET GLOBAL" "$work/weak.txt" || fail "no reason for the missing 
 [[ "$(wc -l <"$work/weak.txt")" -eq 1 ]] || fail "the reason is not one line: $(cat "$work/weak.txt")"
 
 # 4. A short run: variables set during it, restored after, schema dropped, JSON with both curves.
-"$bin" experiment --url "$url" --warmup-s 30 --scan-s 60 --old-blocks-time 0 --lru-scan-depth 1024 \
+"$bin" experiment --url "$url" --warmup-s 20 --scan-s 40 --old-blocks-time 0 --lru-scan-depth 1024 \
     --runs 2 --json --svg "$work/kept.svg" >"$work/run.json" 2>"$work/run.err" &
 pid=$!
 # Watched for as long as the run lasts, however slowly the machine loads the tables: a deadline
@@ -110,12 +110,12 @@ for k in ["kept_tail", "kept_by_s", "lookups_per_s_warmup", "lookups_per_s_scan"
 for k in ["kept_tail", "kept_tail_min", "kept_tail_max", "kept_by_s"]:
     assert s.get(k) is not None, "simulated." + k
 # Both curves cover the run: a sample every 5 s from 0 to 90 s.
-assert len(m["kept_by_s"]) == 19 and set(m["kept_by_s"]) == set(s["kept_by_s"]), (m["kept_by_s"], s["kept_by_s"])
+assert len(m["kept_by_s"]) == 13 and set(m["kept_by_s"]) == set(s["kept_by_s"]), (m["kept_by_s"], s["kept_by_s"])  # every 5 s, 0 to 60
 assert m["kept_by_s"]["0"] > 0.9, m["kept_by_s"]          # the hot table is cached after the load
 assert all(0 <= v <= 1 for v in m["kept_by_s"].values())
 assert m["hot_pages"] > 500 and m["scan_pages"] > 3 * d["server"]["pool_pages"] * 0.8
 assert m["passes"] >= 1 and m["lookups_per_s_warmup"] > 0 and m["free_samples"] > 100
-assert all(x["scan_young"] + x["scan_old"] > 0 for x in m["samples"] if x["t_s"] > 35), m["samples"]
+assert all(x["scan_young"] + x["scan_old"] > 0 for x in m["samples"] if x["t_s"] > 25), m["samples"]  # 5 s into the scan
 assert s["kept_tail_min"] <= s["kept_tail"] <= s["kept_tail_max"], s
 assert d["restored"] == {"innodb_lru_scan_depth": 1536, "innodb_old_blocks_time": 1000}, d["restored"]
 assert d["schema_dropped"] is True
