@@ -46,6 +46,11 @@ EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
 source scripts/common.sh
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-auto}"
+# Every crate of the workspace is compiled whole, not incrementally: a run of every test builds
+# each crate once, and the incremental cache cost more than it saved (a cold native test build
+# took 250 CPU-seconds instead of 272, and 0.9 GB of target/ instead of 1.7, on 2 cores). Set
+# CARGO_INCREMENTAL=1 to keep it.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 CHROMIUM=/usr/bin/chromium
 CHROMEDRIVER=/usr/bin/chromedriver
