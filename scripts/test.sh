@@ -39,8 +39,8 @@ rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes o
 chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get:
 needs root or sudo; the system's own MariaDB service is not started); npm packages
 (playwright-core, axe-core) and libcachesim in a Python venv (pip). About 11 minutes of
-installing, then the tests (about 17 minutes on 2 cores with the crates compiled cold;
-docs/testing.md); about 4 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later runs install
+installing, then the tests (about 15 minutes on 2 cores with the crates compiled cold;
+docs/testing.md); about 2.5 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later runs install
 nothing.
 EOF2
 # need_rust, need_python3, need_node, as_root; puts ~/.cargo/bin on PATH.
@@ -212,7 +212,7 @@ midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 # go as fast as the CPU lets them (the fit's lookups are capped), so at the foreground's
 # priority they took the CPU the WASM builds needed; at a lower one they take what the
 # foreground leaves (the WASM builds' one-core stretches, the browser tests' waits). Each live
-# lane has its own private server; their starts take turns under a lock. What the niced ones
+# lane has its own private servers; their starts take turns under a lock. What the niced ones
 # check holds at any pace: the readers' captures are bracketed by the server's own counters, the
 # experiment's flow is checked against itself.
 # The last section waits for the lanes and prints their logs.
