@@ -209,7 +209,7 @@ midpoint_bin="${CARGO_TARGET_DIR:-target}/debug/midpoint"
 # These run as lanes in the background, beside sections 3, 4 and 5, all but the fit at a lower
 # CPU priority (nice 10, their servers and clients too): the live tests wait on their servers'
 # clocks (the fit's two 30 s windows, the experiment's 60 s run) and most of their load clients
-# go as fast as the CPU lets them (the fit's lookups are capped), so at the foreground's
+# go as fast as the CPU lets them (the fit's lookups and scan are paced), so at the foreground's
 # priority they took the CPU the WASM builds needed; at a lower one they take what the
 # foreground leaves (the WASM builds' one-core stretches, the browser tests' waits). Each live
 # lane has its own private servers; their starts take turns under a lock. What the niced ones
@@ -245,11 +245,12 @@ lane() { # lane NICE NAME COMMAND...: runs COMMAND in the background NICE steps 
 lane 10 doc cargo test --workspace --doc
 lane 10 oracle tests/oracle/run.sh "$midpoint_bin"
 # The fit's lane alone at the foreground's priority: its checks read a scan and lookups that go
-# at a steady pace through each window, and niced they went in bursts as the foreground's CPU
-# use rose and fell (a CI run's hot set was 13 % resident at the window's ends and 97 % in its
-# middle, and the residency check failed). The interrupt test, which bounds how fast a signal is
-# answered (2 s), follows it at the same priority on the same server (one start for both; the
-# fit drops its database at its end, as the experiment refuses a server holding another schema).
+# at a steady pace through each window (each held to a rate the machine keeps under load), and
+# niced they went in bursts as the foreground's CPU use rose and fell (a CI run's hot set was
+# 13 % resident at the window's ends and 97 % in its middle, and the residency check failed).
+# The interrupt test, which bounds how fast a signal is answered (2 s), follows it at the same
+# priority on the same server (one start for both; the fit drops its database at its end, as the
+# experiment refuses a server holding another schema).
 fit_then_interrupt() {
     source scripts/mariadb-server.sh
     mariadb_start 64 || return 1
