@@ -46,6 +46,8 @@ OUT="$(mktemp -d /tmp/midpoint-status-fit-live.XXXXXX)"
 CLIENTS=()
 cleanup() {
     local pid
+    # The clients' programs end at their stop files (their shells, killed below, leave them).
+    touch "$OUT/lookups.stop" "$OUT/scan.stop"
     for pid in "${CLIENTS[@]}"; do
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
@@ -85,43 +87,38 @@ HOT_LEAVES="$(leaf_pages hot)"
 BIG_ROWS="$("${M[@]}" -N -B -e "SELECT MAX(id) FROM live.big")"
 BIG_LEAVES="$(leaf_pages big)"
 
-# The lookup client: uniform point selects over every row of the hot table, at most 3,000 a
-# second (30 every 10 ms, never catching up after a late tick), for longer than the test runs
-# (stopped at the end). Beside the scan one client makes fewer (1,700 to 2,600 a second
-# measured), so the cap holds it to a steady pace only without the scan, where the hot set is
-# resident at any rate and the cap saves the CPU of 12,000 to 18,000 lookups a second.
-LOOKUPS_PY='
-import random, sys, time
-n, r = int(sys.argv[1]), random.Random(39)
+# The two load clients, each a Python program whose statements a mariadb client runs: a tick's
+# statements every 10 ms, never catching up after a late tick, until a stop file exists.
+#   lookups N STOP            uniform point selects over the N rows of the hot table, 30 a tick
+#                             (3,000 a second: the hot set is resident at any rate without the
+#                             scan, and the cap saves the CPU of 12,000 to 18,000 lookups a second)
+#   scan ROWS LEAVES STOP     passes over the big table in key order, one after another, a tick's
+#                             range of rows at 12,000 pages a second (a third of what one core
+#                             scans here: at full speed it took a core for its whole window and
+#                             went in bursts as the other tests' CPU use rose and fell; held to a
+#                             pace the machine keeps under load, it is steady and costs a third)
+# Each client ends once its stop file exists, after its last statement's answer: nothing of it
+# runs into what follows.
+CLIENT_PY='
+import os, random, sys, time
+what, stop = sys.argv[1], sys.argv[-1]
+if what == "lookups":
+    n, r = int(sys.argv[2]), random.Random(39)
+    def tick():
+        return "".join("SELECT id FROM live.hot WHERE id = %d;\n" % (1 + r.randrange(n)) for _ in range(30))
+else:
+    rows, leaves = int(sys.argv[2]), int(sys.argv[3])
+    per_tick, lo = max(1, round(12000 * rows / leaves / 100)), 1
+    def tick():
+        global lo
+        hi = min(rows, lo + per_tick - 1)
+        q = "SELECT SUM(LENGTH(pad)) FROM live.big WHERE id BETWEEN %d AND %d;\n" % (lo, hi)
+        lo = 1 if hi == rows else hi + 1
+        return q
 due = time.monotonic()
-while True:
-    sys.stdout.write("".join("SELECT id FROM live.hot WHERE id = %d;\n" % (1 + r.randrange(n)) for _ in range(30)))
-    sys.stdout.flush()
-    due += 0.01
-    late = due - time.monotonic()
-    if late > 0:
-        time.sleep(late)
-    else:
-        due = time.monotonic()
-'
-lookups() {
-    python3 -c "$LOOKUPS_PY" "$HOT_ROWS" 2>/dev/null | "${M[@]}" -N -B >/dev/null 2>&1
-}
-# The scan: passes over the big table in key order, one after another, held to 12,000 pages a
-# second (a third of what one core scans here) in ranges of a tick's rows every 10 ms, never
-# catching up after a late tick; it ends, its last range answered, once $OUT/scan.stop exists.
-# At full speed it took a core for its whole window and went in bursts as the other tests' CPU
-# use rose and fell; held to a pace the machine keeps under load, it is steady and costs a third.
-SCAN_PY='
-import os, sys, time
-rows, leaves, stop = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-per_tick = max(1, round(12000 * rows / leaves / 100))
-lo, due = 1, time.monotonic()
 while not os.path.exists(stop):
-    hi = min(rows, lo + per_tick - 1)
-    sys.stdout.write("SELECT SUM(LENGTH(pad)) FROM live.big WHERE id BETWEEN %d AND %d;\n" % (lo, hi))
+    sys.stdout.write(tick())
     sys.stdout.flush()
-    lo = 1 if hi == rows else hi + 1
     due += 0.01
     late = due - time.monotonic()
     if late > 0:
@@ -129,8 +126,8 @@ while not os.path.exists(stop):
     else:
         due = time.monotonic()
 '
-scan() {
-    python3 -c "$SCAN_PY" "$BIG_ROWS" "$BIG_LEAVES" "$OUT/scan.stop" 2>/dev/null | "${M[@]}" -N -B >/dev/null 2>&1
+client() { # client WHAT ARGS... STOP
+    python3 -c "$CLIENT_PY" "$@" 2>/dev/null | "${M[@]}" -N -B >/dev/null 2>&1
 }
 
 # Resident leaf pages of the hot table.
@@ -183,13 +180,12 @@ capture() {
     echo "$((SECONDS - t0))" >"$OUT/$name-seconds.txt"
 }
 
-lookups &
+client lookups "$HOT_ROWS" "$OUT/lookups.stop" &
 CLIENTS+=($!)
-scan &
+client scan "$BIG_ROWS" "$BIG_LEAVES" "$OUT/scan.stop" &
 SCAN=$!
 CLIENTS+=("$SCAN")
 capture scan 20
-# The scan's client ends after its last range's answer: nothing of it runs into the next capture.
 touch "$OUT/scan.stop"
 wait "$SCAN" 2>/dev/null || true
 capture noscan 20
