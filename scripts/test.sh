@@ -39,7 +39,7 @@ rustfmt and clippy (rustup); wasm-bindgen-cli (cargo install, about 10 minutes o
 chromium, chromium-driver, chromium-headless-shell, mariadb-server and mariadb-client (apt-get:
 needs root or sudo; the system's own MariaDB service is not started); npm packages
 (playwright-core, axe-core) and libcachesim in a Python venv (pip). About 11 minutes of
-installing, then the tests (15 to 17 minutes on 2 cores with the crates compiled cold;
+installing, then the tests (15 to 18 minutes on 2 cores with the crates compiled cold;
 docs/testing.md); about 2.5 GB of disk under ${CARGO_TARGET_DIR:-target/}. Later runs install
 nothing.
 EOF2
