@@ -161,6 +161,9 @@ describe("embedding", () => {
       assert.match(element, /^<script type="module" src="http:\/\/127\.0\.0\.1:\d+\/www\/embed\.js"><\/script>\n<midpoint-explainer\n  preset="small-demo"\n  view="strip">\n/);
       // A changed setting is the only parameter written after the preset.
       await page.keyboard.press("Escape");
+      // Closed, the dialog gives focus back to its button: only then to the slider, or that
+      // return could take the focus from it before its key.
+      await page.locator(".mp-dialog").waitFor({ state: "hidden" });
       // old_blocks_time to 0 on its slider (its first stop), from the keyboard.
       await page.locator('input[data-param="old_blocks_time"]').first().focus();
       await page.keyboard.press("Home");
